@@ -1,0 +1,36 @@
+# Two entry points, each installs what it needs into ./.venv first:
+#   make train   train the default config and print its evaluation (the main job)
+#   make test    lint with ruff, then run the whole test suite
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+CONFIG ?= configs/default.yaml
+
+.PHONY: install train test lint bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# CPU torch first, so nothing later can pull a multi-GB CUDA build.
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[train,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+train: $(STAMP)
+	$(PY) -m train.demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+# pytest exits 5 when it collects no test: that must fail, never pass silently.
+test: lint
+	$(PY) -m pytest -n 2 -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+bench: $(STAMP)
+	$(PY) -m benchmarks.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,468 @@
+"""The game of Dados de Pagadores as a state machine with explicit chance nodes.
+
+``Game`` follows OpenSpiel's shape: a state is either a **chance node** (the seat in
+``current_player`` is about to throw; ``chance_outcomes()`` lists the 56 throws with their
+probabilities and ``apply_throw(dice)`` applies one) or a **decision node** (the seat has just
+thrown and has throws left; ``legal_actions()`` is ``[STOP, THROW]`` and ``apply_action(a)``
+applies one) or **terminal**. No randomness lives here: whoever drives the game (the
+PettingZoo env, a solver, a test) chooses the dice.
+
+Rule ids (R1…R7) refer to the project's rules contract; the README explains them.
+
+Every transition appends :class:`Event` records to ``Game.log`` so a reader can follow what
+happened, and every input to ``Game.history`` so ``to_dict``/``from_dict`` can rebuild the
+state exactly by replaying it. Illegal calls raise ``IllegalMoveError`` (a ``ValueError``)
+before anything changes.
+"""
+
+from __future__ import annotations
+
+import operator
+from enum import IntEnum
+from typing import Any, NamedTuple, Sequence, Union
+
+from .rules import (
+    CHANCE_OUTCOMES,
+    MAX_THROWS,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    Kind,
+    Throw,
+    classify,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R1.1
+MAX_CARDS = 10  # R1.1
+FORMAT = "pagadores-game"
+FORMAT_VERSION = 1
+
+
+class Action(IntEnum):
+    """The only decision in the game (R3.6): after a throw with throws left."""
+
+    STOP = 0
+    THROW = 1
+
+
+class Phase:
+    """Where the game is. ``ROUND``: players take turns (R3); ``KAMPEN``: a tie is being
+    settled by single throws (R5); ``OVER``: one player has cards left (R1.5)."""
+
+    ROUND = "round"
+    KAMPEN = "kampen"
+    OVER = "over"
+
+
+class Event(NamedTuple):
+    """One thing that happened. ``seat`` is -1 where no single seat is meant.
+
+    ========  ======================  =============================================
+    kind      seat                    value
+    ========  ======================  =============================================
+    round     the insteker            the round number (1-based) that starts
+    throw     the thrower             sorted dice ``(a, b, c)``
+    special   the thrower             ``((victim, cards lost), ...)`` (R4.1, R5.2)
+    picaro    the thrower             cards the thrower lost (R4.4)
+    again     the decider             throws used so far (chose to throw again)
+    stop      the decider             throws used (chose to stop)
+    limit     the insteker            the round's throw limit (R3.2)
+    score     the player              strength of their final throw (R3.3)
+    kampen    -1                      the seats in the kampen, in throwing order (R5)
+    loses     the round's loser       cards lost (R3.5, R5.3)
+    out       the eliminated seat     0 (R1.4, R6)
+    winner    the winner              0 (R1.5)
+    ========  ======================  =============================================
+    """
+
+    kind: str
+    seat: int
+    value: Any
+
+
+HistoryItem = Union[int, tuple[int, int, int]]
+
+
+class IllegalMoveError(ValueError):
+    """A call the game does not allow in its current state; the state is unchanged."""
+
+
+class Game:
+    """A game of Dados de Pagadores for 2–6 players (R1.1).
+
+    ``cards`` is either one number of cards for everyone (1–10, default 10) or one number per
+    seat (0–10, at least two seats with cards) to start from a chosen position. Seat 0 is the
+    oldest (R1.3) and insteeks first unless ``first_insteker`` says otherwise (R3.1).
+    """
+
+    __slots__ = (
+        "num_players", "start_cards", "first_insteker",
+        "cards", "out", "insteker", "round", "phase", "order", "pos", "throw_limit",
+        "throws", "current", "decision", "scores", "kampen", "kampen_pos", "kampen_scores",
+        "winner", "eliminations", "history", "log",
+    )
+
+    def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
+                 first_insteker: int = 0) -> None:
+        num_players = _as_int(num_players, "num_players")
+        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {num_players}")
+        start = _start_cards(num_players, cards)
+        first = _as_int(first_insteker, "first_insteker")
+        if not 0 <= first < num_players or start[first] == 0:
+            raise ValueError(
+                f"first_insteker must be a seat 0–{num_players - 1} that has cards, got {first}"
+            )
+        self.num_players = num_players
+        self.start_cards = start
+        self.first_insteker = first
+        self.cards = list(start)
+        self.out = [0 if c else 1 for c in start]  # elimination batch (1-based), 0 = still in
+        self.eliminations = 1 if 0 in start else 0
+        self.round = 0
+        self.winner: int | None = None
+        self.history: list[HistoryItem] = []
+        self.log: list[Event] = []
+        self._start_round(first)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """The seat about to throw (chance node) or decide (decision node); -1 when over."""
+        if self.phase == Phase.ROUND:
+            return self.order[self.pos]
+        if self.phase == Phase.KAMPEN:
+            return self.kampen[self.kampen_pos]
+        return -1
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase != Phase.OVER and not self.decision
+
+    def is_decision_node(self) -> bool:
+        return self.decision
+
+    def legal_actions(self) -> list[int]:
+        """``[STOP, THROW]`` at a decision node (R3.6), ``[]`` elsewhere."""
+        return [Action.STOP, Action.THROW] if self.decision else []
+
+    @staticmethod
+    def chance_outcomes() -> tuple[tuple[tuple[int, int, int], float], ...]:
+        """The 56 unordered throws with their probabilities (R7.2); they sum to 1."""
+        return CHANCE_OUTCOMES
+
+    @property
+    def max_throws(self) -> int:
+        """Throws the current player may use this turn: 3 for the insteker (R3.2), else the
+        limit (R3.4); 1 in kampen (R5.1)."""
+        if self.phase == Phase.KAMPEN:
+            return 1
+        return MAX_THROWS if self.throw_limit is None else self.throw_limit
+
+    def alive(self) -> list[int]:
+        """Seats that still hold cards, in seat order."""
+        return [s for s, c in enumerate(self.cards) if c]
+
+    def returns(self) -> list[float]:
+        """+1 for the winner and -1 for everyone else once the game is over; zeros before."""
+        if self.winner is None:
+            return [0.0] * self.num_players
+        return [1.0 if s == self.winner else -1.0 for s in range(self.num_players)]
+
+    def placements(self) -> list[int]:
+        """Final place per seat (1 = winner); players knocked out together share a place."""
+        batch = [self.eliminations + 1 if o == 0 else o for o in self.out]
+        return [1 + sum(b > mine for b in batch) for mine in batch]
+
+    def score_to_beat(self) -> int:
+        """The lowest final score so far this round (R3.5), -1 when nobody has one yet."""
+        scored = [s for s in self.scores if s >= 0]
+        return min(scored) if scored else -1
+
+    # ------------------------------------------------------------------ inputs
+    def apply_throw(self, dice: Sequence[int] | Throw) -> None:
+        """Apply the current player's throw at a chance node (R3, R4, R5)."""
+        if self.phase == Phase.OVER:
+            raise IllegalMoveError("the game is over: no more throws (R1.5)")
+        if self.decision:
+            raise IllegalMoveError(
+                f"seat {self.current_player} must first decide: legal actions are "
+                "0 (stop) and 1 (throw again), not a throw"
+            )
+        throw = dice if type(dice) is Throw else classify(dice)  # type: ignore[arg-type]
+        seat = self.current_player
+        self.history.append(throw.dice)
+        self.log.append(Event("throw", seat, throw.dice))
+        if self.phase == Phase.ROUND:
+            self._round_throw(seat, throw)
+        else:
+            self._kampen_throw(seat, throw)
+
+    def apply_action(self, action: int) -> None:
+        """Apply STOP (0) or THROW (1) at a decision node (R3.2, R3.4)."""
+        if self.phase == Phase.OVER:
+            raise IllegalMoveError("the game is over: no more actions (R1.5)")
+        if not self.decision:
+            raise IllegalMoveError(
+                f"seat {self.current_player} is about to throw (chance node): "
+                "apply_throw(dice), not an action"
+            )
+        try:
+            action = Action(action)
+        except (ValueError, TypeError):
+            raise IllegalMoveError(
+                f"action must be 0 (stop) or 1 (throw again), got {action!r}"
+            ) from None
+        seat = self.current_player
+        self.history.append(int(action))
+        self.log.append(Event("stop" if action == Action.STOP else "again", seat, self.throws))
+        if action == Action.STOP:
+            self._end_turn(seat)
+        else:
+            self.decision = False
+
+    # ------------------------------------------------------------------ transitions
+    def _start_round(self, insteker: int) -> None:
+        n = self.num_players
+        self.round += 1
+        self.insteker: int | None = insteker
+        self.phase = Phase.ROUND
+        self.order = [s for s in ((insteker + k) % n for k in range(n)) if self.cards[s]]  # R1.2
+        self.pos = 0
+        self.throw_limit: int | None = None
+        self.throws = 0
+        self.current: Throw | None = None
+        self.decision = False
+        self.scores = [-1] * n
+        self.kampen: list[int] = []
+        self.kampen_pos = 0
+        self.kampen_scores: list[int] = []
+        self.log.append(Event("round", insteker, self.round))
+
+    def _round_throw(self, seat: int, throw: Throw) -> None:
+        self.throws += 1
+        self.current = throw
+        if throw.kind is Kind.PICARO:  # R4.4
+            self._picaro(seat)
+            return
+        if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
+            return
+        if self.throws < self.max_throws:  # R3.6: a decision only with throws left
+            self.decision = True
+        else:
+            self._end_turn(seat)
+
+    def _kampen_throw(self, seat: int, throw: Throw) -> None:
+        if throw.kind is Kind.PICARO:  # R5.2
+            self._picaro(seat)
+            return
+        if throw.penalty and self._special(seat, throw.penalty, self.kampen):  # R5.2
+            return
+        self.kampen_scores.append(throw.strength)
+        self.kampen_pos += 1
+        if self.kampen_pos == len(self.kampen):  # R5.3
+            self._settle(self.kampen, self.kampen_scores)
+
+    def _special(self, seat: int, penalty: int, group: list[int]) -> bool:
+        """Take ``penalty`` cards from everyone in ``group`` but the thrower. True if that
+        stopped the round (R6.2)."""
+        cards = self.cards
+        hits = []
+        emptied = []
+        for victim in group:
+            if victim != seat:
+                lost = min(penalty, cards[victim])  # R1.4: never below 0
+                cards[victim] -= lost
+                hits.append((victim, lost))
+                if cards[victim] == 0:
+                    emptied.append(victim)
+        self.log.append(Event("special", seat, tuple(hits)))
+        if not emptied:
+            return False  # R4.3: the round and the thrower's turn go on
+        self._eliminate(emptied)
+        if len(emptied) == 1:  # R6.2
+            self._next_round(self._next_with_cards(emptied[0]))
+        else:
+            self._next_round(max(self.alive()))  # R6.2 + R1.3: youngest remaining
+        return True
+
+    def _picaro(self, seat: int) -> None:
+        lost = min(PICARO_LOSS, self.cards[seat])
+        self.cards[seat] -= lost
+        self.log.append(Event("picaro", seat, lost))
+        if self.cards[seat]:
+            self._next_round(seat)  # R4.4: the thrower insteeks
+        else:
+            self._eliminate([seat])
+            self._next_round(self._next_with_cards(seat))  # R4.4 decision → R6.1
+
+    def _end_turn(self, seat: int) -> None:
+        """The current player's last throw becomes their score (R3.3)."""
+        if self.pos == 0:
+            self.throw_limit = self.throws  # R3.2
+            self.log.append(Event("limit", seat, self.throws))
+        strength = self.current.strength  # type: ignore[union-attr]
+        self.scores[seat] = strength
+        self.log.append(Event("score", seat, strength))
+        self.pos += 1
+        self.throws = 0
+        self.current = None
+        self.decision = False
+        if self.pos == len(self.order):
+            self.pos -= 1  # keep current_player meaningful until the round resolves
+            self._settle(self.order, [self.scores[s] for s in self.order])
+
+    def _settle(self, players: list[int], scores: list[int]) -> None:
+        """Lowest score loses a card (R3.5); a shared lowest plays kampen (R5.1, R5.3)."""
+        low = min(scores)
+        losers = [p for p, s in zip(players, scores) if s == low]
+        if len(losers) > 1:
+            self.phase = Phase.KAMPEN
+            self.kampen = losers
+            self.kampen_pos = 0
+            self.kampen_scores = []
+            self.log.append(Event("kampen", -1, tuple(losers)))
+            return
+        loser = losers[0]
+        self.cards[loser] -= ROUND_LOSS
+        self.log.append(Event("loses", loser, ROUND_LOSS))
+        if self.cards[loser]:
+            self._next_round(loser)  # R3.5
+        else:
+            self._eliminate([loser])
+            self._next_round(self._next_with_cards(loser))  # R6.1
+
+    def _eliminate(self, seats: list[int]) -> None:
+        self.eliminations += 1
+        for s in seats:
+            self.out[s] = self.eliminations
+            self.log.append(Event("out", s, 0))
+
+    def _next_round(self, insteker: int) -> None:
+        alive = self.alive()
+        if len(alive) > 1:
+            self._start_round(insteker)
+            return
+        self.phase = Phase.OVER  # R1.5, R6.3: nobody insteeks any more
+        self.insteker = None
+        self.decision = False
+        self.winner = alive[0]
+        self.log.append(Event("winner", self.winner, 0))
+
+    def _next_with_cards(self, seat: int) -> int:
+        n = self.num_players
+        for k in range(1, n):
+            if self.cards[(seat + k) % n]:
+                return (seat + k) % n
+        return seat  # unreachable while two players hold cards; _next_round ends the game
+
+    # ------------------------------------------------------------------ copies and files
+    def clone(self) -> "Game":
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+    def snapshot(self) -> dict[str, Any]:
+        """The observable state as plain JSON data (checked by ``from_dict``)."""
+        return {
+            "cards": list(self.cards),
+            "round": self.round,
+            "phase": self.phase,
+            "insteker": self.insteker,
+            "current_player": self.current_player,
+            "throw_limit": self.throw_limit,
+            "throws": self.throws,
+            "decision": self.decision,
+            "winner": self.winner,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exact JSON-ready form: the start position, every input so far, and a snapshot."""
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "num_players": self.num_players,
+            "start_cards": list(self.start_cards),
+            "first_insteker": self.first_insteker,
+            "history": [list(h) if isinstance(h, tuple) else h for h in self.history],
+            "state": self.snapshot(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        """Rebuild a game from ``to_dict`` output by replaying its history.
+
+        Raises ``ValueError`` naming the first thing that is wrong: a missing or unknown key,
+        a bad start position, an input the rules do not allow at that point, or a snapshot
+        that does not match the replayed game.
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"a saved game must be a dict, got {type(data).__name__}")
+        keys = {"format", "version", "num_players", "start_cards", "first_insteker",
+                "history", "state"}
+        missing, unknown = keys - data.keys(), data.keys() - keys
+        if missing or unknown:
+            raise ValueError(
+                f"saved game keys must be {sorted(keys)}; missing {sorted(missing)}, "
+                f"unknown {sorted(map(str, unknown))}"
+            )
+        if data["format"] != FORMAT or data["version"] != FORMAT_VERSION:
+            raise ValueError(
+                f"saved game must be format {FORMAT!r} version {FORMAT_VERSION}, got "
+                f"{data['format']!r} version {data['version']!r}"
+            )
+        if not isinstance(data["history"], list):
+            raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
+        game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
+        for i, item in enumerate(data["history"]):
+            try:
+                if isinstance(item, list):
+                    game.apply_throw(item)
+                elif isinstance(item, int) and not isinstance(item, bool):
+                    game.apply_action(item)
+                else:
+                    raise ValueError(f"expected a throw [a, b, c] or an action 0/1, got {item!r}")
+            except ValueError as err:
+                raise ValueError(f"history[{i}] cannot be replayed: {err}") from None
+        state = data["state"]
+        expected = game.snapshot()
+        if not isinstance(state, dict) or state.keys() != expected.keys():
+            raise ValueError(f"state must be a dict with keys {sorted(expected)}")
+        for key, value in expected.items():
+            if state[key] != value or type(state[key]) is not type(value):
+                raise ValueError(
+                    f"state.{key} is {state[key]!r} but replaying the history gives {value!r}"
+                )
+        return game
+
+    def __repr__(self) -> str:
+        return (f"Game(num_players={self.num_players}, cards={self.cards}, round={self.round}, "
+                f"phase={self.phase!r}, current_player={self.current_player})")
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+
+
+def _start_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]:
+    if isinstance(cards, Sequence) and not isinstance(cards, str):
+        start = tuple(_as_int(c, "cards") for c in cards)
+        if (len(start) != num_players or not all(0 <= c <= MAX_CARDS for c in start)
+                or sum(c > 0 for c in start) < 2):
+            raise ValueError(
+                f"cards per seat must be {num_players} numbers from 0 to {MAX_CARDS} with at "
+                f"least two above 0, got {list(cards)}"
+            )
+        return start
+    count = _as_int(cards, "cards")
+    if not 1 <= count <= MAX_CARDS:
+        raise ValueError(f"cards must be 1–{MAX_CARDS} (10 is the official game), got {count}")
+    return (count,) * num_players
