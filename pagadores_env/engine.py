@@ -18,8 +18,9 @@ before anything changes.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, NamedTuple, Sequence, Union
+from typing import Any, NamedTuple
 
 from .rules import (
     CHANCE_OUTCOMES,
@@ -79,7 +80,7 @@ class Event(NamedTuple):
     value: Any
 
 
-HistoryItem = Union[int, tuple[int, int, int]]
+HistoryItem = int | tuple[int, int, int]
 
 
 class IllegalMoveError(ValueError):
@@ -316,7 +317,7 @@ class Game:
     def _settle(self, players: list[int], scores: list[int]) -> None:
         """Lowest score loses a card (R3.5); a shared lowest plays kampen (R5.1, R5.3)."""
         low = min(scores)
-        losers = [p for p, s in zip(players, scores) if s == low]
+        losers = [p for p, s in zip(players, scores, strict=False) if s == low]
         if len(losers) > 1:
             self.phase = Phase.KAMPEN
             self.kampen = losers
@@ -358,7 +359,7 @@ class Game:
         return seat  # unreachable while two players hold cards; _next_round ends the game
 
     # ------------------------------------------------------------------ copies and files
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             value = getattr(self, name)
@@ -392,7 +393,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Game":
+    def from_dict(cls, data: Any) -> Game:
         """Rebuild a game from ``to_dict`` output by replaying its history.
 
         Raises ``ValueError`` naming the first thing that is wrong: a missing or unknown key,

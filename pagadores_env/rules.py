@@ -8,9 +8,10 @@ beats lower and equal strengths tie (R2.3, R2.5), so engines compare plain integ
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations_with_replacement
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 NUM_DICE = 3
 FACES = 6
@@ -89,7 +90,8 @@ def _order_key(dice: tuple[int, int, int]) -> tuple[int, int]:
 UNORDERED: tuple[tuple[int, int, int], ...] = tuple(
     combinations_with_replacement(range(1, FACES + 1), NUM_DICE)
 )
-_STRENGTH_OF_KEY = {key: rank for rank, key in enumerate(sorted({_order_key(d) for d in UNORDERED}))}
+_KEYS = sorted({_order_key(d) for d in UNORDERED})
+_STRENGTH_OF_KEY = {key: rank for rank, key in enumerate(_KEYS)}
 NUM_STRENGTHS = len(_STRENGTH_OF_KEY)
 
 

@@ -1,0 +1,1 @@
+"""Players for pagadores-env: scripted heuristics, the exact-optimal player, trained models."""

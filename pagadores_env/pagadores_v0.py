@@ -1,0 +1,1 @@
+"""Placeholder: the PettingZoo AEC environment is being written."""

@@ -1,0 +1,137 @@
+"""The policy protocol every player follows, and the registry that names them.
+
+A policy maps one observation vector (see ``observation.py``) and its action mask
+(``[stop allowed, throw-again allowed]``) to an action, 0 = stop or 1 = throw again.
+``act_batch`` does the same for a batch (rows are independent decisions); policies that can
+vectorise override it, others inherit a loop. A policy may own a seeded generator
+(``reset(seed)``) so seeded runs repeat exactly.
+
+Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
+colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The
+environment package only holds the registry; the ``agents`` package registers its players
+through the ``pagadores_env.policies`` entry-point group, so nothing here imports it and
+the dependency arrow stays ``pagadores_env`` ← ``agents``.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+ENTRY_POINT_GROUP = "pagadores_env.policies"
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything with ``act(obs, mask) -> action`` plays."""
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int: ...
+
+
+class BasePolicy:
+    """Convenience base: a seeded generator, a looping ``act_batch`` and a readable name."""
+
+    name = "policy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        actions = [self.act(o, m) for o, m in zip(obs, mask, strict=True)]
+        return np.asarray(actions, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+_REGISTRY: dict[str, Callable[..., Policy]] = {}
+_plugins_loaded = False
+
+
+def register_policy(name: str, factory: Callable[..., Policy]) -> None:
+    """Make ``factory(**params)`` available as ``make_policy("name:params")``."""
+    _REGISTRY[name] = factory
+
+
+def registered_policies() -> list[str]:
+    _load_plugins()
+    return sorted(_REGISTRY)
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            ep.load()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name:a=1,b=x"`` → ``("name", {"a": 1, "b": "x"})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(
+            f"a policy spec must be a non-empty string like 'threshold:min_points=100', "
+            f"got {spec!r}"
+        )
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, raw = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"policy parameter {part!r} in {spec!r} must look like key=value")
+        params[key.strip()] = _value(raw.strip())
+    return name.strip(), params
+
+
+def _value(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return raw
+
+
+def make_policy(spec: str | Policy, **extra: Any) -> Policy:
+    """A policy from a spec string (or the policy itself, passed through).
+
+    ``extra`` keyword arguments (such as ``seed``) are given to factories that accept them.
+    Unknown names and parameters raise ``ValueError`` listing what is allowed.
+    """
+    if not isinstance(spec, str):
+        if isinstance(spec, Policy):
+            return spec
+        raise ValueError(f"a policy must be a spec string or have act(obs, mask), got {spec!r}")
+    name, params = parse_spec(spec)
+    if name not in _REGISTRY:
+        _load_plugins()
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(registered_policies())}")
+    factory = _REGISTRY[name]
+    accepted = inspect.signature(factory).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    unknown = [k for k in params if k not in accepted and not takes_any]
+    if unknown:
+        allowed = [k for k in accepted if k != "seed"]
+        raise ValueError(
+            f"policy {name!r} has no parameter {', '.join(map(repr, unknown))}; "
+            f"allowed: {', '.join(allowed) or 'none'}"
+        )
+    params.update({k: v for k, v in extra.items() if k in accepted or takes_any})
+    try:
+        return factory(**params)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"policy {spec!r}: {err}") from None
