@@ -311,7 +311,6 @@ class Game:
         self.current = None
         self.decision = False
         if self.pos == len(self.order):
-            self.pos -= 1  # keep current_player meaningful until the round resolves
             self._settle(self.order, [self.scores[s] for s in self.order])
 
     def _settle(self, players: list[int], scores: list[int]) -> None:
