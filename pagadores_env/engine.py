@@ -191,7 +191,13 @@ class Game:
                 f"seat {self.current_player} must first decide: legal actions are "
                 "0 (stop) and 1 (throw again), not a throw"
             )
-        throw = dice if type(dice) is Throw else classify(dice)  # type: ignore[arg-type]
+        if type(dice) is Throw:
+            throw = dice
+        else:
+            try:
+                throw = classify(dice)  # type: ignore[arg-type]
+            except ValueError as err:
+                raise IllegalMoveError(str(err)) from None
         seat = self.current_player
         self.history.append(throw.dice)
         self.log.append(Event("throw", seat, throw.dice))
@@ -210,7 +216,9 @@ class Game:
                 "apply_throw(dice), not an action"
             )
         try:
-            action = Action(action)
+            if isinstance(action, bool):  # True/False are ints to Python, not actions to us
+                raise TypeError
+            action = Action(operator.index(action))
         except (ValueError, TypeError):
             raise IllegalMoveError(
                 f"action must be 0 (stop) or 1 (throw again), got {action!r}"
@@ -409,7 +417,8 @@ class Game:
                 f"saved game keys must be {sorted(keys)}; missing {sorted(missing)}, "
                 f"unknown {sorted(map(str, unknown))}"
             )
-        if data["format"] != FORMAT or data["version"] != FORMAT_VERSION:
+        if (data["format"] != FORMAT or type(data["version"]) is not int
+                or data["version"] != FORMAT_VERSION):
             raise ValueError(
                 f"saved game must be format {FORMAT!r} version {FORMAT_VERSION}, got "
                 f"{data['format']!r} version {data['version']!r}"
@@ -419,7 +428,7 @@ class Game:
         game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
         for i, item in enumerate(data["history"]):
             try:
-                if isinstance(item, list):
+                if isinstance(item, list) and not any(isinstance(d, bool) for d in item):
                     game.apply_throw(item)
                 elif isinstance(item, int) and not isinstance(item, bool):
                     game.apply_action(item)
