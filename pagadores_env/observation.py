@@ -93,4 +93,4 @@ def field_table() -> str:
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [rule, fmt.format("index", "field", "meaning"), rule]
     lines += [fmt.format(*r) for r in rows] + [rule]
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)

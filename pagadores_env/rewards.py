@@ -5,25 +5,45 @@ scheme     final reward of a seat
 =========  ==========================================================================
 win        +1 for the winner, -1 for everyone else (R1.5)
 placement  linear in final place: +1 for 1st … -1 for last, ``1 - 2 (place-1)/(n-1)``;
-           players knocked out by the same throw share a place (``Game.placements``)
+           players knocked out by the same throw share the places they span and get
+           the reward of their mean place, so a game's rewards sum to 0
 =========  ==========================================================================
 
-With two players both schemes are the same.
+``place`` is ``Game.placements()[seat]`` (the best place of a shared group) and ``shared``
+how many seats hold that place. With two players both schemes are the same.
 """
 
 from __future__ import annotations
 
-REWARD_SCHEMES = ("win", "placement")
+from collections.abc import Callable
+
+
+def win_reward(place: int, shared: int, num_players: int) -> float:
+    """+1 for the winner, -1 for everyone else (R1.5)."""
+    return 1.0 if place == 1 else -1.0
+
+
+def placement_reward(place: int, shared: int, num_players: int) -> float:
+    """+1 for 1st down to -1 for last; a shared place counts as the mean of its span."""
+    mean_place = place + (shared - 1) / 2
+    return 1.0 - 2.0 * (mean_place - 1) / (num_players - 1)
+
+
+#: scheme → reward(place, seats sharing that place, number of players).
+REWARDS: dict[str, Callable[[int, int, int], float]] = {
+    "win": win_reward,
+    "placement": placement_reward,
+}
+REWARD_SCHEMES = tuple(REWARDS)
 
 
 def check_scheme(scheme: str) -> str:
-    if scheme not in REWARD_SCHEMES:
+    if scheme not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARD_SCHEMES)}, got {scheme!r}")
     return scheme
 
 
-def final_reward(scheme: str, place: int, num_players: int) -> float:
-    """The reward of a seat that finished in ``place`` (1 = winner) at a table of ``num_players``."""
-    if scheme == "win":
-        return 1.0 if place == 1 else -1.0
-    return 1.0 - 2.0 * (place - 1) / (num_players - 1)
+def final_reward(scheme: str, place: int, num_players: int, shared: int = 1) -> float:
+    """The reward of a seat that finished in ``place`` (1 = winner) at a table of
+    ``num_players``, ``shared`` seats holding that place."""
+    return REWARDS[check_scheme(scheme)](place, shared, num_players)

@@ -1,0 +1,323 @@
+"""The PettingZoo AEC environment behind ``pagadores_v0`` (whose docstring is the user guide).
+
+The env drives an engine :class:`~pagadores_env.engine.Game`: it resolves every chance node
+with its own seeded dice and selects an agent only at a decision node (R3.6), so one agent
+step is one stop / throw-again decision. Rewards go to an agent exactly once, when its place
+is settled (it is knocked out, or the game ends); it then leaves through PettingZoo's
+dead-step protocol.
+
+The per-step path is kept lean (the benchmark in ``train/bench.py`` watches it): dice come
+from the generator in blocks, and live agents never hold rewards (see ``step``), so there is
+nothing to clear or accumulate between decisions.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError
+from .observation import OBS_SIZE, encode
+from .render import describe_events, render_table
+from .rewards import REWARD_SCHEMES, REWARDS
+from .rules import THROWS
+
+#: Throws drawn from the generator per call, so one numpy call serves many throws.
+DICE_BLOCK = 256
+ACTION_NAMES = {Action.STOP: "stop", Action.THROW: "throw again"}
+_ACTIONS = (Action.STOP, Action.THROW)  # the engine takes its own members fastest
+
+_DECIDE = np.ones(2, dtype=np.int8)  # the mask of the agent to act: both actions (R3.6)
+_WAIT = np.zeros(2, dtype=np.int8)  # everyone else's mask
+for _mask in (_DECIDE, _WAIT):
+    _mask.flags.writeable = False  # shared by every info dict, so nobody may edit them
+
+
+RENDER_MODES = (None, "ansi", "human")
+ILLEGAL_ACTIONS = ("raise", "penalty")
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (
+            low <= value <= high):
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    return int(value)
+
+
+def _check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> Any:
+    if not any(value is a or (isinstance(value, str) and value == a) for a in allowed):
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value
+
+
+class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
+    """Dados de Pagadores as a PettingZoo AEC environment; see ``pagadores_v0`` for the guide."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "pagadores_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, num_players: int = 2, cards: int = 10, render_mode: str | None = None,
+                 reward: str = "win", illegal_action: str = "raise") -> None:
+        super().__init__()
+        self.num_players = _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        self.cards = _check_int("cards", cards, 1, MAX_CARDS)
+        self.render_mode = _check_choice("render_mode", render_mode, RENDER_MODES)
+        self.reward_scheme = _check_choice("reward", reward, REWARD_SCHEMES)
+        self.illegal_action = _check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self._reward_of = REWARDS[reward]  # (place, seats sharing it, players) → reward
+        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, so seeding one agent's space leaves the others alone.
+        self.action_spaces = {agent: spaces.Discrete(2) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (2,), np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.np_random: np.random.Generator | None = None
+        self.agents: list[str] = []  # no game until reset()
+        self.agent_selection: str | None = None
+        self._deciding: str | None = None
+        self._dice: list[int] = []  # ordered-outcome indices, next one last
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` reseeds the dice; without it the dice stream goes on
+        (a fresh unseeded generator on the very first reset)."""
+        if seed is not None or self.np_random is None:
+            self.np_random = np.random.default_rng(seed)
+            self._dice = []
+        self.game = Game(self.num_players, self.cards)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+        self._skip_agent_selection = None
+        self._seen = [0] * self.num_players  # per seat: log length when it last acted
+        self._eliminations = 0
+        self._forfeit: str | None = None
+        self._printed = 0
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's view (R7.1: all public), encoded from its own seat; its mask is
+        ``[1, 1]`` when it is selected to decide and ``[0, 0]`` otherwise."""
+        to_act = agent == self._deciding and agent == self.agent_selection
+        return {
+            "observation": encode(self.game, self._seat[agent]),
+            "action_mask": (_DECIDE if to_act else _WAIT).copy(),
+        }
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's decision, then play on to the next decision."""
+        agent = self.agent_selection
+        if agent != self._deciding or agent is None:  # None: never reset
+            self._step_leaving(agent, action)
+            return
+        if action.__class__ is not int or not 0 <= action <= 1:
+            action = self._checked_action(agent, action)
+            if action is None:
+                return
+        # Rewards only ever go to agents as they leave, and every leaving agent is dead-stepped
+        # (which clears ``rewards``) before anyone decides again: a live agent's reward and
+        # cumulative reward are always 0 here, so there is nothing to clear or accumulate.
+        game = self.game
+        self._seen[self._seat[agent]] = len(game.log)
+        game.apply_action(_ACTIONS[action])
+        self._advance()
+
+    def render(self) -> str | None:
+        """``"ansi"``: return the table; ``"human"``: print it."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi' or "
+                "'human' to pagadores_v0.env()")
+            return None
+        text = render_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering is text."""
+
+    # ------------------------------------------------------------------ internals
+    def _advance(self) -> None:
+        """Throw the env's dice until someone has a decision or the game ends (R3.6); settle
+        the agents whose place is now known; select the next agent."""
+        game = self.game
+        dice = self._dice
+        while not game.decision and game.winner is None:
+            if not dice:
+                dice = self._roll_block()
+            game.apply_throw(THROWS[dice.pop()])  # a Throw skips classifying again
+        leaving = game.eliminations != self._eliminations  # the game only ends by knock-outs
+        if leaving:
+            self._settle_places()
+        if game.decision:
+            self._deciding = self.agent_selection = self.possible_agents[game.current_player]
+        else:
+            self._deciding = None
+        self._update_infos()
+        if leaving:
+            self._deads_step_first()  # the leaving agents step (None) before the next decider
+        if self.render_mode == "human":
+            self._print_news()
+
+    def _roll_block(self) -> list[int]:
+        """Refill the dice with ``DICE_BLOCK`` ordered outcomes 0…215, uniform (R7.2).
+        Reversed, so that popping from the end uses them in the generator's order."""
+        dice = self.np_random.integers(0, len(THROWS), DICE_BLOCK).tolist()
+        dice.reverse()
+        self._dice = dice
+        return dice
+
+    def _settle_places(self) -> None:
+        """Terminate and reward every agent whose place is now settled: knocked out, or
+        everyone once the game is over. A place is final at the moment a player is out."""
+        game = self.game
+        self._eliminations = game.eliminations
+        over = game.winner is not None
+        places = game.placements()
+        for agent in self.agents:
+            seat = self._seat[agent]
+            if (over or game.out[seat]) and not self.terminations[agent]:
+                place = places[seat]
+                reward = self._reward_of(place, places.count(place), self.num_players)
+                self.rewards[agent] = reward
+                self._cumulative_rewards[agent] += reward
+                self.terminations[agent] = True
+
+    def _update_infos(self) -> None:
+        """Each agent's info: the events since it last acted, and the mask it will act with
+        when next selected (``[1, 1]`` for the pending decider, even while knocked-out agents
+        step out first)."""
+        log = self.game.log
+        seen = self._seen
+        seat = self._seat
+        deciding = self._deciding
+        self.infos = {
+            agent: {"events": log[seen[seat[agent]]:],
+                    "action_mask": _DECIDE if agent == deciding else _WAIT}
+            for agent in self.agents
+        }
+
+    def _checked_action(self, agent: str, action: Any) -> int | None:
+        """The action as an int if the action space holds it; otherwise raise, or (penalty
+        mode) end the game with the offender's forfeit and return None."""
+        if self.action_spaces[agent].contains(action):
+            return int(action)
+        if self.illegal_action == "penalty":
+            self._penalise(agent, action)
+            return None
+        legal = ", ".join(f"{int(a)} ({ACTION_NAMES[a]})" for a in self.game.legal_actions())
+        raise IllegalMoveError(
+            f"{agent} played {action!r}, which is not a legal action: legal actions are "
+            f"{legal}. Nothing changed."
+        )
+
+    def _penalise(self, agent: str, action: Any) -> None:
+        """TerminateIllegalWrapper's semantics: the offender gets -1, everyone else 0, and
+        the game ends with every agent terminated."""
+        self._forfeit = agent
+        self._deciding = None
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards[agent] = -1.0
+        self._cumulative_rewards[agent] = -1.0
+        self.infos = {a: {"events": [], "action_mask": _WAIT} for a in self.agents}
+        self._deads_step_first()
+        if self.render_mode == "human":
+            print(f"{agent} played the illegal action {action!r} and forfeits: game over")
+
+    def _step_leaving(self, agent: str, action: Any) -> None:
+        """A step for an agent that is not deciding: a terminated agent leaves (dead step);
+        anything else is an error."""
+        if not self.agents:
+            raise IllegalMoveError(
+                "there is no agent to step: the game is over and every agent has left (or "
+                "reset() was never called); call reset() to start a game"
+            )
+        if action is not None:
+            over = self.game.winner is not None or self._forfeit is not None
+            why = "the game is over" if over else "it has no cards left"
+            raise IllegalMoveError(
+                f"{agent} is terminated ({why}): the only valid action is None, which removes "
+                f"it from the game (PettingZoo dead step); got {action!r}"
+            )
+        self._was_dead_step(None)
+
+    def _print_news(self) -> None:
+        """Human mode: print what happened since the last print, then the table."""
+        log = self.game.log
+        for line in describe_events(log[self._printed:]):
+            print(line)
+        self._printed = len(log)
+        print(render_table(self.game), end="\n\n")
+
+
+class _StrictOrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with two changes. Stepping a finished game raises
+    (the stock wrapper only warns and does nothing, which hides driver bugs). And the
+    attributes and calls of every agent step (``agents``, ``agent_selection``, ``last``,
+    ``step``) go straight to the env instead of through ``__getattr__`` forwarding chains:
+    the same results, at a fraction of the per-step cost."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            return self.__getattr__("agents")  # raises "cannot be accessed before reset"
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            return self.__getattr__("agent_selection")
+        return self.env.agent_selection
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.env.agents:
+            raise IllegalMoveError(
+                "the game is over and every agent has left: call reset() to start a new game"
+            )
+        self._has_updated = True
+        self.env.step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)  # "pagadores_v0", as the stock wrapper prints itself
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment as users should take it: ``raw_env(**kwargs)`` with order enforcing.
+
+    PettingZoo's classic envs also stack ``TerminateIllegalWrapper`` and
+    ``AssertOutOfBoundsWrapper``; here both jobs are done by ``raw_env`` itself (see the
+    ``pagadores_v0`` guide, "Illegal actions"), because the only illegal actions are
+    out-of-range ones, which those wrappers answer with a bare assertion or an index error.
+    """
+    return _StrictOrderEnforcing(raw_env(**kwargs))

@@ -1,0 +1,402 @@
+"""The PettingZoo AEC env ``pagadores_v0``: API conformance, turn protocol, rewards, errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import groupby
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from pagadores_env import IllegalMoveError, pagadores_v0
+from pagadores_env.aec import DICE_BLOCK
+from pagadores_env.observation import OBS_SIZE, encode, field_table
+from pagadores_env.rules import THROWS
+from train import bench
+
+PLAYERS = (2, 3, 6)
+
+
+def play(env, seed: int, actions: random.Random | None = None, on_select=None) -> dict:
+    """Play one game with random actions; return each agent's rewards summed over the game
+    (those of reset, then those of every step, as api_test sums them).
+    ``on_select(env, agent, last)`` sees every selection."""
+    actions = actions or random.Random(seed)
+    env.reset(seed=seed)
+    totals = dict(env.rewards)
+    for agent in env.agent_iter():
+        last = env.last()
+        if on_select:
+            on_select(env, agent, last)
+        _, _, terminated, truncated, _ = last
+        env.step(None if terminated or truncated else actions.randrange(2))
+        for a, r in env.rewards.items():
+            totals[a] += r
+    return totals
+
+
+def expected_placement_rewards(places: list[int]) -> list[float]:
+    """Independent reading of the documented "placement" scheme: sort the seats by place,
+    give position k (1-based) the linear reward 1 - 2(k-1)/(n-1), and let tied seats share
+    the mean reward of the positions they take."""
+    n = len(places)
+    linear = [1 - 2 * k / (n - 1) for k in range(n)]
+    order = sorted(range(n), key=lambda s: places[s])
+    rewards = [0.0] * n
+    k = 0
+    for _, group in groupby(order, key=lambda s: places[s]):
+        seats = list(group)
+        share = sum(linear[k:k + len(seats)]) / len(seats)
+        for s in seats:
+            rewards[s] = share
+        k += len(seats)
+    return rewards
+
+
+# ---------------------------------------------------------------- PettingZoo's own checks
+# api_test warns about any dict observation unless the env is on its list of classic envs.
+DICT_OBS_WARNINGS = [
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+]
+
+
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_api_test(num_players):
+    api_test(pagadores_v0.env(num_players=num_players), num_cycles=300)
+
+
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_pettingzoo_api_test_raw_env():
+    api_test(pagadores_v0.raw_env(num_players=3), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_seed_test(num_players):
+    seed_test(lambda: pagadores_v0.env(num_players=num_players), num_cycles=200)
+
+
+def test_docstring_holds_the_observation_field_table():
+    assert field_table() in pagadores_v0.__doc__
+
+
+def test_docstring_example_plays_a_game(capsys):
+    example = pagadores_v0.__doc__.split("```python\n")[1].split("```")[0]
+    exec(example, {})
+    assert "wins" in capsys.readouterr().out.splitlines()[0]
+
+
+# ---------------------------------------------------------------- construction
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"num_players": 1}, "num_players must be an integer from 2 to 6"),
+    ({"num_players": 7}, "num_players must be an integer from 2 to 6"),
+    ({"num_players": 2.0}, "num_players must be an integer from 2 to 6"),
+    ({"num_players": True}, "num_players must be an integer from 2 to 6"),
+    ({"cards": 0}, "cards must be an integer from 1 to 10"),
+    ({"cards": 11}, "cards must be an integer from 1 to 10"),
+    ({"cards": [10, 10]}, "cards must be an integer from 1 to 10"),
+    ({"render_mode": "rgb_array"}, "render_mode must be one of None, 'ansi', 'human'"),
+    ({"reward": "score"}, "reward must be one of 'win', 'placement'"),
+    ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'penalty'"),
+])
+def test_bad_arguments_name_the_argument_and_allowed_values(kwargs, named):
+    with pytest.raises(ValueError, match=named):
+        pagadores_v0.env(**kwargs)
+
+
+def test_spaces_and_agents():
+    env = pagadores_v0.env(num_players=4)
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    space = env.observation_space("player_2")
+    assert space["observation"].shape == (OBS_SIZE,)
+    assert space["observation"].dtype == np.float32
+    assert space["action_mask"].shape == (2,)
+    assert env.action_space("player_2").n == 2
+
+
+# ---------------------------------------------------------------- turn protocol
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_R3_6_only_the_deciding_agent_is_selected(num_players):
+    env = pagadores_v0.env(num_players=num_players)
+    live_selections = []
+
+    def check(env, agent, last):
+        obs, _, terminated, _, info = last
+        game = env.unwrapped.game
+        seat = env.possible_agents.index(agent)
+        for other in env.agents:
+            if other != agent or terminated:
+                assert env.observe(other)["action_mask"].tolist() == [0, 0]
+        if terminated:
+            return
+        live_selections.append(agent)
+        assert obs["action_mask"].tolist() == [1, 1]
+        assert info["action_mask"].tolist() == [1, 1]
+        assert game.is_decision_node() and game.current_player == seat
+        assert np.array_equal(obs["observation"], encode(game, seat))
+
+    for seed in range(5):
+        play(env, seed, on_select=check)
+    assert len(live_selections) > 50
+
+
+def test_observations_of_waiting_agents_are_encoded_from_their_seat():
+    env = pagadores_v0.env(num_players=3)
+    env.reset(seed=3)
+    game = env.unwrapped.game
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)
+        assert np.array_equal(obs["observation"], encode(game, seat))
+        mask = [1, 1] if agent == env.agent_selection else [0, 0]
+        assert obs["action_mask"].tolist() == mask
+
+
+@pytest.mark.parametrize("num_players", (3, 6))
+def test_R1_4_knocked_out_agents_terminate_and_leave_by_dead_step(num_players):
+    env = pagadores_v0.env(num_players=num_players)
+    departures = []
+
+    def check(env, agent, last):
+        _, reward, terminated, truncated, _ = last
+        assert not truncated
+        if terminated:
+            seat = env.possible_agents.index(agent)
+            game = env.unwrapped.game
+            assert game.cards[seat] == 0 or game.is_terminal()
+            assert reward == (1.0 if game.winner == seat else -1.0)
+            departures.append((agent, game.is_terminal()))
+
+    for seed in range(4):
+        env.reset(seed=seed)
+        while env.agents:
+            agent = env.agent_selection
+            check(env, agent, env.last())
+            if env.terminations[agent]:
+                env.step(None)
+                assert agent not in env.agents
+                for table in (env.rewards, env.terminations, env.truncations, env.infos):
+                    assert agent not in table
+            else:
+                env.step(1)
+                if any(env.terminations.values()):  # leavers go before anyone decides again
+                    assert env.terminations[env.agent_selection]
+    assert len(departures) == 4 * num_players
+    assert any(not over for _, over in departures), "no knock-out before a game's end seen"
+
+
+def test_terminated_agent_must_step_none():
+    env = pagadores_v0.env(num_players=3)
+    env.reset(seed=1)
+    while not env.terminations[env.agent_selection]:
+        env.step(0)
+    agent = env.agent_selection
+    with pytest.raises(IllegalMoveError, match=rf"{agent} is terminated .*only valid action "
+                                               r"is None"):
+        env.step(0)
+    env.step(None)
+    assert agent not in env.agents
+
+
+def test_step_after_the_game_ended_raises():
+    for env in (pagadores_v0.env(), pagadores_v0.raw_env()):
+        play(env, seed=5)
+        assert env.agents == []
+        with pytest.raises(IllegalMoveError, match="game is over.*reset()"):
+            env.step(0)
+
+
+def test_env_refuses_use_before_reset():
+    env = pagadores_v0.env()
+    assert str(env) == "pagadores_v0"
+    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+        _ = env.agents
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+        env.step(0)
+    with pytest.raises(IllegalMoveError, match=r"reset\(\) was never called"):
+        pagadores_v0.raw_env().step(0)
+
+
+def test_knockouts_during_reset_use_the_same_protocol():
+    # With one card each, the first throw can already end the game (R4.1, R4.4).
+    env = pagadores_v0.env(num_players=2, cards=1)
+    assert any((env.reset(seed=s), env.unwrapped.game.is_terminal())[1] for s in range(500))
+    returns = env.unwrapped.game.returns()
+    assert all(env.terminations.values())
+    assert list(env.rewards.values()) == returns
+    left = []
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated and reward == returns[env.possible_agents.index(agent)]
+        left.append(agent)
+        env.step(None)
+    assert left == ["player_0", "player_1"]
+
+
+# ---------------------------------------------------------------- rewards
+@pytest.mark.parametrize("num_players", PLAYERS)
+@pytest.mark.parametrize("scheme", ("win", "placement"))
+def test_cumulative_rewards_equal_the_scheme_value(num_players, scheme):
+    env = pagadores_v0.env(num_players=num_players, reward=scheme, cards=4)
+    for seed in range(15):
+        got = []
+
+        def collect(env, agent, last, got=got):
+            if last[2]:
+                got.append((agent, last[1]))
+
+        totals = play(env, seed, on_select=collect)
+        game = env.unwrapped.game
+        places = game.placements()
+        if scheme == "win":
+            expected = game.returns()
+        else:
+            expected = expected_placement_rewards(places)
+            assert sum(expected) == pytest.approx(0.0)
+        for seat, agent in enumerate(env.possible_agents):
+            # every reward arrives by the time the agent leaves, and nothing else arrives
+            assert totals[agent] == pytest.approx(expected[seat])
+            assert dict(got)[agent] == pytest.approx(expected[seat])
+
+
+def test_placement_with_two_players_is_the_win_scheme():
+    results = []
+    for scheme in ("win", "placement"):
+        env = pagadores_v0.env(num_players=2, reward=scheme)
+        results.append(play(env, seed=9))
+    assert results[0] == results[1]
+    assert sorted(results[0].values()) == [-1.0, 1.0]
+
+
+# ---------------------------------------------------------------- illegal actions
+BAD_ACTIONS = (2, -1, 0.5, "1", None, np.int64(5), np.array([1]))
+
+
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("action", BAD_ACTIONS, ids=repr)
+def test_illegal_action_raises_and_changes_nothing(make, action):
+    env = make(num_players=3)
+    env.reset(seed=2)
+    env.step(1)
+    agent = env.agent_selection
+    before = (env.unwrapped.game.to_dict(), agent, dict(env.rewards), dict(env.terminations),
+              env.infos[agent]["events"][:])
+    with pytest.raises(IllegalMoveError) as err:
+        env.step(action)
+    message = str(err.value)
+    assert agent in message and repr(action) in message
+    assert "0 (stop), 1 (throw again)" in message
+    after = (env.unwrapped.game.to_dict(), env.agent_selection, dict(env.rewards),
+             dict(env.terminations), env.infos[agent]["events"])
+    assert after == before
+    env.step(0)  # the game goes on
+
+
+def test_numpy_integer_actions_are_legal():
+    a, b = pagadores_v0.env(), pagadores_v0.env()
+    play(a, seed=4, actions=random.Random(1))
+    b.reset(seed=4)
+    rand = random.Random(1)
+    for agent in b.agent_iter():
+        done = b.terminations[agent]
+        b.step(None if done else np.int32(rand.randrange(2)))
+    assert a.unwrapped.game.to_dict() == b.unwrapped.game.to_dict()
+
+
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make):
+    env = make(num_players=4, illegal_action="penalty")
+    env.reset(seed=6)
+    env.step(1)
+    offender = env.agent_selection
+    state = env.unwrapped.game.to_dict()
+    env.step(7)
+    assert env.unwrapped.game.to_dict() == state
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    rewards = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        rewards[agent] = reward
+        env.step(None)
+    assert rewards == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+
+
+# ---------------------------------------------------------------- infos and determinism
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_info_events_cover_every_engine_event_once_per_agent(num_players):
+    env = pagadores_v0.env(num_players=num_players, cards=5)
+    for seed in range(4):
+        seen = {agent: [] for agent in env.possible_agents}
+        log_at_exit = {}
+
+        def collect(env, agent, last, seen=seen, log_at_exit=log_at_exit):
+            seen[agent] += last[4]["events"]
+            if last[2]:
+                log_at_exit[agent] = list(env.unwrapped.game.log)
+
+        play(env, seed, on_select=collect)
+        for agent in env.possible_agents:
+            assert seen[agent] == log_at_exit[agent]
+        assert max(len(v) for v in log_at_exit.values()) == len(env.unwrapped.game.log)
+
+
+def trajectory(seed: int, num_players: int = 4) -> list:
+    env = pagadores_v0.env(num_players=num_players)
+    steps = []
+    play(env, seed, actions=random.Random(99),
+         on_select=lambda env, agent, last: steps.append(
+             (agent, last[0]["observation"].tobytes(), last[1], last[2], last[4]["events"])))
+    return steps + [json.dumps(env.unwrapped.game.to_dict())]
+
+
+def test_same_seed_same_trajectory_bit_for_bit():
+    assert trajectory(11) == trajectory(11)
+    assert trajectory(11) != trajectory(12)
+
+
+def test_R7_2_throws_are_the_seeded_generators_outcomes_in_order():
+    env = pagadores_v0.env(num_players=3)
+    play(env, seed=21)
+    thrown = [e.value for e in env.unwrapped.game.log if e.kind == "throw"]
+    stream = np.random.default_rng(21).integers(0, 216, DICE_BLOCK)
+    assert 10 < len(thrown) <= DICE_BLOCK
+    assert thrown == [THROWS[i].dice for i in stream[:len(thrown)]]
+
+
+def test_reset_with_a_seed_restarts_the_dice_and_without_continues_them():
+    env = pagadores_v0.env(num_players=2)
+
+    def game_after(reset_seed):
+        env.reset(seed=reset_seed)
+        pick = random.Random(0)
+        for agent in env.agent_iter():
+            env.step(None if env.terminations[agent] else pick.randrange(2))
+        return env.unwrapped.game.to_dict()
+
+    first = game_after(8)
+    continued = game_after(None)
+    assert game_after(8) == first
+    assert continued != first
+
+
+def test_render_modes_are_listed_in_metadata():
+    assert set(pagadores_v0.raw_env.metadata["render_modes"]) == {"ansi", "human"}
+
+
+# ---------------------------------------------------------------- benchmark smoke test
+def test_bench_main_prints_the_headline_json(capsys):
+    assert bench.main(["--json", "--seconds", "0.02", "--rounds", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["aec_agent_steps_per_s"] > 0
+    assert set(result["aec_rates"]) >= {f"pagadores_v0/{n}p/{s}" for n in (2, 4, 6)
+                                        for s in ("env()", "raw_env")}
+
+
+def test_bench_table_lists_every_case(capsys):
+    assert bench.main(["--seconds", "0.02", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("pagadores_v0") == 6 and "steps/s" in out
