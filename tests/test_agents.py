@@ -1,0 +1,259 @@
+"""Scripted players (agents.heuristics) and the SB3 model adapter (agents.sb3_adapter)."""
+
+from __future__ import annotations
+
+import random
+import zipfile
+
+import numpy as np
+import pytest
+
+from agents import heuristics as h
+from agents.sb3_adapter import SB3Policy, detect_algo
+from pagadores_env.observation import encode
+from pagadores_env.policies import make_policy, registered_policies
+from pagadores_env.rules import THROWS, classify
+from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_start, random_step
+
+BOTH = np.array([1, 1], dtype=np.int8)
+SPECS = ["random", "stop-first", "always-throw", "threshold", "threshold:min_strength=20",
+         "threshold:min_points=200", "sensible", "lookahead"]
+
+
+def real_decisions(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observations of real decision nodes from random play on random tables (2–6 seats,
+    uneven card counts), each with a mask: mostly both actions, some with one forbidden."""
+    rng = random.Random(seed)
+    obs: list[np.ndarray] = []
+    while len(obs) < count:
+        game = random_start(rng)
+        p_again = rng.random()
+        while not game.is_terminal() and len(obs) < count:
+            if game.is_decision_node():
+                obs.append(encode(game, game.current_player))
+            random_step(game, rng, p_again)
+    masks = np.array([rng.choice([(1, 1)] * 6 + [(1, 0), (0, 1)]) for _ in obs], dtype=np.int8)
+    return np.stack(obs), masks
+
+
+def decide(policy, script, cards=10, num_players=2) -> int:
+    """The policy's action at the decision node the script leads to."""
+    game = new_game(num_players, cards, script=script)
+    assert game.is_decision_node(), "the script must end at a decision"
+    return policy.act(encode(game, game.current_player), BOTH)
+
+
+def dice_of(points: int) -> tuple[int, int, int]:
+    """Some dice scoring a Flamenco of exactly ``points``."""
+    return next(t.dice for t in THROWS if t.kind.name == "FLAMENCO" and t.points == points)
+
+
+# ---------------------------------------------------------------- registry and specs
+def test_all_heuristics_are_registered():
+    assert {"random", "stop-first", "always-throw", "threshold", "sensible", "lookahead",
+            "model"} <= set(registered_policies())
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("nosuch", "unknown policy 'nosuch'; known: .*sensible"),
+    ("threshold:colour=red", "no parameter 'colour'; allowed: min_strength, min_points"),
+    ("threshold:min_strength=50", "min_strength must be an integer 0–41, got 50"),
+    ("threshold:min_strength=3,min_points=100", "not both"),
+    ("threshold:min_points=abc", "min_points must be a number, got 'abc'"),
+    ("threshold:min_points", "must look like key=value"),
+    ("model:path=no/such/model.zip", "does not exist"),
+])
+def test_bad_specs_give_clear_errors(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_policy(spec)
+
+
+def test_spec_parameters_reach_the_policy():
+    assert make_policy("threshold:min_strength=20").bar == 20
+    assert make_policy("threshold:min_points=104").bar == classify((1, 2, 2)).strength
+    assert make_policy("threshold").bar == classify((1, 2, 2)).strength  # 100 → 104 is next
+
+
+def test_strength_for_points_counts_cavar_and_specials_above_every_flamenco():  # R2.3
+    assert h.strength_for_points(260) == classify(TOP).strength
+    assert h.strength_for_points(261) == classify((2, 2, 2)).strength  # the weakest Cavar
+
+
+# ---------------------------------------------------------------- batch == scalar
+@pytest.mark.parametrize("spec", SPECS)
+def test_act_batch_equals_act_on_real_observations(spec):
+    obs, masks = real_decisions(600, seed=SPECS.index(spec))
+    scalar, batch = make_policy(spec, seed=7), make_policy(spec, seed=7)
+    expected = np.array([scalar.act(o, m) for o, m in zip(obs, masks, strict=True)])
+    got = batch.act_batch(obs, masks)
+    assert got.dtype == np.int64 and got.shape == (len(obs),)
+    np.testing.assert_array_equal(got, expected)
+    assert masks[np.arange(len(obs)), got].all(), "every answer must be legal"
+
+
+def test_real_decisions_cover_both_roles_and_low_card_counts():
+    view = h.read(real_decisions(600, seed=1)[0])
+    assert view.setting_limit.any() and (~view.setting_limit).any()
+    assert (view.opp_cards == 1).any() and (view.my_cards == 1).any()
+    assert (view.strength == view.to_beat).any()  # ties, where kampen looms
+
+
+def test_random_is_seeded_and_uses_both_actions():
+    obs, _ = real_decisions(200, seed=2)
+    masks = np.ones((len(obs), 2), dtype=np.int8)
+    first = make_policy("random", seed=3).act_batch(obs, masks)
+    again = make_policy("random", seed=3).act_batch(obs, masks)
+    np.testing.assert_array_equal(first, again)
+    assert 0.3 < first.mean() < 0.7
+
+
+# ---------------------------------------------------------------- behaviour on crafted states
+def test_stop_first_always_stops_and_always_throw_throws_while_allowed():
+    obs, _ = real_decisions(200, seed=4)
+    both = np.ones((len(obs), 2), dtype=np.int8)
+    stop_only = np.tile(np.array([1, 0], dtype=np.int8), (len(obs), 1))
+    assert (make_policy("stop-first").act_batch(obs, both) == 0).all()
+    assert (make_policy("always-throw").act_batch(obs, both) == 1).all()
+    assert (make_policy("always-throw").act_batch(obs, stop_only) == 0).all()
+
+
+def test_R3_2_threshold_insteker_stops_at_or_above_its_bar():
+    policy = make_policy("threshold:min_points=104")
+    assert decide(policy, [dice_of(104)]) == STOP
+    assert decide(policy, [(6, 6, 5)]) == STOP  # 125
+    assert decide(policy, [(2, 2, 2)]) == STOP  # a Cavar beats every Flamenco (R2.3)
+    assert decide(policy, [dice_of(70)]) == AGAIN
+    bar = make_policy(f"threshold:min_strength={classify(dice_of(68)).strength}")
+    assert decide(bar, [dice_of(68)]) == STOP
+    assert decide(bar, [dice_of(67)]) == AGAIN
+
+
+def test_R3_4_threshold_follower_stops_once_it_beats_the_score_to_beat():
+    policy = make_policy("threshold:min_points=250")
+    insteker = [LOW, AGAIN, dice_of(68), STOP]  # limit 2, score 68
+    assert decide(policy, insteker + [dice_of(70)]) == STOP
+    assert decide(policy, insteker + [dice_of(68)]) == AGAIN  # a tie is not beating
+    assert decide(policy, insteker + [dice_of(65)]) == AGAIN
+
+
+def test_sensible_insteker_keeps_a_decent_throw_and_asks_more_on_its_last_card():  # R1.4
+    policy = make_policy("sensible")
+    assert decide(policy, [dice_of(104)]) == STOP
+    assert decide(policy, [dice_of(70)]) == AGAIN
+    assert decide(policy, [dice_of(110)], cards=[1, 5]) == AGAIN
+    assert decide(policy, [(6, 6, 5)], cards=[1, 5]) == STOP
+    assert decide(policy, [LOW, AGAIN, dice_of(104)], cards=[1, 5]) == STOP
+
+
+def test_R5_sensible_follower_escapes_being_lowest_and_weighs_ties():
+    policy = make_policy("sensible")
+    low_bar = [LOW, AGAIN, LOW, STOP]  # insteker's score: the lowest Flamenco
+    high_bar = [LOW, AGAIN, TOP, STOP]  # insteker's score: 260
+    assert decide(policy, [LOW, AGAIN, dice_of(68), STOP, dice_of(65)]) == AGAIN
+    assert decide(policy, low_bar + [LOW]) == AGAIN  # a fresh throw beats 8 almost surely
+    assert decide(policy, high_bar + [TOP]) == STOP  # a kampen beats fishing for > 260
+
+
+def test_R4_2_sensible_fishes_for_a_special_when_an_opponent_is_on_its_last_card():
+    policy = make_policy("sensible")
+    script = [LOW, AGAIN, LOW, STOP, dice_of(70)]  # safe: 70 beats 8, fresh throws too
+    assert decide(policy, script, cards=[1, 10]) == AGAIN
+    assert decide(policy, script, cards=[5, 10]) == STOP
+
+
+def test_lookahead_plays_the_obvious_moves():
+    policy = make_policy("lookahead")
+    assert decide(policy, [(6, 6, 6)]) == STOP
+    assert decide(policy, [LOW]) == AGAIN
+    assert decide(policy, [LOW, AGAIN, dice_of(68), STOP, dice_of(65)]) == AGAIN
+    # Already above the score to beat: throwing again only risks a Picaro or a worse score.
+    assert decide(policy, [LOW, AGAIN, dice_of(68), STOP, TOP]) == STOP
+
+
+def test_lookahead_follower_model_matches_brute_force():
+    """``_ABOVE``/``_EQUAL``: a follower throwing until strictly above s, by enumeration."""
+    def ends(target: int, left: int) -> tuple[float, float]:
+        above = equal = 0.0
+        for strength, p in enumerate(h.P_STRENGTH):
+            if strength == 0:  # Picaro: the round ends (R4.4)
+                continue
+            if strength > target:
+                above += p
+            elif left > 1:
+                a, e = ends(target, left - 1)
+                above, equal = above + p * a, equal + p * e
+            elif strength == target:
+                equal += p
+        return above, equal
+
+    for limit in (1, 2, 3):
+        for target in (1, 12, 25, 33, 38, 41):
+            a, e = ends(target, limit)
+            assert h._ABOVE[limit, target] == pytest.approx(a, abs=1e-12)
+            assert h._EQUAL[limit, target] == pytest.approx(e, abs=1e-12)
+
+
+def test_strength_odds_add_up():  # R7.2
+    assert h.P_STRENGTH.sum() == pytest.approx(1.0)
+    total = h.P_PICARO + h.P_BELOW + h.P_EQUAL + h.P_ABOVE
+    np.testing.assert_allclose(total[1:], 1.0)
+    assert h.P_ABOVE[classify(LOW).strength] == pytest.approx(1 - (3 + 6) / 216)
+
+
+# ---------------------------------------------------------------- SB3 adapter
+@pytest.fixture(scope="module")
+def saved_models(tmp_path_factory):
+    """One untrained model per algorithm, saved as training would save it."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import A2C, DQN, PPO
+
+    env = gym.make("Pagadores-v0")
+    folder = tmp_path_factory.mktemp("models")
+    paths = {}
+    for algo, cls in {"maskable_ppo": MaskablePPO, "ppo": PPO, "a2c": A2C, "dqn": DQN}.items():
+        model = cls("MlpPolicy", env, seed=0, device="cpu")
+        paths[algo] = folder / f"{algo}.zip"
+        model.save(paths[algo])
+    return paths
+
+
+def test_sb3_algorithm_is_detected_from_the_zip(saved_models):
+    for algo, path in saved_models.items():
+        assert detect_algo(path) == algo
+
+
+def test_sb3_policy_plays_the_models_deterministic_choice_and_only_legal_actions(saved_models):
+    obs, masks = real_decisions(300, seed=5)
+    for algo, path in saved_models.items():
+        policy = make_policy(f"model:path={path}")
+        assert isinstance(policy, SB3Policy) and policy.algo == algo
+        raw, _ = policy.model.predict(obs, deterministic=True)
+        got = policy.act_batch(obs, masks)
+        rows = np.arange(len(obs))
+        assert masks[rows, got].all(), algo
+        legal_raw = masks[rows, raw].astype(bool)
+        np.testing.assert_array_equal(got[legal_raw], raw[legal_raw])  # kept where legal
+        np.testing.assert_array_equal(got, [policy.act(o, m) for o, m in zip(obs, masks,
+                                                                              strict=True)])
+
+
+def test_sb3_algo_override_and_bad_files(saved_models, tmp_path):
+    assert make_policy(f"model:path={saved_models['ppo']},algo=a2c").algo == "a2c"
+    with pytest.raises(ValueError, match="algo must be one of maskable_ppo, ppo, a2c, dqn"):
+        make_policy(f"model:path={saved_models['ppo']},algo=sac")
+    junk = tmp_path / "junk.zip"
+    with zipfile.ZipFile(junk, "w") as archive:
+        archive.writestr("readme.txt", "not a model")
+    with pytest.raises(ValueError, match="not a saved stable-baselines3 model"):
+        make_policy(f"model:path={junk}")
+
+
+def test_heuristics_module_stays_free_of_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys, agents, pagadores_env; from pagadores_env.policies import make_policy;"
+            "make_policy('lookahead'); assert 'torch' not in sys.modules, 'torch was imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+

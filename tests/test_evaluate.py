@@ -1,0 +1,205 @@
+"""Evaluation and tournaments (train.evaluate)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+from agents.heuristics import SensiblePolicy
+from train.evaluate import (
+    AgentStats,
+    EvalResult,
+    bradley_terry,
+    evaluate,
+    tournament,
+    wilson_interval,
+)
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+# ---------------------------------------------------------------- arithmetic
+@pytest.mark.parametrize(("wins", "trials", "low", "high"), [
+    # Hand-computed: centre = (p + z²/2n)/(1 + z²/n), half = z/(1 + z²/n)·√(p(1-p)/n + z²/4n²)
+    (8, 10, 0.4901625, 0.9433178),
+    (0, 10, 0.0, 0.2775328),
+    (50, 100, 0.4038315, 0.5961685),
+    (10, 10, 0.7224672, 1.0),
+])
+def test_wilson_interval_by_hand(wins, trials, low, high):
+    assert wilson_interval(wins, trials) == pytest.approx((low, high), abs=1e-6)
+
+
+def test_wilson_interval_without_trials_is_everything():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bradley_terry_recovers_the_odds_of_two_players():
+    # 30 wins to 10: strengths 3:1, i.e. 400·log10(3) Elo points apart, centred on 0.
+    rating = bradley_terry(np.array([[0, 30], [10, 0]]), prior=0.0)
+    assert rating[0] - rating[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert rating.sum() == pytest.approx(0.0, abs=1e-9)
+
+
+def test_bradley_terry_prior_keeps_an_unbeaten_rating_finite():
+    rating = bradley_terry(np.array([[0, 20, 20], [0, 0, 10], [0, 10, 0]]))
+    assert np.isfinite(rating).all() and rating[0] > rating[1] == pytest.approx(rating[2])
+
+
+# ---------------------------------------------------------------- seats and bookkeeping
+def test_R3_1_seats_rotate_so_everyone_sits_everywhere_equally_often():
+    result = evaluate(["sensible", "random", "lookahead"], num_players=3, num_games=7)
+    assert result.num_games == 9  # rounded up to a multiple of the table size
+    for row in result.rows:
+        assert row.seat_counts == (3, 3, 3) and row.trials == 9 and row.copies == 1
+
+
+def test_a_single_opponent_fills_every_other_seat():
+    result = evaluate(["sensible", "random"], num_players=4, num_games=8)
+    me, them = result.rows
+    assert (me.copies, me.trials, me.seat_counts) == (1, 8, (2, 2, 2, 2))
+    assert (them.copies, them.trials, them.seat_counts) == (3, 24, (6, 6, 6, 6))
+    assert me.wins + them.wins == 8  # exactly one winner per game (R1.5)
+
+
+def test_one_card_games_have_hand_checkable_statistics():
+    # With one card each, the first round decides (R1.4, R1.5): one round per game, the loser
+    # loses its only card, the winner none.
+    result = evaluate(["sensible", "stop-first"], num_players=2, num_games=200, cards=1)
+    assert result.mean_game_length == 1.0
+    for row in result.rows:
+        assert row.cards_lost_per_round == pytest.approx(1 - row.win_rate)
+        assert row.mean_placement == pytest.approx(2 - row.win_rate)
+    assert result.rows[0].wins + result.rows[1].wins == 200
+
+
+@pytest.mark.parametrize(("policy", "exact"), [("stop-first", 13.20), ("always-throw", 9.98)])
+def test_game_length_matches_the_exact_numbers_in_the_rules(policy, exact):
+    # RULES.md: 13.20 rounds if everyone always stops, 9.98 if everyone always throws again.
+    # Game lengths have a standard deviation near 2.6, so 3000 games give ±0.05 (1 s.e.).
+    result = evaluate([policy, policy], num_players=2, num_games=3000, seed=1)
+    assert result.mean_game_length == pytest.approx(exact, abs=0.2)
+
+
+# ---------------------------------------------------------------- reproducibility and strength
+def test_evaluation_is_reproducible_and_depends_on_the_seed():
+    args = (["random", "random", "sensible"], 3, 60)
+    first = evaluate(*args, seed=4)
+    assert evaluate(*args, seed=4) == first
+    assert evaluate(*args, seed=5) != first
+
+
+def test_policy_objects_are_reseeded_so_reruns_match():
+    first = evaluate([SensiblePolicy(), "random"], 2, 40, seed=2)
+    again = evaluate([SensiblePolicy(), "random"], 2, 40, seed=2)
+    assert first == again and first.rows[0].label == "sensible"
+
+
+def test_sensible_beats_random_significantly_in_two_player_games():
+    result = evaluate(["sensible", "random"], num_players=2, num_games=2000, seed=0)
+    assert result.rows[0].ci_low > 0.5
+    assert result.rows[0].win_rate + result.rows[1].win_rate == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- errors
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"agents": ["sensible", "random", "random"], "num_players": 4},
+     "agents must be 4 entries .* or 2 .* got 3"),
+    ({"agents": ["sensible"]}, "agents must be 2 entries"),
+    ({"num_players": 7}, "num_players must be an integer 2–6, got 7"),
+    ({"num_games": 0}, "num_games must be an integer ≥ 1, got 0"),
+    ({"seed": -1}, "seed must be an integer ≥ 0"),
+    ({"cards": 0}, "cards must be 1–10"),
+    ({"agents": ["sensible", "nosuch"]}, "unknown policy 'nosuch'"),
+])
+def test_bad_arguments_give_clear_errors(kwargs, message):
+    arguments = {"agents": ["sensible", "random"], "num_games": 10} | kwargs
+    with pytest.raises(ValueError, match=message):
+        evaluate(**arguments)
+
+
+# ---------------------------------------------------------------- reports
+@pytest.fixture(scope="module")
+def small_result() -> EvalResult:
+    return evaluate(["sensible", "random", "random"], num_players=3, num_games=30, seed=1)
+
+
+def test_table_is_aligned_and_names_every_agent(small_result):
+    text = small_result.table()
+    lines = text.splitlines()
+    assert "30 games, 3 players" in lines[0]
+    header, rule, *rows = lines[1:]
+    assert [r.split()[0] for r in rows] == ["sensible", "random", "random#2"]
+    assert len(set(map(len, [rule, *rows]))) == 1  # right-aligned columns end together
+
+
+def test_csv_and_json_round_trip(small_result, tmp_path):
+    small_result.to_csv(tmp_path / "r.csv")
+    with open(tmp_path / "r.csv") as handle:
+        lines = list(csv.DictReader(handle))
+    assert [line["label"] for line in lines] == [r.label for r in small_result.rows]
+    for line, row in zip(lines, small_result.rows, strict=True):
+        assert float(line["win_rate"]) == row.win_rate and int(line["wins"]) == row.wins
+        assert line["seat_counts"] == " ".join(map(str, row.seat_counts))
+    small_result.to_json(tmp_path / "r.json")
+    data = json.loads((tmp_path / "r.json").read_text())
+    rows = tuple(AgentStats(**(r | {"seat_counts": tuple(r["seat_counts"])}))
+                 for r in data.pop("rows"))
+    assert EvalResult(**data, rows=rows) == small_result
+
+
+def test_plot_writes_a_png(small_result, tmp_path):
+    small_result.plot(tmp_path / "r.png")
+    assert (tmp_path / "r.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_progress_bar_can_be_shown(capsys):
+    evaluate(["sensible", "random"], num_games=4, progress=True)
+    assert "evaluate" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- tournament
+@pytest.fixture(scope="module")
+def small_tournament():
+    return tournament(["sensible", "random", "always-throw"], num_games=400, seed=3)
+
+
+def test_tournament_matrix_is_consistent(small_tournament):
+    rates = np.array(small_tournament.win_rate, dtype=float)  # None on the diagonal → NaN
+    wins = np.array(small_tournament.wins)
+    assert np.isnan(np.diag(rates)).all()
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_allclose((rates + rates.T)[off], 1.0)  # one winner per game (R1.5)
+    np.testing.assert_allclose(rates[off], wins[off] / 400)
+    assert small_tournament.rating[0] == max(small_tournament.rating)  # sensible on top
+    np.testing.assert_allclose(small_tournament.rating, bradley_terry(wins))
+
+
+def test_tournament_is_reproducible(small_tournament):
+    assert tournament(["sensible", "random", "always-throw"], 400, seed=3) == small_tournament
+    assert tournament(["sensible", "random", "always-throw"], 400, seed=4) != small_tournament
+
+
+def test_tournament_reports(small_tournament, tmp_path):
+    lines = small_tournament.table().splitlines()
+    assert lines[1].split() == ["agent", "rating", "sensible", "random", "always-throw"]
+    assert lines[3].split()[2] == "-"  # the diagonal
+    small_tournament.to_csv(tmp_path / "t.csv")
+    with open(tmp_path / "t.csv") as handle:
+        table = list(csv.reader(handle))
+    assert table[1][2] == "" and float(table[1][3]) == small_tournament.win_rate[0][1]
+    small_tournament.to_json(tmp_path / "t.json")
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert data["win_rate"][0] == [None, *small_tournament.win_rate[0][1:]]
+    assert data["labels"] == list(small_tournament.labels)
+    small_tournament.plot(tmp_path / "t.png")
+    assert (tmp_path / "t.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_tournament_needs_two_agents():
+    with pytest.raises(ValueError, match="at least 2 agents, got 1"):
+        tournament(["sensible"], num_games=2)

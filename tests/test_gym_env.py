@@ -1,0 +1,265 @@
+"""The single-agent Gymnasium environment ``Pagadores-v0`` (pagadores_env.gym_env)."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+
+import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.engine import IllegalMoveError
+from pagadores_env.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
+from pagadores_env.observation import OBS_SIZE, encode
+from pagadores_env.rewards import final_reward, placement_reward
+
+
+def make(**kwargs) -> PagadoresGymEnv:
+    return gym.make("Pagadores-v0", **kwargs).unwrapped
+
+
+def rollout(env: PagadoresGymEnv, seed: int, actions: np.random.Generator, episodes: int = 3):
+    """Every (obs, reward, terminated, info) of a few seeded episodes with random actions."""
+    trace = []
+    obs, info = env.reset(seed=seed)
+    trace.append((obs, 0.0, False, info))
+    done_episodes = 0
+    while done_episodes < episodes:
+        obs, reward, terminated, truncated, info = env.step(int(actions.integers(2)))
+        assert not truncated
+        trace.append((obs, reward, terminated, info))
+        if terminated:
+            done_episodes += 1
+            obs, info = env.reset()
+            trace.append((obs, 0.0, False, info))
+    return trace
+
+
+def assert_same_trace(a, b):
+    assert len(a) == len(b)
+    for (o1, r1, t1, i1), (o2, r2, t2, i2) in zip(a, b, strict=True):
+        np.testing.assert_array_equal(o1, o2)
+        assert (r1, t1, i1["events"], i1["learner_seat"]) == (r2, t2, i2["events"],
+                                                              i2["learner_seat"])
+
+
+# ---------------------------------------------------------------- API conformance
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_env_checkers_pass(num_players):
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    opponents = ["sensible", "random"] * 3
+    env = make(num_players=num_players, opponents=opponents[:num_players - 1])
+    gym_check_env(env, skip_render_check=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3's checker reports problems as warnings
+        sb3_check_env(make(num_players=num_players, opponents=["lookahead"]))
+
+
+def test_spaces_and_observation_are_the_aec_vector():
+    env = make(num_players=3, opponents=["sensible"], learner_seat=2)
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.shape == (OBS_SIZE,) and env.action_space.n == 2
+    assert obs.dtype == np.float32
+    np.testing.assert_array_equal(obs, encode(env.game, 2))
+    assert env.game.current_player == 2 and env.game.is_decision_node()
+
+
+# ---------------------------------------------------------------- determinism and pickling
+def test_seeded_runs_repeat_exactly_and_seeds_matter():
+    env_a, env_b = make(num_players=3, opponents=["random"]), make(num_players=3,
+                                                                   opponents=["random"])
+    trace = rollout(env_a, 11, np.random.default_rng(0))
+    assert_same_trace(trace, rollout(env_b, 11, np.random.default_rng(0)))
+    assert_same_trace(trace, rollout(env_a, 11, np.random.default_rng(0)))  # reset(seed) again
+    other = rollout(env_b, 12, np.random.default_rng(0))
+    assert [t[3]["events"] for t in other] != [t[3]["events"] for t in trace]
+
+
+def test_pickled_env_continues_identically():
+    env = make(num_players=4, opponents=["random", "sensible", "lookahead"])
+    env.reset(seed=5)
+    env.step(1)
+    twin = pickle.loads(pickle.dumps(env))
+    assert_same_trace(rollout_from_here(env), rollout_from_here(twin))
+
+
+def rollout_from_here(env, steps: int = 60):
+    trace, rng = [], np.random.default_rng(1)
+    for _ in range(steps):
+        obs, reward, terminated, _, info = env.step(int(rng.integers(2)))
+        trace.append((obs, reward, terminated, info))
+        if terminated:
+            env.reset()
+    return trace
+
+
+def test_subproc_vec_env_smoke():
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    # "module:id" makes gymnasium import the package (so the id is registered) in each worker,
+    # which the default forkserver start method needs.
+    vec = SubprocVecEnv([lambda: gym.make("pagadores_env:Pagadores-v0",
+                                          opponents=["sensible"])] * 2)
+    try:
+        vec.seed(0)
+        obs = vec.reset()
+        assert obs.shape == (2, OBS_SIZE)
+        for _ in range(50):
+            masks = np.stack(vec.env_method("action_masks"))
+            assert masks.shape == (2, 2) and masks.all()
+            obs, rewards, dones, infos = vec.step(np.array([1, 0]))
+            assert set(rewards[~dones]) <= {0.0} and set(rewards[dones]) <= {-1.0, 1.0}
+    finally:
+        vec.close()
+
+
+def test_maskable_ppo_can_train_a_few_steps():
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO("MlpPolicy", make(opponents=["random"]), n_steps=64, batch_size=32,
+                        n_epochs=1, seed=0, device="cpu")
+    model.learn(64)
+    assert model.num_timesteps >= 64
+
+
+# ---------------------------------------------------------------- episodes, rewards, info
+def test_info_events_concatenate_to_the_whole_game_log_and_masks_agree():
+    env = make(num_players=3, opponents=["random"], learner_seat=1)
+    obs, info = env.reset(seed=2)
+    seen = list(info["events"])
+    rng = np.random.default_rng(2)
+    terminated = False
+    while not terminated:
+        np.testing.assert_array_equal(info["action_mask"], env.action_masks())
+        assert info["action_mask"].tolist() == [1, 1]
+        obs, reward, terminated, _, info = env.step(int(rng.integers(2)))
+        seen += info["events"]
+    assert seen == env.game.log
+    assert env.action_masks().tolist() == [0, 0] == info["action_mask"].tolist()
+
+
+def test_episode_ends_when_the_learner_is_knocked_out():  # R1.4
+    env = make(num_players=4, cards=2, opponents=["sensible"], learner_seat=0)
+    rng = np.random.default_rng(0)
+    early_exits = 0
+    for episode in range(40):
+        env.reset(seed=episode)
+        terminated = False
+        while not terminated:
+            _, reward, terminated, _, info = env.step(int(rng.integers(2)))
+            if not terminated:
+                assert reward == 0.0 and env.game.cards[0] > 0
+        game = env.game
+        assert game.cards[0] == 0 or game.is_terminal()
+        assert info["placement"] == game.placements()[0]
+        assert reward == (1.0 if game.winner == 0 else -1.0)
+        early_exits += not game.is_terminal()
+        with pytest.raises(RuntimeError, match="call reset"):
+            env.step(0)
+    assert early_exits > 0, "some episodes must end before the game does"
+
+
+def test_placement_reward_matches_the_shared_mapping():
+    env = make(num_players=4, cards=1, opponents=["random"], reward="placement")
+    rng = np.random.default_rng(3)
+    rewards = set()
+    for episode in range(60):
+        env.reset(seed=episode)
+        terminated = False
+        while not terminated:
+            _, reward, terminated, _, info = env.step(int(rng.integers(2)))
+        places = env.game.placements()
+        place = places[env.seat]
+        assert reward == final_reward("placement", place, 4, places.count(place))
+        rewards.add(reward)
+    assert len(rewards) >= 3  # several places reached, so the mapping is exercised
+
+
+def test_reward_schemes_by_hand():
+    assert [placement_reward(p, 1, 4) for p in (1, 2, 3, 4)] == pytest.approx(
+        [1, 1 / 3, -1 / 3, -1])
+    assert placement_reward(3, 2, 4) == pytest.approx(-2 / 3)  # places 3 and 4 shared
+    assert final_reward("win", 1, 6) == 1.0 and final_reward("win", 2, 6) == -1.0
+    assert final_reward("placement", 2, 2) == final_reward("win", 2, 2) == -1.0
+
+
+# ---------------------------------------------------------------- illegal actions
+@pytest.mark.parametrize("action", [2, -1, 0.5, "1", None])
+def test_illegal_action_raise_names_it_and_changes_nothing(action):
+    env = make(opponents=["random"])
+    env.reset(seed=0)
+    before = env.game.to_dict()
+    with pytest.raises(IllegalMoveError, match=r"illegal action .* legal actions: \[0, 1\]"):
+        env.step(action)
+    assert env.game.to_dict() == before
+    env.step(1)  # still playable
+
+
+def test_illegal_action_replace_plays_the_first_legal_action():
+    env, twin = make(illegal_action="replace"), make(illegal_action="replace")
+    env.reset(seed=4)
+    twin.reset(seed=4)
+    obs, reward, terminated, _, info = env.step(7)
+    expected = twin.step(0)
+    assert info["illegal_action"] is True and expected[4]["illegal_action"] is False
+    np.testing.assert_array_equal(obs, expected[0])
+    assert info["events"] == expected[4]["events"]
+
+
+def test_illegal_action_penalty_ends_the_episode():
+    env = make(illegal_action="penalty")
+    env.reset(seed=4)
+    _, reward, terminated, truncated, info = env.step(3)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+
+
+# ---------------------------------------------------------------- options and their errors
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"num_players": 7}, "num_players must be 2–6"),
+    ({"cards": 11}, "cards must be 1–10"),
+    ({"num_players": 4, "opponents": ["random", "random"]},
+     "one policy per other seat .*3 for 4 players.* got 2"),
+    ({"opponents": ["nosuch"]}, "unknown policy 'nosuch'"),
+    ({"learner_seat": 2}, "learner_seat must be 'random' or a seat 0–1, got 2"),
+    ({"reward": "money"}, "reward must be one of win, placement"),
+    ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'replace'"),
+    ({"render_mode": "human"}, "no render modes"),
+])
+def test_bad_options_give_clear_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        PagadoresGymEnv(**kwargs)
+
+
+def test_opponents_one_per_seat_or_one_reused():
+    env = make(num_players=4, opponents=["random", "sensible", "lookahead"], learner_seat=1)
+    env.reset(seed=0)
+    assert [p.name for p in (env._policy_of[s] for s in (0, 2, 3))] == [
+        "random", "sensible", "lookahead"]
+    reused = make(num_players=4, opponents="sensible")
+    assert len(reused.opponents) == 3
+    assert len({id(p) for p in reused.opponents}) == 3  # a spec builds one per seat
+
+
+def test_fixed_and_random_learner_seats():
+    assert {make(learner_seat=1).reset(seed=s)[1]["learner_seat"] for s in range(5)} == {1}
+    seats = {make(num_players=3).reset(seed=s)[1]["learner_seat"] for s in range(30)}
+    assert seats == {0, 1, 2}
+
+
+def test_reset_skips_games_without_a_learner_decision():
+    # One card each, the opponent insteeks first and never throws again: as seat 1 the
+    # learner then never decides (limit 1, R3.2), as seat 0 it does; reset must land on one.
+    env = make(cards=1, opponents=["stop-first"])
+    for seed in range(20):
+        env.reset(seed=seed)
+        assert env.game.current_player == env.seat == 0 and env.game.is_decision_node()
+
+
+def test_reset_gives_up_when_the_learner_can_never_decide():
+    env = make(cards=1, opponents=["stop-first"], learner_seat=1)
+    with pytest.raises(RuntimeError, match=f"no decision in {MAX_SILENT_GAMES} games"):
+        env.reset(seed=0)

@@ -1,0 +1,446 @@
+"""Pit agents against each other and report who is better, with honest error bars.
+
+Two entry points, both seeded and reproducible bit for bit, both driving ``engine.Game``
+directly (no environment wrapper) and batching decisions across many concurrent games, so a
+model answers them in one forward pass:
+
+``evaluate(agents, num_players, num_games, seed, cards, progress) -> EvalResult``
+    ``agents[0]`` is the agent under test; the rest fill the other seats, either one entry per
+    other seat (``len(agents) == num_players``) or a single opponent reused in every other
+    seat (``len(agents) == 2``). An agent is a spec string (``"threshold:min_points=100"``,
+    ``"model:path=runs/x/model.zip"``) or a policy object (anything with ``act(obs, mask)``).
+    Seats are rotated: in game ``g`` entry ``i`` sits at seat ``(i + g) % num_players``. Seat 0
+    always insteeks the first round (R3.1), so rotation also rotates who starts; ``num_games``
+    is rounded up to a multiple of ``num_players`` so every entry sits in every seat equally
+    often and nobody profits from seat order.
+
+``tournament(agents, num_games, seed, cards, progress) -> TournamentResult``
+    Round-robin: every pair of agents plays ``num_games`` two-player games with rotated
+    seats. Gives the win-rate matrix and a Bradley–Terry rating per agent.
+
+Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interval, mean final
+placement (1 = winner; players knocked out together share a place), mean cards lost per round
+played (cards lost over the game / rounds it was in), and the mean game length in rounds.
+
+Randomness: game ``g``'s dice come from ``np.random.default_rng((seed, 0, g))`` (blocks of
+ordered outcomes 0…215 mapped through ``rules.THROWS``), and agent row ``r``'s own generator is
+seeded from ``(seed, 1, r)``; so a result depends only on its arguments.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
+from pagadores_env.observation import encode
+from pagadores_env.policies import Policy, make_policy
+from pagadores_env.rules import THROWS
+
+AgentLike = str | Policy
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+CHUNK = 512  # games played concurrently; fixed, because it orders shared generators' draws
+DICE_BLOCK = 64
+
+
+def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion; (0, 1) when there are no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = wins / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One row of an evaluation. ``copies`` > 1 when one opponent fills several seats; its
+    numbers are then per seat (``trials = games × copies``), comparable with the fair share."""
+
+    label: str
+    copies: int
+    trials: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_placement: float
+    cards_lost_per_round: float
+    seat_counts: tuple[int, ...]  # games played in each seat (all copies together)
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """What ``evaluate`` returns: one ``AgentStats`` per entry (reused opponents merged)."""
+
+    num_players: int
+    num_games: int
+    seed: int
+    cards: int
+    mean_game_length: float
+    rows: tuple[AgentStats, ...]
+
+    def table(self) -> str:
+        """An aligned plain-text table, one line per agent."""
+        header = ("agent", "seats", "win rate", "95% CI", "mean place", "cards lost/round")
+        body = [(r.label, str(r.copies), f"{r.win_rate:.3f}",
+                 f"[{r.ci_low:.3f}, {r.ci_high:.3f}]", f"{r.mean_placement:.2f}",
+                 f"{r.cards_lost_per_round:.3f}") for r in self.rows]
+        title = (f"{self.num_games} games, {self.num_players} players, {self.cards} cards, "
+                 f"seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds; "
+                 f"fair share {1 / self.num_players:.3f}")
+        return title + "\n" + _aligned([header, *body])
+
+    def to_csv(self, path: str | Path) -> None:
+        """One CSV line per agent, plus the run's settings in every line."""
+        settings = {"num_players": self.num_players, "num_games": self.num_games,
+                    "seed": self.seed, "cards": self.cards,
+                    "mean_game_length": self.mean_game_length}
+        names = [f.name for f in fields(AgentStats)] + list(settings)
+        with open(path, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=names)
+            writer.writeheader()
+            for row in self.rows:
+                line = asdict(row)
+                line["seat_counts"] = " ".join(map(str, row.seat_counts))
+                writer.writerow(line | settings)
+
+    def to_json(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(asdict(self), indent=2))
+
+    def plot(self, path: str | Path) -> None:
+        """Win-rate bars with 95 % CI error bars and the fair-share (1/num_players) line."""
+        fig, ax = _figure()
+        labels = [r.label for r in self.rows]
+        rates = np.array([r.win_rate for r in self.rows])
+        errors = np.array([[r.win_rate - r.ci_low for r in self.rows],
+                           [r.ci_high - r.win_rate for r in self.rows]])
+        ax.bar(range(len(labels)), rates, yerr=errors, capsize=6, color="tab:blue")
+        ax.axhline(1 / self.num_players, color="tab:red", linestyle="--",
+                   label=f"fair share {1 / self.num_players:.0%}")
+        ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("win rate (95% Wilson CI)")
+        ax.set_title(f"{self.num_players} players, {self.num_games} games, seats rotated")
+        ax.legend()
+        fig.savefig(path)
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Round-robin outcome: ``win_rate[i][j]`` is agent i's win rate against agent j (None on
+    the diagonal), from ``wins[i][j]`` of ``num_games``; ``rating`` is a Bradley–Terry strength on
+    the Elo scale (mean 0; a gap of d points predicts a win rate of 1 / (1 + 10^(-d/400)))."""
+
+    labels: tuple[str, ...]
+    num_games: int
+    seed: int
+    cards: int
+    wins: tuple[tuple[int, ...], ...]
+    win_rate: tuple[tuple[float | None, ...], ...]
+    rating: tuple[float, ...]
+
+    def table(self) -> str:
+        header = ("agent", "rating", *self.labels)
+        body = [(label, f"{rating:+.0f}", *("-" if i == j else f"{rate:.3f}"
+                                           for j, rate in enumerate(rates)))
+                for i, (label, rating, rates) in enumerate(
+                    zip(self.labels, self.rating, self.win_rate, strict=True))]
+        title = (f"round-robin, {self.num_games} two-player games per pair, {self.cards} cards, "
+                 f"seed {self.seed}; cell = row's win rate against column")
+        return title + "\n" + _aligned([header, *body])
+
+    def to_csv(self, path: str | Path) -> None:
+        """The win-rate matrix with a rating column (empty cells on the diagonal)."""
+        with open(path, "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["agent", "rating", *self.labels])
+            for label, rating, rates in zip(self.labels, self.rating, self.win_rate,
+                                            strict=True):
+                writer.writerow([label, rating, *("" if r is None else r for r in rates)])
+
+    def to_json(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(asdict(self), indent=2))
+
+    def plot(self, path: str | Path) -> None:
+        """Heatmap of the win-rate matrix, each cell annotated."""
+        size = len(self.labels)
+        fig, ax = _figure(size=(2 + 1.1 * size, 1.5 + 1.0 * size))
+        image = ax.imshow(np.array(self.win_rate, dtype=float), cmap="RdYlGn", vmin=0, vmax=1)
+        for i in range(size):
+            for j in range(size):
+                if i != j:
+                    ax.text(j, i, f"{self.win_rate[i][j]:.2f}", ha="center", va="center")
+        ticks = [f"{label}\n({rating:+.0f})" for label, rating in zip(self.labels, self.rating,
+                                                                      strict=True)]
+        ax.set_xticks(range(size), self.labels, rotation=30, ha="right")
+        ax.set_yticks(range(size), ticks)
+        ax.set_xlabel("opponent")
+        ax.set_ylabel("agent (rating)")
+        ax.set_title(f"win rate of row against column, {self.num_games} games per pair")
+        fig.colorbar(image, ax=ax)
+        fig.savefig(path)
+
+
+# ---------------------------------------------------------------------- public API
+def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
+             seed: int = 0, cards: int = 10, progress: bool = False) -> EvalResult:
+    """Play ``num_games`` games (rounded up to a multiple of ``num_players``) with rotated seats.
+
+    ``agents[0]`` is under test; ``agents[1:]`` is one entry per other seat or one opponent
+    reused. Spec strings are built with ``make_policy(spec, seed=...)``; policy objects are
+    ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. Raises
+    ``ValueError`` on a bad agent count, spec, ``num_players``, ``num_games``, ``seed`` or
+    ``cards``.
+    """
+    _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+    _check_int("num_games", num_games, 1)
+    _check_int("seed", seed, 0)
+    Game(num_players, cards)  # validates cards with the engine's message
+    agents = list(agents)
+    if len(agents) == num_players:
+        row_of_entry = list(range(num_players))
+    elif len(agents) == 2:
+        row_of_entry = [0] + [1] * (num_players - 1)
+    else:
+        raise ValueError(
+            f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
+            f"and one opponent reused), got {len(agents)}"
+        )
+    policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
+    games = -(-num_games // num_players) * num_players
+    totals = _Totals(len(policies), num_players)
+    bar = _progress_bar(games, progress, "evaluate")
+    for start in range(0, games, CHUNK):
+        chunk = range(start, min(start + CHUNK, games))
+        _play_chunk(policies, row_of_entry, num_players, cards, seed, chunk, totals, bar)
+    if bar is not None:
+        bar.close()
+    labels = _labels(agents, policies)
+    copies = [row_of_entry.count(r) for r in range(len(policies))]
+    rows = tuple(totals.stats(r, labels[r], copies[r]) for r in range(len(policies)))
+    return EvalResult(num_players, games, seed, cards, totals.rounds / games, rows)
+
+
+def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
+               cards: int = 10, progress: bool = False) -> TournamentResult:
+    """Round-robin of two-player matches, ``num_games`` per pair (seats rotated, so rounded
+    up to even), rated by Bradley–Terry (``bradley_terry``)."""
+    agents = list(agents)
+    if len(agents) < 2:
+        raise ValueError(f"a tournament needs at least 2 agents, got {len(agents)}")
+    _check_int("seed", seed, 0)
+    size = len(agents)
+    wins = np.zeros((size, size), dtype=np.int64)
+    played = 0
+    pairs = [(i, j) for i in range(size) for j in range(i + 1, size)]
+    bar = _progress_bar(len(pairs), progress, "tournament")
+    for i, j in pairs:
+        pair_seed = int(np.random.SeedSequence((seed, 2, i, j)).generate_state(1)[0])
+        result = evaluate([agents[i], agents[j]], 2, num_games, pair_seed, cards)
+        wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
+        played = result.num_games
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    rates = tuple(tuple(None if i == j else wins[i, j] / played for j in range(size))
+                  for i in range(size))
+    labels = _labels(agents, agents)
+    return TournamentResult(tuple(labels), played, seed, cards,
+                            tuple(map(tuple, wins.tolist())), rates,
+                            tuple(bradley_terry(wins).tolist()))
+
+
+def bradley_terry(wins: np.ndarray, prior: float = 1.0, iterations: int = 1000,
+                  tol: float = 1e-10) -> np.ndarray:
+    """Bradley–Terry strengths fitted by Hunter's MM algorithm, on the Elo scale (mean 0).
+
+    ``wins[i, j]`` counts i's wins over j. ``prior`` virtual wins are added to each side of
+    every pair, so an unbeaten or winless agent still gets a finite rating. MM update:
+    ``p_i = W_i / sum_j n_ij / (p_i + p_j)``, iterated to ``tol``.
+    """
+    wins = np.asarray(wins, dtype=float)
+    size = len(wins)
+    off = ~np.eye(size, dtype=bool)
+    w = np.where(off, wins + prior, 0.0)
+    n = w + w.T
+    p = np.ones(size)
+    for _ in range(iterations):
+        new = w.sum(axis=1) / (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new /= np.exp(np.log(new).mean())
+        if np.abs(new - p).max() < tol:
+            p = new
+            break
+        p = new
+    return 400.0 * np.log10(p)
+
+
+# ---------------------------------------------------------------------- the game loop
+class _Totals:
+    """Running sums per agent row."""
+
+    def __init__(self, rows: int, num_players: int) -> None:
+        self.trials = np.zeros(rows, dtype=np.int64)
+        self.wins = np.zeros(rows, dtype=np.int64)
+        self.places = np.zeros(rows, dtype=np.int64)
+        self.lost = np.zeros(rows, dtype=np.int64)
+        self.rounds_in = np.zeros(rows, dtype=np.int64)
+        self.seats = np.zeros((rows, num_players), dtype=np.int64)
+        self.rounds = 0
+
+    def add(self, game: Game, row_of_seat: list[int]) -> None:
+        self.rounds += game.round
+        places = game.placements()
+        rounds_in = _rounds_played(game)
+        for seat, row in enumerate(row_of_seat):
+            self.trials[row] += 1
+            self.wins[row] += game.winner == seat
+            self.places[row] += places[seat]
+            self.lost[row] += game.start_cards[seat] - game.cards[seat]
+            self.rounds_in[row] += rounds_in[seat]
+            self.seats[row, seat] += 1
+
+    def stats(self, row: int, label: str, copies: int) -> AgentStats:
+        trials, wins = int(self.trials[row]), int(self.wins[row])
+        low, high = wilson_interval(wins, trials)
+        return AgentStats(label, copies, trials, wins, wins / trials, low, high,
+                          self.places[row] / trials, self.lost[row] / self.rounds_in[row],
+                          tuple(self.seats[row].tolist()))
+
+
+def _rounds_played(game: Game) -> list[int]:
+    """Rounds each seat took part in: up to the round it went out in, else all of them."""
+    played = [game.round] * game.num_players
+    current = 0
+    for event in game.log:
+        if event.kind == "round":
+            current = event.value
+        elif event.kind == "out":
+            played[event.seat] = current
+    return played
+
+
+def _play_chunk(policies: list[Policy], row_of_entry: list[int], num_players: int,
+                cards: int, seed: int, chunk: range, totals: _Totals, bar: Any) -> None:
+    """Play the games of ``chunk`` side by side; each round of asking batches every pending
+    decision of one policy into a single ``act_batch`` call."""
+    tables = []
+    for g in chunk:
+        row_of_seat = [row_of_entry[(seat - g) % num_players] for seat in range(num_players)]
+        tables.append(_Table(Game(num_players, cards), row_of_seat,
+                             np.random.default_rng((seed, 0, g))))
+    active = tables
+    while active:
+        pending: dict[int, list[_Table]] = {}
+        still = []
+        for table in active:
+            if table.advance():
+                totals.add(table.game, table.row_of_seat)
+                if bar is not None:
+                    bar.update()
+            else:
+                pending.setdefault(table.row_of_seat[table.game.current_player], []).append(table)
+                still.append(table)
+        for row, waiting in pending.items():
+            obs = np.stack([encode(t.game, t.game.current_player) for t in waiting])
+            masks = np.ones((len(waiting), 2), dtype=np.int8)
+            actions = _act_batch(policies[row], obs, masks)
+            for table, action in zip(waiting, actions, strict=True):
+                table.game.apply_action(int(action))
+        active = still
+
+
+class _Table:
+    """One game with its own dice stream."""
+
+    __slots__ = ("game", "row_of_seat", "rng", "dice", "at")
+
+    def __init__(self, game: Game, row_of_seat: list[int], rng: np.random.Generator) -> None:
+        self.game, self.row_of_seat, self.rng = game, row_of_seat, rng
+        self.dice: list[int] = []
+        self.at = 0
+
+    def advance(self) -> bool:
+        """Throw dice until a decision is due; True once the game is over."""
+        game = self.game
+        while game.is_chance_node():
+            if self.at == len(self.dice):
+                self.dice = self.rng.integers(0, len(THROWS), size=DICE_BLOCK).tolist()
+                self.at = 0
+            game.apply_throw(THROWS[self.dice[self.at]])
+            self.at += 1
+        return game.is_terminal()
+
+
+def _act_batch(policy: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    if hasattr(policy, "act_batch"):
+        return np.asarray(policy.act_batch(obs, masks))
+    return np.array([policy.act(o, m) for o, m in zip(obs, masks, strict=True)])
+
+
+# ---------------------------------------------------------------------- helpers
+def _build(agent: AgentLike, seed: int, row: int) -> Policy:
+    child = int(np.random.SeedSequence((seed, 1, row)).generate_state(1)[0])
+    if isinstance(agent, str):
+        return make_policy(agent, seed=child)
+    policy = make_policy(agent)
+    if hasattr(policy, "reset"):
+        policy.reset(child)
+    return policy
+
+
+def _labels(agents: list[AgentLike], policies: Sequence[AgentLike]) -> list[str]:
+    """Spec strings as given, else the policy's name; repeats get ``#2``, ``#3``…"""
+    labels: list[str] = []
+    for agent, policy in zip(agents, policies, strict=True):
+        base = agent if isinstance(agent, str) else str(getattr(policy, "name", policy))
+        label, k = base, 1
+        while label in labels:
+            k += 1
+            label = f"{base}#{k}"
+        labels.append(label)
+    return labels
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    ok = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if not ok or value < low or (high is not None and value > high):
+        allowed = f"{low}–{high}" if high is not None else f"≥ {low}"
+        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
+
+
+def _aligned(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                       for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+             for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _progress_bar(total: int, enabled: bool, label: str) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm  # only when asked for: tqdm is a training extra
+
+    return tqdm(total=total, desc=label, unit="game" if label == "evaluate" else "pair")
+
+
+def _figure(size: tuple[float, float] = (7.0, 4.5)) -> tuple[Any, Any]:
+    """A matplotlib figure on the Agg canvas: no pyplot, no global backend switch."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
