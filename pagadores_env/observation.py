@@ -45,41 +45,58 @@ for _name, _size, _ in FIELDS:
 OBS_SIZE = _at
 
 
+# Per-table constants, so encoding a step is list concatenation and lookups.
+_ROTATIONS = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
+              for n in range(2, MAX_PLAYERS + 1)}
+_PADDING = {n: [0.0] * (MAX_PLAYERS - n) for n in range(2, MAX_PLAYERS + 1)}
+_PRESENT = {n: [1.0] * n + _PADDING[n] for n in range(2, MAX_PLAYERS + 1)}
+_CARDS = [c / MAX_CARDS for c in range(MAX_CARDS + 1)]
+_STRENGTH = [s / _TOP for s in range(NUM_STRENGTHS)]
+_KIND_HOT = {k: [1.0 if j == k - 1 else 0.0 for j in range(_KINDS)] for k in Kind}
+_NO_KIND = [0.0] * _KINDS
+
+
 def encode(game: Game, seat: int) -> np.ndarray:
     """The float32 observation of ``seat`` (normally the player to act)."""
     n = game.num_players
-    rot = [(seat + k) % n for k in range(n)]
-    pad = [0.0] * (MAX_PLAYERS - n)
-    scores = game.scores
-    low = game.score_to_beat()
-    in_round = game.phase == "round"
-    after = set(game.order[game.pos + 1:]) if in_round else set()
+    rot = _ROTATIONS[n][seat]
+    pad = _PADDING[n]
+    scored = [game.scores[s] for s in rot]
+    low = min([x for x in scored if x >= 0], default=-1)
+    if game.phase == "round":
+        after = game.order[game.pos + 1:]
+        used = game.throws
+        left = (game.max_throws - used) / MAX_THROWS
+    else:  # kampen and game over have no decisions: nobody throws "after me"
+        after = ()
+        used = 0
+        left = 0.0
     current = game.current
+    mine = -1 if current is None else current.strength
     limit = game.throw_limit
-    used = game.throws if in_round else 0
-    kind = [0.0] * _KINDS
-    if current is not None:
-        kind[current.kind - 1] = 1.0
-    mine = current.strength if current is not None else -1
-    values = (
-        [game.cards[s] / MAX_CARDS for s in rot] + pad
-        + [1.0] * n + pad
-        + [1.0 if s == game.insteker else 0.0 for s in rot] + pad
-        + [scores[s] / _TOP if scores[s] >= 0 else -1.0 for s in rot] + pad
-        + [1.0 if low >= 0 and scores[s] == low else 0.0 for s in rot] + pad
-        + [1.0 if s in after else 0.0 for s in rot] + pad
-        + [
-            0.0 if limit is None else 1.0,
-            0.0 if limit is None else limit / MAX_THROWS,
-            used / MAX_THROWS,
-            (game.max_throws - used) / MAX_THROWS if in_round else 0.0,
-            mine / _TOP if mine >= 0 else 0.0,
-        ]
-        + kind
-        + [
-            low / _TOP if low >= 0 else -1.0,
-            -1.0 if low < 0 or mine < 0 else float((mine > low) - (mine < low)),
-        ]
+    insteker = game.insteker
+    values = [_CARDS[game.cards[s]] for s in rot]
+    values += pad
+    values += _PRESENT[n]
+    values += [1.0 if s == insteker else 0.0 for s in rot]
+    values += pad
+    values += [_STRENGTH[x] if x >= 0 else -1.0 for x in scored]
+    values += pad
+    values += [1.0 if x == low >= 0 else 0.0 for x in scored]
+    values += pad
+    values += [1.0 if s in after else 0.0 for s in rot]
+    values += pad
+    values += (
+        0.0 if limit is None else 1.0,
+        0.0 if limit is None else limit / MAX_THROWS,
+        used / MAX_THROWS,
+        left,
+        _STRENGTH[mine] if mine >= 0 else 0.0,
+    )
+    values += _NO_KIND if current is None else _KIND_HOT[current.kind]
+    values += (
+        _STRENGTH[low] if low >= 0 else -1.0,
+        -1.0 if low < 0 or mine < 0 else float((mine > low) - (mine < low)),
     )
     return np.array(values, dtype=np.float32)
 
