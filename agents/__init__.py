@@ -4,6 +4,6 @@ Importing this package registers every player with ``pagadores_env.policies`` (i
 ``pagadores_env.policies`` entry point), so ``make_policy("sensible")`` finds them.
 """
 
-from . import heuristics, sb3_adapter
+from . import heuristics, optimal, sb3_adapter
 
-__all__ = ["heuristics", "sb3_adapter"]
+__all__ = ["heuristics", "optimal", "sb3_adapter"]

@@ -1,0 +1,26 @@
+"""The exact-optimal two-player player: plays the solved policy (``pagadores_env.solver``).
+
+It reads the decision from the observation vector alone (cards, role, throws used, throw
+limit, current strength and the insteker's score, via ``observation.SLICES``) and looks the
+action up in the cached solution, solving it on first use (well under a second).
+"""
+
+from __future__ import annotations
+
+from pagadores_env.engine import MAX_CARDS
+from pagadores_env.policies import register_policy
+from pagadores_env.solver import TablePolicy, load_or_solve
+
+
+class OptimalPolicy(TablePolicy):
+    """Optimal play at two-player tables with up to ``cards`` cards a side; raises
+    ``ValueError`` for observations of other table sizes."""
+
+    name = "optimal"
+
+    def __init__(self, cards: int = MAX_CARDS, seed: int | None = None) -> None:
+        self.solution = load_or_solve(cards)
+        super().__init__(self.solution.policy_table(), seed)
+
+
+register_policy("optimal", OptimalPolicy)

@@ -1,0 +1,267 @@
+"""Exact backward induction for two players (R1–R6), generic in how each seat decides.
+
+Idea: the total number of cards falls every round (someone loses at least one card, R3.5,
+R4.4), and inside a round the only state is who insteeks, both card counts, the throw limit,
+the insteker's score and the current throw. So every value can be computed from values at
+fewer cards, plus the values later in the same round. Everything is an exact expectation
+over a throw's 42 strengths (the 56 unordered throws merged by strength: equal strengths
+are equal throws, and each special is a single strength, R2.2–R2.5).
+
+Values are always **seat 0's** probability of winning the game. Seat ``i`` insteeks with
+``a`` cards against ``b`` cards of seat ``1 - i`` (all arrays index cards as
+*(insteker, follower)*). Each seat decides by a :data:`Rule`: ``"max"`` (seat 0 playing
+optimally / best-responding), ``"min"`` (seat 1 playing optimally against seat 0) or a
+:class:`PolicyTable` (a fixed policy's action at every decision state). With rules
+``("max", "min")`` this is the game's optimal solution; with ``("max", table)`` a best
+response; with two tables an exact evaluation of a pair of policies.
+
+Kampen repeats (R5.3) are a fixed point: a tie without specials returns to the same
+kampen at the same cards, so ``K = known + tie * K`` gives ``K = known / (1 - tie)``
+(ties after specials change the cards and use ``K`` at fewer cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ..engine import MAX_CARDS
+from ..rules import (
+    FACES,
+    MAX_THROWS,
+    MULTIPLICITY,
+    NUM_DICE,
+    NUM_STRENGTHS,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    UNORDERED,
+    Kind,
+    classify,
+)
+
+NS = NUM_STRENGTHS
+
+
+def _strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    prob = np.zeros(NS)
+    penalty = np.zeros(NS, dtype=np.int64)
+    kind = np.zeros(NS, dtype=np.int64)
+    for dice, mult in zip(UNORDERED, MULTIPLICITY, strict=True):
+        throw = classify(dice)
+        prob[throw.strength] += mult / FACES**NUM_DICE  # R7.2
+        penalty[throw.strength] = throw.penalty
+        kind[throw.strength] = throw.kind
+    return prob, penalty, kind
+
+
+#: PROB[s]: chance that one throw has strength s; PENALTY[s]: cards a special takes (R4.1);
+#: KIND[s]: its Kind (R2.2). Strength 0 is the Picaro.
+PROB, PENALTY, KIND = _strength_tables()
+PICARO = int(np.flatnonzero(KIND == Kind.PICARO)[0])
+#: Strengths of the specials (R4.1) and of the plain throws (Cavar, Flamenco).
+SPECIALS = tuple(int(s) for s in np.flatnonzero(PENALTY))
+_IS_PLAIN = (PENALTY == 0) & (KIND != Kind.PICARO)
+PLAIN = np.flatnonzero(_IS_PLAIN)
+_P_PLAIN = PROB[PLAIN]
+#: Chance that a throw is plain and strictly below / above strength s (kampen comparisons).
+_PLAIN_UP_TO = np.cumsum(np.where(_IS_PLAIN, PROB, 0.0))
+_PLAIN_BELOW = _PLAIN_UP_TO - np.where(_IS_PLAIN, PROB, 0.0)
+_PLAIN_ABOVE = _PLAIN_UP_TO[-1] - _PLAIN_UP_TO
+INSTEKER, FOLLOWER = 0, 1
+
+
+@dataclass(frozen=True)
+class PolicyTable:
+    """A fixed policy's choice (True = throw again) at every two-player decision state.
+
+    ``insteker[a, b, t, s]``: the insteker with ``a`` cards against ``b``, after ``t`` throws
+    (1 or 2), current throw strength ``s``. ``follower[a, b, L, S, u, s]``: the follower with
+    ``b`` cards against the insteker's ``a``, throw limit ``L``, insteker's score ``S``,
+    after ``u < L`` throws, current strength ``s``. Other entries are never read.
+    """
+
+    cards: int
+    insteker: np.ndarray
+    follower: np.ndarray
+
+    @classmethod
+    def empty(cls, cards: int) -> PolicyTable:
+        c = cards + 1
+        return cls(cards,
+                   np.zeros((c, c, MAX_THROWS, NS), dtype=bool),
+                   np.zeros((c, c, MAX_THROWS + 1, NS, MAX_THROWS, NS), dtype=bool))
+
+
+Rule = Literal["max", "min"] | PolicyTable
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Seat 0's win probability at every state, for seat ``i`` insteeking (first index).
+
+    - ``win[i, a, b]``: between rounds (the round about to start).
+    - ``kampen[i, a, b]``: a kampen about to start, seat ``i`` throwing first (R5.1).
+    - ``resolve[i, a, b, S, s]``: the follower stops with strength ``s`` against score ``S``.
+    - ``follower_throw[i, a, b, L, S, k]``: before the follower's ``k``-th throw (k = 1…L).
+    - ``insteker_throw[i, a, b, k]``: before the insteker's ``k``-th throw (k = 1…3).
+    """
+
+    cards: int
+    win: np.ndarray
+    kampen: np.ndarray
+    resolve: np.ndarray
+    follower_throw: np.ndarray
+    insteker_throw: np.ndarray
+
+
+def _choose(rule: Rule, stop: np.ndarray, throw: np.ndarray, table: np.ndarray | None
+            ) -> np.ndarray:
+    if rule == "max":
+        return np.maximum(stop, throw)
+    if rule == "min":
+        return np.minimum(stop, throw)
+    return np.where(table, throw, stop)
+
+
+class _Backward:
+    """One backward-induction pass; see the module docstring."""
+
+    def __init__(self, cards: int, rules: tuple[Rule, Rule]) -> None:
+        for rule in rules:
+            if isinstance(rule, PolicyTable) and rule.cards < cards:
+                raise ValueError(f"policy table covers {rule.cards} cards, need {cards}")
+            if not isinstance(rule, PolicyTable) and rule not in ("max", "min"):
+                raise ValueError(f"a seat rule must be 'max', 'min' or a PolicyTable, got {rule!r}")
+        c = cards + 1
+        self.cards = cards
+        self.rules = rules
+        self.win = np.zeros((2, c, c))
+        self.kampen = np.zeros((2, c, c))
+        self.resolve = np.zeros((2, c, c, NS, NS))
+        self.follower_throw = np.zeros((2, c, c, MAX_THROWS + 1, NS, MAX_THROWS + 2))
+        self.insteker_throw = np.zeros((2, c, c, MAX_THROWS + 2))
+
+    def run(self) -> Tables:
+        n = self.cards
+        for total in range(2, 2 * n + 1):  # fewer cards first: every round removes some
+            for a in range(max(1, total - n), min(n, total - 1) + 1):
+                for i in (0, 1):
+                    self._solve_position(i, a, total - a)
+        return Tables(n, self.win, self.kampen, self.resolve, self.follower_throw,
+                      self.insteker_throw)
+
+    # -- terminal and between-round values ---------------------------------------------
+    @staticmethod
+    def _wins(seat: int) -> float:
+        return 1.0 if seat == 0 else 0.0
+
+    def _loses(self, i: int, a: int, b: int, role: int, count: int) -> float:
+        """``role`` loses ``count`` cards at the end of the round and insteeks next (R3.5,
+        R4.4, R5.3); emptied, the other seat has won (R1.5, R6.1, R6.3)."""
+        if role == INSTEKER:
+            return self._wins(1 - i) if a <= count else float(self.win[i, a - count, b])
+        return self._wins(i) if b <= count else float(self.win[1 - i, b - count, a])
+
+    # -- one position --------------------------------------------------------------------
+    def _solve_position(self, i: int, a: int, b: int) -> None:
+        self.kampen[i, a, b] = self._kampen(i, a, b)
+        below = self._loses(i, a, b, FOLLOWER, ROUND_LOSS)  # follower's score is lower
+        above = self._loses(i, a, b, INSTEKER, ROUND_LOSS)
+        s = np.arange(NS)
+        self.resolve[i, a, b] = np.where(s[None, :] < s[:, None], below,  # [S, s]
+                                         np.where(s[None, :] > s[:, None], above,
+                                                  self.kampen[i, a, b]))
+        for limit in range(1, MAX_THROWS + 1):
+            for k in range(limit, 0, -1):
+                self.follower_throw[i, a, b, limit, :, k] = self._follower_throw(i, a, b, limit, k)
+        for k in range(MAX_THROWS, 0, -1):
+            self.insteker_throw[i, a, b, k] = self._insteker_throw(i, a, b, k)
+        self.win[i, a, b] = self.insteker_throw[i, a, b, 1]
+
+    def _follower_after(self, i: int, a: int, b: int, limit: int, k: int) -> np.ndarray:
+        """Seat 0's value ``[S, s]`` once the follower's ``k``-th throw shows ``s``."""
+        stop = self.resolve[i, a, b]
+        if k == limit:  # R3.4: no throws left, the throw is the score
+            return stop
+        rule = self.rules[1 - i]
+        table = rule.follower[a, b, limit, :, k, :] if isinstance(rule, PolicyTable) else None
+        return _choose(rule, stop, self.follower_throw[i, a, b, limit, :, k + 1, None], table)
+
+    def _follower_throw(self, i: int, a: int, b: int, limit: int, k: int) -> np.ndarray:
+        value = PROB[PICARO] * self._loses(i, a, b, FOLLOWER, PICARO_LOSS)  # R4.4
+        value = value + self._follower_after(i, a, b, limit, k)[:, PLAIN] @ _P_PLAIN
+        for x in SPECIALS:  # R4.1/R4.2: the insteker loses cards; emptied ends it (R6.2)
+            left = a - PENALTY[x]
+            value = value + PROB[x] * (self._wins(1 - i) if left <= 0 else
+                                       self._follower_after(i, left, b, limit, k)[:, x])
+        return value
+
+    def _insteker_after(self, i: int, a: int, b: int, k: int) -> np.ndarray:
+        """Seat 0's value ``[s]`` once the insteker's ``k``-th throw shows ``s``."""
+        stop = self.follower_throw[i, a, b, k, :, 1]  # stopping sets the limit to k (R3.2)
+        if k == MAX_THROWS:
+            return stop
+        rule = self.rules[i]
+        table = rule.insteker[a, b, k] if isinstance(rule, PolicyTable) else None
+        return _choose(rule, stop, self.insteker_throw[i, a, b, k + 1], table)
+
+    def _insteker_throw(self, i: int, a: int, b: int, k: int) -> float:
+        value = PROB[PICARO] * self._loses(i, a, b, INSTEKER, PICARO_LOSS)  # R4.4
+        value += float(self._insteker_after(i, a, b, k)[PLAIN] @ _P_PLAIN)
+        for x in SPECIALS:  # R4.1/R4.2 on the follower; emptied ends the game (R6.2)
+            left = b - PENALTY[x]
+            value += PROB[x] * (self._wins(i) if left <= 0 else
+                                float(self._insteker_after(i, a, left, k)[x]))
+        return value
+
+    # -- kampen (R5) ---------------------------------------------------------------------
+    def _kampen(self, i: int, a: int, b: int) -> float:
+        """Seat ``i`` (``a`` cards) throws first, then seat ``1 - i`` (``b`` cards)."""
+        known = PROB[PICARO] * self._loses(i, a, b, INSTEKER, PICARO_LOSS)  # R5.2 → R4.4
+        tie = 0.0
+        for x in range(NS):
+            if x == PICARO:
+                continue
+            left = b - PENALTY[x]  # R5.2: the special hits the other kampen player
+            if left <= 0:
+                known += PROB[x] * self._wins(i)  # R6.2
+                continue
+            value, same = self._kampen_answer(i, a, left, x)
+            known += PROB[x] * value
+            tie += PROB[x] * same
+        return known / (1.0 - tie)
+
+    def _kampen_answer(self, i: int, a: int, b: int, x: int) -> tuple[float, float]:
+        """Second kampen throw against the first thrower's ``x``: (known value, chance of a
+        tie that repeats this very kampen, R5.3)."""
+        first_higher = self._loses(i, a, b, FOLLOWER, ROUND_LOSS)
+        second_higher = self._loses(i, a, b, INSTEKER, ROUND_LOSS)
+        known = PROB[PICARO] * self._loses(i, a, b, FOLLOWER, PICARO_LOSS)
+        known += _PLAIN_BELOW[x] * first_higher + _PLAIN_ABOVE[x] * second_higher
+        # A plain tie repeats this very kampen (a plain first throw changed no cards).
+        same = PROB[x] if PENALTY[x] == 0 else 0.0
+        for y in SPECIALS:
+            left = a - PENALTY[y]
+            if left <= 0:
+                known += PROB[y] * self._wins(1 - i)
+            elif y == x:
+                known += PROB[y] * float(self.kampen[i, left, b])
+            else:
+                role = INSTEKER if y > x else FOLLOWER
+                known += PROB[y] * self._loses(i, left, b, role, ROUND_LOSS)
+        return known, same
+
+
+def check_cards(cards: int) -> int:
+    """``cards`` as an int, or ``ValueError`` unless it is 1…MAX_CARDS (R1.1)."""
+    if isinstance(cards, bool) or not (isinstance(cards, (int, np.integer))
+                                       and 1 <= cards <= MAX_CARDS):
+        raise ValueError(f"cards must be an integer 1–{MAX_CARDS}, got {cards!r}")
+    return int(cards)
+
+
+def backward(cards: int, rules: tuple[Rule, Rule]) -> Tables:
+    """Seat 0's exact win probabilities for every position with 1…``cards`` cards a side."""
+    return _Backward(check_cards(cards), rules).run()
