@@ -1,0 +1,165 @@
+"""The SB3 ``PagadoresVecEnv`` over the batch engine, and the batch evaluator."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+from stable_baselines3 import PPO
+from stable_baselines3.common.callbacks import BaseCallback
+
+import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.vector import evaluate_batch
+from train.vec_env import PagadoresVecEnv
+
+
+def waits_for_learner(env: PagadoresVecEnv) -> bool:
+    game = env.game
+    return bool((game.decision & (game.seat == env.learner)).all())
+
+
+class MaskCheck(BaseCallback):
+    """Checks, at every rollout step, that each game waits for its learner (R3.6: both
+    actions legal) and that the masks MaskablePPO reads say so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checked = 0
+
+    def _on_step(self) -> bool:
+        env = self.training_env
+        assert waits_for_learner(env)
+        assert get_action_masks(env).shape == (env.num_envs, 2)
+        assert get_action_masks(env).all()
+        self.checked += 1
+        return True
+
+
+def test_maskable_ppo_learns_on_vec_env() -> None:
+    env = PagadoresVecEnv(8, num_players=3, cards=4, opponents="sensible", seed=0)
+    assert is_masking_supported(env)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        device="cpu")
+    check = MaskCheck()
+    model.learn(400, callback=check)
+    assert model.num_timesteps >= 400 and check.checked >= 50
+
+
+def test_ppo_learns_on_vec_env() -> None:
+    env = PagadoresVecEnv(8, num_players=2, cards=3, opponents="random", seed=1)
+    model = PPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(300)
+    assert model.num_timesteps >= 256 and waits_for_learner(env)
+
+
+@pytest.mark.parametrize("reward", ["win", "placement"])
+def test_rewards_only_at_episode_end(reward: str) -> None:
+    env = PagadoresVecEnv(32, num_players=4, cards=2, opponents="threshold:min_points=100",
+                          reward=reward, seed=2)
+    obs = env.reset()
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(100):
+        obs, rewards, dones, infos = env.step(rng.integers(0, 2, 32))
+        assert obs.shape == (32, 49) and obs.dtype == np.float32
+        assert (rewards[~dones] == 0).all()
+        for i in np.flatnonzero(dones):
+            place = infos[i]["placement"]
+            assert infos[i]["terminal_observation"].shape == (49,)
+            if reward == "win":
+                assert rewards[i] == (1.0 if place == 1 else -1.0)
+            else:
+                assert -1.0 <= rewards[i] <= 1.0 and (rewards[i] == 1.0) == (place == 1)
+        ends += dones.sum()
+        assert waits_for_learner(env)
+    assert ends > 100
+
+
+def test_same_seed_same_run() -> None:
+    """Seeded through the constructor or through ``seed()`` (as SB3 does), runs repeat."""
+    runs = []
+    for through_seed_method in (False, False, True):
+        env = PagadoresVecEnv(16, num_players=3, cards=3, opponents="random",
+                              seed=None if through_seed_method else 5)
+        if through_seed_method:
+            env.seed(5)
+        trace = [env.reset()]
+        for k in range(40):
+            obs, rewards, dones, _ = env.step(np.arange(16) % 2 ^ (k % 2))
+            trace += [obs, rewards, dones]
+        runs.append(trace)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_vec_env_matches_gym_env_in_expectation() -> None:
+    """Same task as ``Pagadores-v0``: a fixed learner (always stop) earns the same mean
+    reward against the same opponents in both (4,000 episodes each; 5 standard errors)."""
+    episodes = 4000
+    gym_env = gym.make("Pagadores-v0", num_players=2, cards=3, opponents="sensible")
+    gym_env.reset(seed=0)
+    total, done = 0.0, 0
+    while done < episodes:
+        _, reward, terminated, _, _ = gym_env.step(0)
+        if terminated:
+            total, done = total + reward, done + 1
+            gym_env.reset()
+    vec = PagadoresVecEnv(200, num_players=2, cards=3, opponents="sensible", seed=0)
+    vec_total, vec_done = 0.0, 0
+    while vec_done < episodes:
+        _, rewards, dones, _ = vec.step(np.zeros(200, np.int64))
+        vec_total += rewards.sum()
+        vec_done += dones.sum()
+    assert abs(total / done - vec_total / vec_done) < 5 * np.sqrt(2 / episodes)
+
+
+def test_vec_env_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="num_players"):
+        PagadoresVecEnv(2, num_players=7)
+    with pytest.raises(ValueError, match="learner_seat"):
+        PagadoresVecEnv(2, num_players=2, learner_seat=2)
+    with pytest.raises(ValueError, match="opponents"):
+        PagadoresVecEnv(2, num_players=3, opponents=["random"] * 3)
+    env = PagadoresVecEnv(2, num_players=2, seed=0)
+    before = env.reset()
+    with pytest.raises(ValueError, match="0 \\(stop\\) or"):
+        env.step(np.array([0, 2]))
+    np.testing.assert_array_equal(env.game.observations(np.arange(2), env.learner), before)
+    with pytest.raises(AttributeError, match="action_masks"):
+        env.env_method("render")
+
+
+def test_R3_rounds_per_game_match_the_exact_numbers() -> None:
+    """RULES.md: with two players and 10 cards a game lasts 13.20 rounds on average if
+    everyone always stops, 9.98 if everyone always throws again (20,000 games each)."""
+    stop = evaluate_batch(["stop-first", "stop-first"], 2, 20_000, seed=1)
+    again = evaluate_batch(["always-throw", "always-throw"], 2, 20_000, seed=2)
+    assert stop["mean_rounds"] == pytest.approx(13.20, abs=0.15)
+    assert again["mean_rounds"] == pytest.approx(9.98, abs=0.15)
+
+
+def test_evaluate_batch_rotates_seats() -> None:
+    result = evaluate_batch(["sensible", "random", "random"], 3, 3000, seed=0)
+    assert sum(result["win_rate"]) == pytest.approx(1.0)
+    assert result["win_rate"][0] > 0.45  # sensible beats two random players by far
+    by_seat = np.array(result["win_rate_by_seat"])
+    assert by_seat.shape == (3, 3) and (by_seat > 0).all()  # every entry played every seat
+    assert result["mean_place"][0] < result["mean_place"][1]
+    with pytest.raises(ValueError, match="one policy per seat"):
+        evaluate_batch(["random"], 2, 10)
+
+
+def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """The benchmark script runs and prints its summary as JSON (numbers not judged here)."""
+    import json
+
+    from train.bench_vector import main, vector_decisions
+
+    assert main(["--section", "evaluate", "--games", "300", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["evaluate_2p_seconds"] > 0 and summary["evaluate_4p_cpu_seconds"] > 0
+    count, wall, cpu = vector_decisions(8, 3, seed=0)(0.01)
+    assert count % (16 * 8) == 0 and count > 0 and wall > 0 and cpu >= 0

@@ -1,0 +1,279 @@
+"""The numpy batch engine is pinned to the scalar engine, throw by throw (R1–R7).
+
+``TwinGame`` is a ``VectorGame`` whose ``draw_dice`` hook also drives one scalar ``engine.Game``
+per row: before each throw it compares the full state of every throwing game in both engines
+(cards, eliminations, round, phase, insteker, current player, throw limit, throws, the current
+throw, round scores, who plays the round, the kampen and its scores, winner), then draws the
+dice and applies them to the scalar game too. The test applies the same random decisions to
+both, compares every decision node, and compares each finished game's winner, placements,
+rounds, final cards and final observation (auto-reset, ``pop_finished``). Every state the
+vector engine reaches is therefore compared: each transition ends at a chance node, a decision
+node or the end of a game.
+
+Games use random start positions (equal or per-seat card counts, empty seats, any first
+insteker) and random decision styles, so Picaro, specials in rounds and kampen, repeated
+kampen and single and multiple eliminations (R4–R6) all occur many times; the test checks that
+they did.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from pagadores_env.engine import Game
+from pagadores_env.observation import encode
+from pagadores_env.rules import THROWS, Kind
+from pagadores_env.vector import KAMPEN, OVER, ROUND, SORTED_DICE, VectorGame
+
+PHASE_CODE = {"round": 0, "kampen": 1, "over": 2}
+NOT_IN_KAMPEN, WAITING = -3, -2
+
+
+def _dice_code(dice: tuple[int, int, int] | None) -> int:
+    return -1 if dice is None else dice[0] * 100 + dice[1] * 10 + dice[2]
+
+
+_VECTOR_DICE_CODE = np.array([_dice_code(d) for d in SORTED_DICE] + [-1])
+
+
+def scalar_state(game: Game) -> list[int]:
+    """Everything the scalar engine's future depends on, as a flat list of ints."""
+    n = game.num_players
+    kampen = [NOT_IN_KAMPEN] * n
+    if game.phase == "kampen":
+        for k, s in enumerate(game.kampen):
+            kampen[s] = game.kampen_scores[k] if k < game.kampen_pos else WAITING
+    order = set(game.order) if game.phase == "round" else set()
+    return [
+        PHASE_CODE[game.phase], game.round,
+        -1 if game.insteker is None else game.insteker, game.current_player,
+        game.throw_limit or 0, game.throws, int(game.decision),
+        -1 if game.winner is None else game.winner,
+        _dice_code(None if game.current is None else game.current.dice),
+        game.eliminations,
+        *game.cards, *game.scores, *game.out, *(int(s in order) for s in range(n)), *kampen,
+    ]
+
+
+def vector_states(vg: VectorGame, rows: np.ndarray) -> list[list[int]]:
+    """The same quantities for the games in ``rows``, read from the arrays."""
+    n = vg.num_players
+    members = (vg.members[:, None] >> np.arange(n)) & 1
+    thrown = ((vg.members & ~vg.todo)[:, None] >> np.arange(n)) & 1
+    kampen = np.where(thrown == 1, vg.kampen_scores, WAITING)
+    in_kampen = (vg.phase == KAMPEN)[:, None]
+    kampen = np.where((members == 1) & in_kampen, kampen, NOT_IN_KAMPEN)
+    columns = np.column_stack([
+        vg.phase, vg.round, vg.insteker, vg.seat, vg.throw_limit, vg.throws, vg.decision,
+        vg.winner, _VECTOR_DICE_CODE[vg.current], vg.eliminations,
+        vg.cards, vg.scores, vg.out, np.where(vg.phase[:, None] == ROUND, members, 0), kampen,
+    ])
+    return columns[rows].tolist()
+
+
+def start_positions(rng: np.random.Generator, batch: int, n: int) -> np.ndarray:
+    """Half equal counts 1–10 (R1.1), half per-seat counts 0–10 with two or more seated."""
+    equal = np.repeat(rng.integers(1, 11, size=(batch, 1)), n, axis=1)
+    mixed = rng.integers(0, 11, size=(batch, n))
+    thin = (mixed > 0).sum(axis=1) < 2
+    mixed[thin, :2] = rng.integers(1, 11, size=(thin.sum(), 2))
+    return np.where(rng.random((batch, 1)) < 0.5, equal, mixed)
+
+
+class TwinGame(VectorGame):
+    """A ``VectorGame`` that plays every throw on a scalar twin as well and compares first."""
+
+    def __init__(self, batch: int, n: int, seed: int, check_obs: bool,
+                 auto_reset: bool = True) -> None:
+        self.twin_rng = np.random.default_rng(seed)
+        cards = start_positions(self.twin_rng, batch, n)
+        first = np.array([self.twin_rng.choice(np.flatnonzero(c)) for c in cards])
+        self.twins = [Game(n, c.tolist(), int(f)) for c, f in zip(cards, first, strict=True)]
+        self.archive: list[list[Game]] = [[] for _ in range(batch)]
+        self.check_obs = check_obs
+        self.throws_compared = 0
+        self.games_checked = 0
+        self.seen: Counter[str] = Counter()
+        self.kinds_thrown: dict[tuple[str, int], int] = {}
+        super().__init__(batch, n, cards, first_insteker=first, observer=first,
+                         auto_reset=auto_reset)
+
+    def draw_dice(self, rows: np.ndarray) -> np.ndarray:
+        for i in rows.tolist():
+            if self.twins[i].is_terminal():  # the vector game was restarted (auto-reset)
+                old = self.twins[i]
+                self.archive[i].append(old)
+                self.twins[i] = Game(old.num_players, old.start_cards, old.first_insteker)
+        self.compare(rows)
+        dice = self.twin_rng.integers(0, len(THROWS), size=rows.size)
+        for i, d in zip(rows.tolist(), dice.tolist(), strict=True):
+            game = self.twins[i]
+            key = (game.phase, int(THROWS[d].kind))
+            self.kinds_thrown[key] = self.kinds_thrown.get(key, 0) + 1
+            game.apply_throw(THROWS[d])
+        self.throws_compared += rows.size
+        return dice
+
+    def compare(self, rows: np.ndarray) -> None:
+        got = vector_states(self, rows)
+        want = [scalar_state(self.twins[i]) for i in rows.tolist()]
+        if got != want:
+            k = next(k for k in range(len(rows)) if got[k] != want[k])
+            game = self.twins[rows[k]]
+            pytest.fail(
+                f"game {rows[k]} ({game.num_players} players, start {game.start_cards}) differs"
+                f"\nvector {got[k]}\nscalar {want[k]}\nlast events {game.log[-8:]}"
+                f"\nhistory {game.history}"
+            )
+        if self.check_obs:
+            expected = np.stack([encode(self.twins[i], self.twins[i].current_player)
+                                 for i in rows.tolist()])
+            np.testing.assert_array_equal(self.observations(rows), expected)
+
+
+def play_twins(n: int, batch: int, steps: int, seed: int, check_obs: bool) -> TwinGame:
+    """Random decisions (each row throws again with its own probability) for ``steps`` steps,
+    comparing both engines throughout; returns the twin for its counters."""
+    vg = TwinGame(batch, n, seed, check_obs)
+    again_p = vg.twin_rng.random(batch)
+    for _ in range(steps):
+        assert vg.decision.all(), "with auto_reset every game waits for a decision"
+        vg.compare(np.arange(batch))
+        actions = (vg.twin_rng.random(batch) < again_p).astype(np.int64)
+        for game, a in zip(vg.twins, actions.tolist(), strict=True):
+            game.apply_action(a)
+        vg.step(actions)
+        check_finished(vg)
+    return vg
+
+
+def check_finished(vg: TwinGame) -> None:
+    """Each game the vector engine finished matches its archived scalar twin."""
+    done = vg.pop_finished()
+    for k, i in enumerate(done.rows.tolist()):
+        game = vg.archive[i].pop(0)
+        assert game.is_terminal()
+        assert done.winner[k] == game.winner
+        assert done.placements[k].tolist() == game.placements()
+        assert done.rounds[k] == game.round
+        assert done.cards[k].tolist() == game.cards
+        np.testing.assert_array_equal(done.obs[k], encode(game, game.first_insteker))
+        note_rare_paths(vg.seen, game)
+    assert not any(vg.archive), "a scalar game ended without the vector engine reporting it"
+    vg.games_checked += done.rows.size
+
+
+def note_rare_paths(seen: dict[str, int], game: Game) -> None:
+    """Count the rare rule paths a finished game went through, read from its event log."""
+    kinds = [e.kind for e in game.log]
+    for prev, kind in zip(kinds, kinds[1:], strict=False):
+        if kind == "kampen" and prev == "throw":  # settled by kampen throws, not round scores
+            seen["R5.3 kampen again"] += 1
+        if kind == "out" and prev == "special":
+            seen["R6.2 special empties"] += 1
+        if kind == "out" and prev == "out":
+            seen["R6.2 several out at once"] += 1
+        if kind == "out" and prev == "picaro":
+            seen["R4.4 picaro empties"] += 1
+
+
+# (players, batch, steps, finished games at least): 100,000 games in all, about a minute.
+SIZES = [(2, 2000, 140, 40_000), (3, 1500, 180, 22_000), (4, 1500, 185, 16_000),
+         (5, 1400, 180, 12_000), (6, 1300, 180, 10_000)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "batch", "steps", "games"), SIZES)
+def test_R1_to_R7_vector_engine_matches_scalar_engine(n: int, batch: int, steps: int,
+                                                      games: int) -> None:
+    vg = play_twins(n, batch, steps, seed=1000 + n, check_obs=False)
+    assert vg.games_checked >= games
+    # the rare paths were exercised: Picaro and every special, in rounds and in kampen, ...
+    for phase in ("round", "kampen"):
+        for kind in (Kind.PICARO, Kind.CELEBRO, Kind.HERMANA, Kind.PUERTA):
+            assert vg.kinds_thrown.get((phase, int(kind)), 0) > 0, (phase, kind)
+    # ... repeated kampen and every way out (several at once needs three players or more)
+    rare = ["R5.3 kampen again", "R6.2 special empties", "R4.4 picaro empties"]
+    rare += ["R6.2 several out at once"] if n > 2 else []
+    assert all(vg.seen[path] > 0 for path in rare), vg.seen
+
+
+def test_R7_observations_equal_encode_at_every_node() -> None:
+    """``observations()`` equals ``observation.encode`` at every chance node, decision node
+    and game end (2–6 players)."""
+    for n in range(2, 7):
+        vg = play_twins(n, batch=64, steps=60, seed=n, check_obs=True)
+        assert vg.games_checked > 50
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_R1_5_without_auto_reset_games_end_as_in_the_scalar_engine(n: int) -> None:
+    """Decisions for a subset of games (``step(actions, rows)``), games left over when they
+    end: the path ``evaluate_batch`` and the VecEnv use."""
+    vg = TwinGame(600, n, seed=77 + n, check_obs=False, auto_reset=False)
+    while True:
+        rows = np.flatnonzero(vg.decision)
+        if not rows.size:
+            break
+        vg.compare(rows)
+        rows = rows[vg.twin_rng.random(rows.size) < 0.7]  # the others wait a step
+        actions = vg.twin_rng.integers(0, 2, size=rows.size)
+        for i, a in zip(rows.tolist(), actions.tolist(), strict=True):
+            vg.twins[i].apply_action(a)
+        vg.step(actions, rows)
+    assert vg.done.all() and all(game.is_terminal() for game in vg.twins)
+    vg.compare(np.arange(600))
+    assert vg.placements().tolist() == [game.placements() for game in vg.twins]
+    assert vg.pop_finished().rows.size == 0
+
+
+def test_vector_game_is_seeded() -> None:
+    a, b = (VectorGame(32, 4, 5, seed=7) for _ in range(2))
+    for _ in range(30):
+        actions = a.rng.integers(0, 2, 32)
+        b.rng.integers(0, 2, 32)  # keep both generators in step
+        a.step(actions)
+        b.step(actions)
+    np.testing.assert_array_equal(a.observations(), b.observations())
+    np.testing.assert_array_equal(a.pop_finished().winner, b.pop_finished().winner)
+
+
+def test_without_auto_reset_games_stop_at_the_end() -> None:
+    vg = VectorGame(50, 3, 2, seed=3, auto_reset=False)
+    while vg.decision.any():
+        vg.step(np.ones(50, np.int64))
+    assert vg.done.all() and (vg.phase == OVER).all()
+    assert ((vg.winner >= 0) & (vg.cards[np.arange(50), vg.winner] > 0)).all()
+    assert ((vg.cards > 0).sum(axis=1) == 1).all()  # R1.5
+    assert (vg.placements()[np.arange(50), vg.winner] == 1).all()
+    assert vg.pop_finished().rows.size == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"batch": 0, "num_players": 2}, "batch"),
+        ({"batch": 2, "num_players": 7}, "num_players"),
+        ({"batch": 2, "num_players": 2, "cards": 11}, "cards"),
+        ({"batch": 2, "num_players": 3, "cards": [0, 0, 4]}, "cards"),
+        ({"batch": 2, "num_players": 3, "cards": [3, 0, 4], "first_insteker": 1},
+         "first_insteker"),
+        ({"batch": 2, "num_players": 3, "first_insteker": 3}, "first_insteker"),
+    ],
+)
+def test_bad_construction_is_refused(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        VectorGame(**kwargs)
+
+
+def test_bad_actions_change_nothing() -> None:
+    vg = VectorGame(4, 2, seed=1)
+    before = vector_states(vg, np.arange(4))
+    with pytest.raises(ValueError, match="0 \\(stop\\) or 1"):
+        vg.step(np.array([0, 1, 2, 0]))
+    with pytest.raises(ValueError, match="shape"):
+        vg.step(np.array([0, 1]))
+    assert vector_states(vg, np.arange(4)) == before
