@@ -389,7 +389,7 @@ def test_render_modes_are_listed_in_metadata():
 
 # ---------------------------------------------------------------- benchmark smoke test
 def test_bench_main_prints_the_headline_json(capsys):
-    assert bench.main(["--json", "--seconds", "0.02", "--rounds", "1"]) == 0
+    assert bench.main(["--section", "aec", "--json", "--seconds", "0.02", "--rounds", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["aec_agent_steps_per_s"] > 0
     assert set(result["aec_rates"]) >= {f"pagadores_v0/{n}p/{s}" for n in (2, 4, 6)
@@ -397,6 +397,6 @@ def test_bench_main_prints_the_headline_json(capsys):
 
 
 def test_bench_table_lists_every_case(capsys):
-    assert bench.main(["--seconds", "0.02", "--rounds", "1"]) == 0
+    assert bench.main(["--section", "aec", "--seconds", "0.02", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("pagadores_v0") == 6 and "steps/s" in out

@@ -156,7 +156,8 @@ def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> Non
     """The benchmark script runs and prints its summary as JSON (numbers not judged here)."""
     import json
 
-    from train.bench_vector import main, vector_decisions
+    from train.bench import main
+    from train.bench_vector import vector_decisions
 
     assert main(["--section", "evaluate", "--games", "300", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)

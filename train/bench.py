@@ -1,133 +1,37 @@
-"""Benchmarks that print how fast things run: ``python -m train.bench [--json]``.
+"""Benchmarks that print how fast things run: ``python -m train.bench [--json] [--section S]``.
 
 Each section is a function ``(options) -> dict`` returning ``{"title", "columns", "rows",
-"summary"}``: ``rows`` are dicts printed as a table, ``summary`` holds the flat numbers that
-``--json`` prints (merged over sections into one object). Add a section (a vectorised engine,
-training throughput, ...) by writing such a function and listing it in ``SECTIONS``.
+"summary", "notes"}``: ``rows`` are dicts printed as a table, ``summary`` holds the flat numbers
+that ``--json`` prints (merged over sections into one object). Sections:
 
-Section ``aec``: agent steps per second of the PettingZoo AEC env, driven the way learners
-drive it — ``agent_iter()``, ``last()``, a uniformly random legal action from the action mask
-(``None`` for a terminated agent), ``step()`` — over full games, for 2, 4 and 6 players,
-through the full wrapper stack (``env()``) and raw (``raw_env``). PettingZoo's own
-``tictactoe_v3`` driven by the same loop is the anchor the env is compared with. Every
-``step()`` counts, dead steps included. Each case runs in several short rounds interleaved
-with the others, and the best round counts, so a busy machine disturbs all cases alike.
+=========  ==============================================================================
+aec        agent steps/s of the PettingZoo env (2/4/6 players, wrapped and raw) against
+           PettingZoo's tictactoe_v3 (``train.bench_aec``)
+vector     decisions/s of the numpy batch engine at batch 1/64/4096 against the scalar
+           engine and the AEC env (``train.bench_vector``)
+evaluate   seconds for 100,000 heuristic games with the batch evaluator
+sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v0)
+=========  ==============================================================================
+
+``--json`` includes ``aec_agent_steps_per_s`` (4 players, wrapped) and
+``vector_decisions_per_s`` (batch 4096, 4 players).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from pagadores_env import pagadores_v0
-
-AEC_PLAYERS = (2, 4, 6)
-HEADLINE_PLAYERS = 4  # aec_agent_steps_per_s is the wrapped 4-player rate
-
-
-def drive_aec(env: Any, seconds: float, seed: int) -> dict[str, float]:
-    """Play whole games with random legal actions until ``seconds`` have passed."""
-    pick = random.Random(seed)
-    env.reset(seed=seed)
-    steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[pick.randrange(len(legal))])
-            env.step(action)
-            steps += 1
-        games += 1
-        if time.perf_counter() >= deadline:
-            break
-        env.reset()
-    elapsed = time.perf_counter() - start
-    return {"agent_steps": steps, "games": games, "seconds": elapsed,
-            "agent_steps_per_s": steps / elapsed}
-
-
-def _tictactoe() -> Callable[[], Any]:
-    """PettingZoo's tictactoe_v3 ``env`` factory (raises ImportError if it cannot load)."""
-    from pettingzoo.classic import tictactoe_v3  # needs pygame
-
-    return tictactoe_v3.env
-
-
-def best_of_rounds(cases: dict[str, Callable[[], Any]], seconds: float, rounds: int,
-                   seed: int) -> dict[str, dict[str, float]]:
-    """Run every case ``rounds`` times for ``seconds / rounds`` each, interleaved; keep each
-    case's fastest round (and its total steps and games over all rounds)."""
-    envs = {name: make() for name, make in cases.items()}
-    best: dict[str, dict[str, float]] = {}
-    for r in range(rounds):
-        for name, env in envs.items():
-            result = drive_aec(env, seconds / rounds, seed + r)
-            kept = best.setdefault(name, {**result, "total_steps": 0, "total_games": 0})
-            if result["agent_steps_per_s"] > kept["agent_steps_per_s"]:
-                kept.update(result)
-            kept["total_steps"] += result["agent_steps"]
-            kept["total_games"] += result["games"]
-    return best
-
-
-def aec_section(options: argparse.Namespace) -> dict[str, Any]:
-    """Agent steps per second of pagadores_v0 (2/4/6 players, env() and raw_env) and
-    tictactoe_v3."""
-    cases: dict[str, Callable[[], Any]] = {}
-    meta: dict[str, tuple[str, int, str]] = {}
-    for players in AEC_PLAYERS:
-        for stack, factory in (("env()", pagadores_v0.env), ("raw_env", pagadores_v0.raw_env)):
-            name = f"pagadores_v0/{players}p/{stack}"
-            cases[name] = lambda f=factory, n=players: f(num_players=n)
-            meta[name] = ("pagadores_v0", players, stack)
-    anchor_error = None
-    try:
-        cases["tictactoe_v3"] = _tictactoe()
-        meta["tictactoe_v3"] = ("tictactoe_v3", 2, "env()")
-    except ImportError as err:
-        anchor_error = f"tictactoe_v3 not measured: {err} (it needs pygame, not installed)"
-    results = best_of_rounds(cases, options.seconds, options.rounds, options.seed)
-    anchor = results.get("tictactoe_v3", {}).get("agent_steps_per_s")
-    rows = []
-    for name, result in results.items():
-        env_name, players, stack = meta[name]
-        rate = result["agent_steps_per_s"]
-        rows.append({
-            "env": env_name, "players": players, "stack": stack,
-            "steps/s": f"{rate:,.0f}",
-            "steps/game": f"{result['total_steps'] / result['total_games']:.1f}",
-            "vs tictactoe": f"{rate / anchor:.2f}x" if anchor else "n/a",
-        })
-    rates = {name: round(result["agent_steps_per_s"]) for name, result in results.items()}
-    summary = {
-        "aec_agent_steps_per_s": rates[f"pagadores_v0/{HEADLINE_PLAYERS}p/env()"],
-        "aec_rates": rates,
-        "tictactoe_v3_agent_steps_per_s": round(anchor) if anchor else None,
-        "aec_2p_vs_tictactoe": round(rates["pagadores_v0/2p/env()"] / anchor, 2)
-        if anchor else None,
-    }
-    notes = [anchor_error] if anchor_error else []
-    return {
-        "title": (f"AEC agent steps per second (random legal actions over full games; best "
-                  f"of {options.rounds} rounds of {options.seconds / options.rounds:.2f} s)"),
-        "columns": ["env", "players", "stack", "steps/s", "steps/game", "vs tictactoe"],
-        "rows": rows, "summary": summary, "notes": notes,
-    }
-
+from train.bench_aec import aec_section
+from train.bench_vector import evaluate_section, sb3_section, vector_section
 
 #: name → section function; sections run in this order.
-SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {"aec": aec_section}
+SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "aec": aec_section, "vector": vector_section, "evaluate": evaluate_section,
+    "sb3": sb3_section,
+}
 
 
 def format_table(section: dict[str, Any]) -> str:
@@ -153,10 +57,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="time per measured case, split over the rounds (default 3)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="interleaved rounds per case; the best counts (default 3)")
+    parser.add_argument("--games", type=int, default=100_000,
+                        help="games per lineup in the evaluate section (default 100000)")
+    parser.add_argument("--envs", type=int, default=256,
+                        help="environments for the sb3 section (default 256)")
+    parser.add_argument("--sb3-steps", type=int, default=32_768,
+                        help="measured MaskablePPO steps per env kind (default 32768)")
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and actions")
     options = parser.parse_args(argv)
-    if options.seconds <= 0 or options.rounds < 1:
-        parser.error("--seconds must be > 0 and --rounds at least 1")
+    if options.seconds <= 0 or min(options.rounds, options.games, options.envs) < 1:
+        parser.error("--seconds must be > 0 and --rounds, --games, --envs at least 1")
     return options
 
 

@@ -1,7 +1,4 @@
-"""Speed of the batch engine: ``python -m train.bench_vector [--json] [--section NAME]``.
-
-Sections have the shape of ``train.bench`` sections (``(options) -> {"title", "columns",
-"rows", "summary", "notes"}``) so ``train.bench`` can list them:
+"""Benchmark sections of the batch engine (run through ``python -m train.bench``):
 
 ``vector``
     Decisions per second of ``VectorGame.step`` with uniformly random actions at batch 1, 64
@@ -26,7 +23,6 @@ the numbers less.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +33,7 @@ from pagadores_env import pagadores_v0
 from pagadores_env.engine import Game
 from pagadores_env.rules import THROWS
 from pagadores_env.vector import VectorGame, evaluate_batch
-from train.bench import drive_aec, format_table
+from train.bench_aec import drive_aec
 
 BATCHES = (1, 64, 4096)
 PLAYERS = (2, 4, 6)
@@ -214,46 +210,3 @@ def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
             "summary": summary,
             "notes": [f"{name}: the env takes about {share:.0%} of learn()'s time"
                       for name, share in shares.items()]}
-
-
-SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
-    "vector": vector_section, "evaluate": evaluate_section, "sb3": sb3_section,
-}
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train.bench_vector",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
-    parser.add_argument("--section", action="append", choices=sorted(SECTIONS),
-                        help="run only this section (repeatable; default: all)")
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="time per measured case, split over the rounds (default 3)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per case (default 3)")
-    parser.add_argument("--games", type=int, default=100_000, help="games per evaluation")
-    parser.add_argument("--envs", type=int, default=256,
-                        help="environments for the sb3 section (default 256)")
-    parser.add_argument("--sb3-steps", type=int, default=32_768,
-                        help="measured MaskablePPO steps per env kind (default 32768)")
-    parser.add_argument("--seed", type=int, default=0)
-    options = parser.parse_args(argv)
-    if options.seconds <= 0 or options.rounds < 1 or options.games < 1 or options.envs < 1:
-        parser.error("--seconds must be > 0 and --rounds, --games, --envs at least 1")
-    return options
-
-
-def main(argv: list[str] | None = None) -> int:
-    options = parse_args(argv)
-    results = {name: SECTIONS[name](options) for name in options.section or list(SECTIONS)}
-    if options.json:
-        summary: dict[str, Any] = {}
-        for section in results.values():
-            summary.update(section["summary"])
-        print(json.dumps(summary, sort_keys=True))
-    else:
-        print("\n\n".join(format_table(section) for section in results.values()))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
