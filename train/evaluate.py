@@ -22,6 +22,13 @@ Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interva
 placement (1 = winner; players knocked out together share a place), mean cards lost per round
 played (cards lost over the game / rounds it was in), and the mean game length in rounds.
 
+Two-player evaluations also carry the exact yardstick (``exact``, on by default for 2 players;
+``train.exact_report``): each agent's exact win probability against the other, averaged over
+who insteeks first exactly as the seat rotation averages, its % of the best response's value
+against that opponent, and its exploitability. Tabulating an agent asks it about all 512 500
+decision states once (well under a second with a vectorised ``act_batch``, ~9 s for
+``lookahead``, longer for a scalar-only ``act``); ``exact=False`` skips it.
+
 Randomness: game ``g``'s dice come from ``np.random.default_rng((seed, 0, g))`` (blocks of
 ordered outcomes 0…215 mapped through ``rules.THROWS``), and agent row ``r``'s own generator is
 seeded from ``(seed, 1, r)``; so a result depends only on its arguments.
@@ -32,8 +39,8 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +50,8 @@ from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from pagadores_env.observation import encode
 from pagadores_env.policies import Policy, make_policy
 from pagadores_env.rules import THROWS
+
+from .exact_report import DRAWN, Yardstick, decimals, yardstick
 
 AgentLike = str | Policy
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -76,6 +85,44 @@ class AgentStats:
     mean_placement: float
     cards_lost_per_round: float
     seat_counts: tuple[int, ...]  # games played in each seat (all copies together)
+    # The exact yardstick (two players only, else None): see ``train.exact_report``.
+    exact_win_probability: float | None = None
+    exact_best_response_win_probability: float | None = None  # the best response's, same opp.
+    exact_percent_of_best_response: float | None = None
+    exact_exploitability: float | None = None
+    exact_deterministic: bool | None = None  # False: a drawn table of a stochastic agent (†)
+
+    @property
+    def has_exact(self) -> bool:
+        return self.exact_win_probability is not None
+
+
+def _exact_cell(row: AgentStats) -> str:
+    return decimals(row.exact_win_probability or 0.0) + ("" if row.exact_deterministic else DRAWN)
+
+
+#: Table columns (header, cell) in order; the exact ones sit next to the Monte-Carlo win rate.
+_Column = tuple[str, Callable[[AgentStats], str]]
+_FRONT: tuple[_Column, ...] = (
+    ("agent", lambda r: r.label),
+    ("seats", lambda r: str(r.copies)),
+    ("win rate", lambda r: f"{r.win_rate:.3f}"),
+    ("95% CI", lambda r: f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"),
+)
+_EXACT: tuple[_Column, ...] = (
+    ("exact win", _exact_cell),
+    ("% of BR", lambda r: f"{r.exact_percent_of_best_response:.1f}"),
+    ("exploitability", lambda r: decimals(r.exact_exploitability or 0.0)),
+)
+_BACK: tuple[_Column, ...] = (
+    ("mean place", lambda r: f"{r.mean_placement:.2f}"),
+    ("cards lost/round", lambda r: f"{r.cards_lost_per_round:.3f}"),
+)
+_EXACT_NOTE = ("exact: solver values averaged over who insteeks first; % of BR = exact win / the "
+               "best response's exact win against the same opponent × 100; exploitability = "
+               "the best response's exact win against the agent − 0.5")
+_DRAWN_NOTE = (f"{DRAWN} stochastic agent: its exact columns are for the one deterministic table "
+               "its calls drew (the solver cannot evaluate a mixed policy)")
 
 
 @dataclass(frozen=True)
@@ -89,16 +136,23 @@ class EvalResult:
     mean_game_length: float
     rows: tuple[AgentStats, ...]
 
+    @property
+    def has_exact(self) -> bool:
+        """Whether the rows carry the exact yardstick (two-player runs with ``exact``)."""
+        return bool(self.rows) and all(r.has_exact for r in self.rows)
+
     def table(self) -> str:
-        """An aligned plain-text table, one line per agent."""
-        header = ("agent", "seats", "win rate", "95% CI", "mean place", "cards lost/round")
-        body = [(r.label, str(r.copies), f"{r.win_rate:.3f}",
-                 f"[{r.ci_low:.3f}, {r.ci_high:.3f}]", f"{r.mean_placement:.2f}",
-                 f"{r.cards_lost_per_round:.3f}") for r in self.rows]
+        """An aligned plain-text table, one line per agent (exact columns when present)."""
+        columns = (*_FRONT, *(_EXACT if self.has_exact else ()), *_BACK)
+        header = tuple(name for name, _ in columns)
+        body = [tuple(cell(r) for _, cell in columns) for r in self.rows]
         title = (f"{self.num_games} games, {self.num_players} players, {self.cards} cards, "
                  f"seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds; "
                  f"fair share {1 / self.num_players:.3f}")
-        return title + "\n" + _aligned([header, *body])
+        notes = [_EXACT_NOTE] if self.has_exact else []
+        if self.has_exact and not all(r.exact_deterministic for r in self.rows):
+            notes.append(_DRAWN_NOTE)
+        return "\n".join([title, _aligned([header, *body]), *notes])
 
     def to_csv(self, path: str | Path) -> None:
         """One CSV line per agent, plus the run's settings in every line."""
@@ -118,13 +172,17 @@ class EvalResult:
         Path(path).write_text(json.dumps(asdict(self), indent=2))
 
     def plot(self, path: str | Path) -> None:
-        """Win-rate bars with 95 % CI error bars and the fair-share (1/num_players) line."""
+        """Win-rate bars with 95 % CI error bars, the exact win probabilities as diamonds
+        (when present) and the fair-share (1/num_players) line."""
         fig, ax = _figure()
         labels = [r.label for r in self.rows]
         rates = np.array([r.win_rate for r in self.rows])
         errors = np.array([[r.win_rate - r.ci_low for r in self.rows],
                            [r.ci_high - r.win_rate for r in self.rows]])
         ax.bar(range(len(labels)), rates, yerr=errors, capsize=6, color="tab:blue")
+        if self.has_exact:
+            ax.scatter(range(len(labels)), [r.exact_win_probability for r in self.rows],
+                       marker="D", color="black", zorder=3, label="exact")
         ax.axhline(1 / self.num_players, color="tab:red", linestyle="--",
                    label=f"fair share {1 / self.num_players:.0%}")
         ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
@@ -193,19 +251,23 @@ class TournamentResult:
 
 # ---------------------------------------------------------------------- public API
 def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
-             seed: int = 0, cards: int = 10, progress: bool = False) -> EvalResult:
+             seed: int = 0, cards: int = 10, progress: bool = False,
+             exact: bool | None = None) -> EvalResult:
     """Play ``num_games`` games (rounded up to a multiple of ``num_players``) with rotated seats.
 
     ``agents[0]`` is under test; ``agents[1:]`` is one entry per other seat or one opponent
     reused. Spec strings are built with ``make_policy(spec, seed=...)``; policy objects are
-    ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. Raises
-    ``ValueError`` on a bad agent count, spec, ``num_players``, ``num_games``, ``seed`` or
-    ``cards``.
+    ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. ``exact`` adds the
+    exact yardstick to each row (default: on for two players; ``True`` with more raises).
+    After the games, each agent is reseeded as before them and tabulated, so the exact
+    columns depend only on the arguments too. Raises ``ValueError`` on a bad agent count,
+    spec, ``num_players``, ``num_games``, ``seed``, ``cards`` or ``exact``.
     """
     _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     _check_int("num_games", num_games, 1)
     _check_int("seed", seed, 0)
     Game(num_players, cards)  # validates cards with the engine's message
+    exact = _exact_wanted(exact, num_players, cards)
     agents = list(agents)
     if len(agents) == num_players:
         row_of_entry = list(range(num_players))
@@ -228,7 +290,42 @@ def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int =
     labels = _labels(agents, policies)
     copies = [row_of_entry.count(r) for r in range(len(policies))]
     rows = tuple(totals.stats(r, labels[r], copies[r]) for r in range(len(policies)))
+    if exact:
+        rows = _with_exact(rows, policies, seed, cards)
     return EvalResult(num_players, games, seed, cards, totals.rounds / games, rows)
+
+
+def _exact_wanted(exact: bool | None, num_players: int, cards: Any) -> bool:
+    """``exact`` resolved: None means "when the solver can" (two players with equal cards,
+    one count for both, R1.1); ``True`` where it cannot is an error, raised before any game."""
+    solvable = num_players == 2 and isinstance(cards, int | np.integer)
+    if exact is None:
+        return solvable
+    if not isinstance(exact, bool):
+        raise ValueError(f"exact must be True, False or None (automatic), got {exact!r}")
+    if exact and not solvable:
+        raise ValueError(f"exact=True needs 2 players with one card count for both (the solver "
+                         f"is two-player), got {num_players} players, cards {cards!r}")
+    return exact
+
+
+def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
+                cards: int) -> tuple[AgentStats, ...]:
+    """The two rows with each agent's exact yardstick against the other."""
+    sticks: list[Yardstick] = []
+    for row, policy in enumerate(policies):
+        _reseed(policy, seed, row)  # the table is drawn as from a fresh start of the run
+        sticks.append(yardstick(policy, cards))
+    return tuple(with_exact(stats, asdict(mine.against(theirs)), mine.deterministic)
+                 for mine, theirs, stats in zip(sticks, reversed(sticks), rows, strict=True))
+
+
+def with_exact(stats: AgentStats, metrics: Mapping[str, float],
+               deterministic: bool = True) -> AgentStats:
+    """``stats`` with the exact columns filled in from ``metrics`` (an
+    ``exact_report.exact_metrics`` dict); ``deterministic=False`` marks a drawn table (†)."""
+    return replace(stats, **{f"exact_{key}": value for key, value in metrics.items()},
+                   exact_deterministic=deterministic)
 
 
 def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
@@ -246,7 +343,7 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     bar = _progress_bar(len(pairs), progress, "tournament")
     for i, j in pairs:
         pair_seed = int(np.random.SeedSequence((seed, 2, i, j)).generate_state(1)[0])
-        result = evaluate([agents[i], agents[j]], 2, num_games, pair_seed, cards)
+        result = evaluate([agents[i], agents[j]], 2, num_games, pair_seed, cards, exact=False)
         wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
         played = result.num_games
         if bar is not None:
@@ -389,13 +486,19 @@ def _act_batch(policy: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray
 
 
 # ---------------------------------------------------------------------- helpers
+def _child_seed(seed: int, row: int) -> int:
+    return int(np.random.SeedSequence((seed, 1, row)).generate_state(1)[0])
+
+
 def _build(agent: AgentLike, seed: int, row: int) -> Policy:
-    child = int(np.random.SeedSequence((seed, 1, row)).generate_state(1)[0])
     if isinstance(agent, str):
-        return make_policy(agent, seed=child)
-    policy = make_policy(agent)
+        return make_policy(agent, seed=_child_seed(seed, row))
+    return _reseed(make_policy(agent), seed, row)
+
+
+def _reseed(policy: Policy, seed: int, row: int) -> Policy:
     if hasattr(policy, "reset"):
-        policy.reset(child)
+        policy.reset(_child_seed(seed, row))
     return policy
 
 

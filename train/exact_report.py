@@ -1,0 +1,200 @@
+"""The exact yardstick for two-player agents: exact win probabilities, % of the best
+response's value and exploitability, straight from the solver (``pagadores_env.solver``).
+
+An agent is tabulated once (``policy_table``: its action at every two-player decision state,
+asked in a few large ``act_batch`` calls) into a :class:`Yardstick`, which also holds the exact
+best response against it. Comparing two yardsticks is then one backward pass:
+
+- **exact win probability** of A against B, averaged over who insteeks the first round (R3.1):
+  the very quantity a seat-rotated ``train.evaluate`` estimates by Monte Carlo;
+- **% of best-response value**: A's exact win probability against B divided by the best
+  response's against B, × 100. 100 means A beats B as well as anything can; a training curve
+  climbing towards 100 against a fixed opponent is learning to exploit it;
+- **exploitability** of A: the best response's exact win probability against A − ½, which is
+  ``pagadores_env.solver.exploitability`` (the two first-insteker game values add up to 1);
+  0 for optimal play.
+
+Stochastic agents: the solver's backward induction plays one action per decision state
+(``model.PolicyTable`` holds booleans and ``model._choose`` picks stop or throw), so a mixed
+policy such as ``random``'s 50/50 cannot be evaluated exactly. A stochastic agent is evaluated
+as the deterministic table its calls drew; :attr:`Yardstick.deterministic` says whether asking
+again gave the same answers, and reports mark drawn tables with ``†``.
+
+``exact_metrics(policy, opponent)`` is the training-loop hook (the opponent's yardstick is
+cached); ``pairwise_table`` / ``python -m train.exact_report`` print the README table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from pagadores_env.engine import MAX_CARDS
+from pagadores_env.policies import Policy, make_policy
+from pagadores_env.solver import BestResponse, PolicyTable, best_response, evaluate, policy_table
+from pagadores_env.solver.model import check_cards
+
+#: Every shipped player, in the README's order (weakest idea first).
+SHIPPED = ("random", "stop-first", "always-throw", "threshold", "sensible", "lookahead", "optimal")
+#: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
+DRAWN = "†"
+#: Opponent yardsticks kept by ``exact_metrics`` (oldest dropped first).
+CACHE_SIZE = 16
+
+Agent = str | Policy | PolicyTable
+
+
+@dataclass(frozen=True)
+class ExactMetrics:
+    """One agent measured exactly against one opponent (see the module docstring)."""
+
+    win_probability: float
+    best_response_win_probability: float
+    percent_of_best_response: float
+    exploitability: float
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """An agent tabulated at every decision with 1…``cards`` cards a side, and the exact best
+    response against it."""
+
+    cards: int
+    table: PolicyTable  # may cover more cards than ``cards`` (a table passed in as it is)
+    response: BestResponse
+    deterministic: bool
+
+    @property
+    def exploitability(self) -> float:
+        """Best response's win probability against this agent − ½ (0 for optimal play)."""
+        return self.response.win_mean - 0.5
+
+    def against(self, other: Yardstick) -> ExactMetrics:
+        """This agent's exact metrics against ``other`` (same cards)."""
+        if other.cards != self.cards:
+            raise ValueError(f"yardsticks for {self.cards} and {other.cards} cards cannot meet")
+        win = evaluate(self.table, other.table, self.cards).win_mean
+        ceiling = other.response.win_mean
+        return ExactMetrics(win, ceiling, 100.0 * win / ceiling, self.exploitability)
+
+
+def yardstick(agent: Agent, cards: int = MAX_CARDS, seed: int = 0) -> Yardstick:
+    """Tabulate ``agent`` (a spec string built with ``seed``, a policy, or a ``PolicyTable``)
+    and solve the best response against it: one ``policy_table`` pass + one backward pass."""
+    cards = check_cards(cards)
+    if isinstance(agent, PolicyTable):
+        return Yardstick(cards, agent, best_response(agent, cards), True)
+    policy = make_policy(agent, seed=seed) if isinstance(agent, str) else make_policy(agent)
+    table = policy_table(policy, cards)
+    return Yardstick(cards, table, best_response(table, cards), _answers_again(policy, table))
+
+
+def _answers_again(policy: Policy, table: PolicyTable) -> bool:
+    """Ask once more at the one-card-each position (5 125 decisions): a stochastic policy's
+    fresh draws disagree with the table somewhere, a deterministic one's never do."""
+    again = policy_table(policy, 1)
+    return all(np.array_equal(getattr(again, side)[1, 1], getattr(table, side)[1, 1])
+               for side in ("insteker", "follower"))
+
+
+# ---------------------------------------------------------------------- training-loop hook
+_cache: dict[tuple[object, int], tuple[Agent, Yardstick]] = {}
+
+
+def opponent_yardstick(opponent: Agent, cards: int = MAX_CARDS) -> Yardstick:
+    """``yardstick(opponent, cards)``, cached per process: spec strings by their text, other
+    opponents by identity (held, so the identity stays theirs). An opponent object must not
+    change while cached; call ``clear_cache()`` after changing one (e.g. in self-play)."""
+    key = (opponent if isinstance(opponent, str) else id(opponent), check_cards(cards))
+    hit = _cache.get(key)
+    if hit is None:
+        if len(_cache) >= CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        hit = _cache[key] = (opponent, yardstick(opponent, cards))
+    return hit[1]
+
+
+def clear_cache() -> None:
+    """Forget every cached opponent yardstick."""
+    _cache.clear()
+
+
+def exact_metrics(policy: Agent | Yardstick, opponent: Agent,
+                  cards: int = MAX_CARDS) -> dict[str, float]:
+    """``policy``'s exact two-player metrics against ``opponent`` with ``cards`` each:
+    ``win_probability`` (averaged over who insteeks first), ``best_response_win_probability``,
+    ``percent_of_best_response`` and ``exploitability``. The opponent's table and best response
+    are cached (``opponent_yardstick``); the policy costs one tabulation (a few ``act_batch``
+    calls over 512 500 rows at 10 cards) and two backward passes, unless it is passed as its
+    ``yardstick`` already (to measure one learner against several opponents)."""
+    mine = policy if isinstance(policy, Yardstick) else yardstick(policy, cards)
+    return asdict(mine.against(opponent_yardstick(opponent, cards)))
+
+
+# ---------------------------------------------------------------------- the README table
+def decimals(value: float, places: int = 4) -> str:
+    """``value`` rounded for a report, with rounding noise around 0 shown as 0 (not -0.0000)."""
+    text = f"{value:.{places}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
+def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS) -> str:
+    """A Markdown table: each agent's exact win probability against every other (row against
+    column, averaged over who insteeks first), the best response's against each, and each
+    agent's exploitability. Stochastic agents are built with seed 0 and marked ``†``."""
+    names = list(agent_names)
+    if not names:
+        raise ValueError("pairwise_table needs at least one agent name")
+    sticks = [yardstick(name, cards) for name in names]
+    labels = [name + ("" if s.deterministic else DRAWN) for name, s in zip(names, sticks,
+                                                                           strict=True)]
+    rows = [["row vs column", *labels, "exploitability"]]
+    for i, (label, mine) in enumerate(zip(labels, sticks, strict=True)):
+        cells = ["—" if i == j else decimals(mine.against(theirs).win_probability)
+                 for j, theirs in enumerate(sticks)]
+        rows.append([label, *cells, decimals(mine.exploitability)])
+    rows.append(["best response", *(decimals(s.response.win_mean) for s in sticks), "—"])
+    lines = ["| " + " | ".join(row) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join([":---", *["---:"] * (len(rows[0]) - 1)]) + "|")
+    notes = [
+        f"Exact two-player win probability of the row agent against the column agent, {cards} "
+        "cards each, averaged over who insteeks the first round (solver: "
+        "`pagadores_env.solver`). *best response*: the most any player can win against the "
+        "column agent. *exploitability*: the best response's win probability against the row "
+        "agent − ½ (0 = optimal).",
+    ]
+    if not all(s.deterministic for s in sticks):
+        notes.append(f"{DRAWN} stochastic: evaluated as the one deterministic table its calls "
+                     "drew (seed 0); the solver plays one action per decision state, so the "
+                     "exact value of the mixed policy is not available.")
+    return "\n".join(lines) + "\n\n" + "\n\n".join(notes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print ``pairwise_table`` (Markdown on stdout, the time taken on stderr)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m train.exact_report",
+        description="Exact two-player win probabilities and exploitability of agents, as a "
+                    "Markdown table.")
+    parser.add_argument("agents", nargs="*", default=list(SHIPPED), metavar="AGENT",
+                        help=f"agent specs (default: {' '.join(SHIPPED)})")
+    parser.add_argument("--cards", type=int, default=MAX_CARDS,
+                        help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    try:
+        text = pairwise_table(args.agents, args.cards)
+    except ValueError as err:
+        parser.error(str(err))
+    print(text)
+    print(f"computed in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
