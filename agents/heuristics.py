@@ -105,6 +105,7 @@ class RandomPolicy(BasePolicy):
     like the same decisions one by one."""
 
     name = "random"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(self.rng.random() < 0.5, mask)
@@ -118,6 +119,7 @@ class StopFirstPolicy(BasePolicy):
     throw. Short rounds, no Picaro risk beyond the forced throw."""
 
     name = "stop-first"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(False, mask)
@@ -131,6 +133,7 @@ class AlwaysThrowPolicy(BasePolicy):
     the last of all allowed throws (R3.3) — maximal special fishing, maximal Picaro risk."""
 
     name = "always-throw"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(True, mask)
@@ -146,6 +149,7 @@ class ThresholdPolicy(BasePolicy):
     again. Give one of the two parameters; the default is ``min_points=100``."""
 
     name = "threshold"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def __init__(self, min_strength: int | None = None, min_points: float | None = None,
                  seed: int | None = None) -> None:
@@ -198,6 +202,7 @@ class SensiblePolicy(BasePolicy):
     """
 
     name = "sensible"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         v = read(obs)
@@ -292,6 +297,7 @@ class LookaheadPolicy(BasePolicy):
     """
 
     name = "lookahead"
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     # ---- scalar reference
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:

@@ -17,6 +17,7 @@ class OptimalPolicy(TablePolicy):
     ``ValueError`` for observations of other table sizes."""
 
     name = "optimal"
+    vectorised = True  # act_batch is one table lookup (train.evaluate: batch engine)
 
     def __init__(self, cards: int = MAX_CARDS, seed: int | None = None) -> None:
         self.solution = load_or_solve(cards)

@@ -46,6 +46,8 @@ def detect_algo(path: str | Path) -> str:
 class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
 
+    vectorised = True  # act_batch is one forward pass (train.evaluate: batch engine)
+
     def __init__(self, path: str, algo: str | None = None, device: str = "cpu",
                  seed: int | None = None) -> None:
         super().__init__(seed)

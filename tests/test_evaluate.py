@@ -51,25 +51,30 @@ def test_bradley_terry_prior_keeps_an_unbeaten_rating_finite():
 
 
 # ---------------------------------------------------------------- seats and bookkeeping
-def test_R3_1_seats_rotate_so_everyone_sits_everywhere_equally_often():
-    result = evaluate(["sensible", "random", "lookahead"], num_players=3, num_games=7)
+@pytest.mark.parametrize("engine", ["batch", "scalar"])
+def test_R3_1_seats_rotate_so_everyone_sits_everywhere_equally_often(engine):
+    result = evaluate(["sensible", "random", "lookahead"], num_players=3, num_games=7,
+                      engine=engine)
     assert result.num_games == 9  # rounded up to a multiple of the table size
     for row in result.rows:
         assert row.seat_counts == (3, 3, 3) and row.trials == 9 and row.copies == 1
 
 
-def test_a_single_opponent_fills_every_other_seat():
-    result = evaluate(["sensible", "random"], num_players=4, num_games=8)
+@pytest.mark.parametrize("engine", ["batch", "scalar"])
+def test_a_single_opponent_fills_every_other_seat(engine):
+    result = evaluate(["sensible", "random"], num_players=4, num_games=8, engine=engine)
     me, them = result.rows
     assert (me.copies, me.trials, me.seat_counts) == (1, 8, (2, 2, 2, 2))
     assert (them.copies, them.trials, them.seat_counts) == (3, 24, (6, 6, 6, 6))
     assert me.wins + them.wins == 8  # exactly one winner per game (R1.5)
 
 
-def test_one_card_games_have_hand_checkable_statistics():
+@pytest.mark.parametrize("engine", ["batch", "scalar"])
+def test_one_card_games_have_hand_checkable_statistics(engine):
     # With one card each, the first round decides (R1.4, R1.5): one round per game, the loser
     # loses its only card, the winner none.
-    result = evaluate(["sensible", "stop-first"], num_players=2, num_games=200, cards=1)
+    result = evaluate(["sensible", "stop-first"], num_players=2, num_games=200, cards=1,
+                      engine=engine)
     assert result.mean_game_length == 1.0
     for row in result.rows:
         assert row.cards_lost_per_round == pytest.approx(1 - row.win_rate)

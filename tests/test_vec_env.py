@@ -148,6 +148,8 @@ def test_evaluate_batch_rotates_seats() -> None:
     by_seat = np.array(result["win_rate_by_seat"])
     assert by_seat.shape == (3, 3) and (by_seat > 0).all()  # every entry played every seat
     assert result["mean_place"][0] < result["mean_place"][1]
+    lost = result["cards_lost_per_round"]  # sensible gives away fewer cards than random
+    assert 0 < lost[0] < min(lost[1:])
     with pytest.raises(ValueError, match="one policy per seat"):
         evaluate_batch(["random"], 2, 10)
 

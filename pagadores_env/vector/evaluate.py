@@ -4,14 +4,21 @@
 to its end (no auto-reset, so long games are not cut off) with each decision made by the
 policy sitting in the deciding seat, through its ``act_batch``. Game ``j`` seats lineup
 entry ``k`` in seat ``(k + j) % num_players``, so every policy plays every seat equally often
-and the first-insteker advantage (R3.1) cancels out.
+and the first-insteker advantage (R3.1) cancels out. ``play_lineup`` is the engine underneath
+(also behind ``train.evaluate``): it returns per-game outcomes rather than summaries.
+
+Vectorisable policies. Any policy plays here (a policy without ``act_batch`` is asked row by
+row), but the batch engine only pays off when ``act_batch`` answers a whole batch in one numpy
+(or one network) call. A policy says so with the class attribute ``vectorised = True``;
+``is_vectorised`` reads it, and ``train.evaluate`` picks this engine automatically only when
+every player declares it. Plain objects and ``BasePolicy``'s looping ``act_batch`` do not.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -19,73 +26,163 @@ from ..policies import Policy, make_policy
 from .game import VectorGame
 
 
+def is_vectorised(policy: object) -> bool:
+    """Whether ``policy`` declares (``vectorised = True``) a true batch ``act_batch``."""
+    return getattr(policy, "vectorised", False) is True and hasattr(policy, "act_batch")
+
+
+class Played(NamedTuple):
+    """Outcomes of ``games`` games of ``n`` seats, one row per game in game order."""
+
+    player_of: np.ndarray  # (games, n): index into the players of the one in each seat
+    winner: np.ndarray  # (games,) seat
+    placements: np.ndarray  # (games, n), 1 = winner, as Game.placements
+    rounds: np.ndarray  # (games,) rounds the game lasted
+    rounds_in: np.ndarray  # (games, n) rounds each seat took part in
+    cards_lost: np.ndarray  # (games, n) start cards − final cards
+
+
+class EvalGame(VectorGame):
+    """A ``VectorGame`` without auto-reset that also notes the round each seat went out in,
+    for the statistic "cards lost per round played".
+
+    A seat goes out at the end of a round (R1.4, R6), after which either the game ends or the
+    next round starts and its insteker throws. So when ``draw_dice`` is asked for a game whose
+    elimination count moved since its last throw, the new outs happened in the round before
+    the current one; outs not yet noted when the game is over happened in its last round.
+    Seats that start without cards are out before the first throw and played round 0.
+    """
+
+    def __init__(self, batch: int, num_players: int,
+                 cards: int | Sequence[int] | np.ndarray = 10,
+                 seed: int | np.random.Generator | None = None) -> None:
+        # allocated by the first throw, after VectorGame has checked batch and num_players
+        self._out_round: np.ndarray | None = None
+        self._noted = np.zeros(0, np.int64)
+        super().__init__(batch, num_players, cards, seed, auto_reset=False)
+
+    def draw_dice(self, rows: np.ndarray) -> np.ndarray:
+        if self._out_round is None:
+            self._out_round = np.full((self.batch, self.num_players), -1, np.int64)
+            self._noted = np.zeros(self.batch, np.int64)
+        moved = rows[self.eliminations[rows] != self._noted[rows]]
+        if moved.size:
+            self._note(moved, self.round[moved] - 1)
+        return super().draw_dice(rows)
+
+    def _note(self, rows: np.ndarray, out_round: np.ndarray) -> None:
+        self._noted[rows] = self.eliminations[rows]
+        known = self._out_round[rows]
+        fresh = (self.out[rows] > 0) & (known < 0)
+        self._out_round[rows] = np.where(fresh, out_round[:, None], known)
+
+    def rounds_in(self) -> np.ndarray:
+        """``(batch, num_players)``: rounds each seat took part in — up to the round it went
+        out in, else all of the game's rounds. Call it once every game is over."""
+        if not self.done.all():
+            raise ValueError("rounds_in needs every game to be over")
+        rows = np.arange(self.batch)
+        self._note(rows, self.round)
+        return np.where(self._out_round >= 0, self._out_round, self.round[:, None])
+
+
+def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
+             on_finished: Callable[[int], Any] | None = None) -> None:
+    """Let the seated players decide until every game of ``game`` (no auto-reset) is over.
+
+    ``player_of[i, s]`` indexes ``players`` for seat ``s`` of game ``i``. Each step asks every
+    player once, for all its pending decisions. ``on_finished(k)`` hears of ``k`` games ending.
+    """
+    if game.auto_reset:
+        raise ValueError("play_out needs a VectorGame with auto_reset=False (games must end)")
+    masks = np.ones((game.batch, 2), bool)  # R3.6: both actions legal at every decision
+    reported = 0
+    while True:
+        rows = np.flatnonzero(game.decision)
+        over = game.batch - rows.size  # without auto-reset, every game waits or is over
+        if on_finished is not None and over > reported:
+            on_finished(over - reported)
+            reported = over
+        if not rows.size:
+            return
+        who = player_of[rows, game.seat[rows]]
+        obs = game.observations(rows)
+        actions = np.zeros(rows.size, np.int64)
+        for k, player in enumerate(players):
+            mine = who == k
+            if mine.any():
+                actions[mine] = _act_batch(player, obs[mine], masks[:rows.size][mine])
+        game.step(actions, rows)
+
+
+def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int,
+                rng: np.random.Generator, cards: int | Sequence[int] = 10,
+                chunk: int = 65_536,
+                on_finished: Callable[[int], Any] | None = None) -> Played:
+    """Play ``num_games`` games, ``chunk`` at a time, with lineup entry ``k`` (player
+    ``players[lineup[k]]``) in seat ``(k + g) % len(lineup)`` of game ``g``; dice from ``rng``
+    (the draws depend on ``chunk``, so keep it fixed for reproducible runs)."""
+    n = len(lineup)
+    if not isinstance(num_games, int) or num_games < 1:
+        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+    if not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    lineup_arr = np.asarray(lineup, np.int64)
+    parts = []
+    for first in range(0, num_games, chunk):
+        size = min(chunk, num_games - first)
+        game_ids = first + np.arange(size)
+        entry_of = (np.arange(n)[None, :] - game_ids[:, None]) % n  # entry in seat s of game i
+        player_of = lineup_arr[entry_of]
+        game = EvalGame(size, n, cards, rng)
+        play_out(game, players, player_of, on_finished)
+        parts.append(Played(player_of, game.winner.copy(), game.placements(), game.round.copy(),
+                            game.rounds_in(), game.start_cards - game.cards))
+    return Played(*(np.concatenate(p) for p in zip(*parts, strict=True)))
+
+
 def evaluate_batch(policies: Sequence[str | Policy], num_players: int, num_games: int,
                    seed: int | None = 0, cards: int | Sequence[int] = 10,
                    chunk: int = 65_536) -> dict[str, Any]:
     """Play ``num_games`` games of the lineup ``policies`` (one per seat, rotated per game).
 
-    Returns per lineup entry ``win_rate`` and ``mean_place`` (1 = winner), the
-    ``win_rate_by_seat`` matrix (entry × seat), ``mean_rounds``, ``games``, and the wall-clock
-    ``seconds`` and ``cpu_seconds`` it took.
+    Returns per lineup entry ``win_rate``, ``mean_place`` (1 = winner) and
+    ``cards_lost_per_round`` (cards lost / rounds played), the ``win_rate_by_seat`` matrix
+    (entry × seat), ``mean_rounds``, ``games``, and the wall-clock ``seconds`` and
+    ``cpu_seconds`` it took.
     """
     if len(policies) != num_players:
         raise ValueError(f"policies must list one policy per seat ({num_players}), "
                          f"got {len(policies)}")
-    if not isinstance(num_games, int) or num_games < 1:
-        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-    if not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
     players = [make_policy(p, seed=int(s.generate_state(1)[0]))
                for p, s in zip(policies, seeds, strict=False)]
-    dice_rng = np.random.default_rng(seeds[-1])
-    n = num_players
-    wins = np.zeros((n, n), np.int64)  # lineup entry × seat
-    seated = np.zeros((n, n), np.int64)
-    place_sum = np.zeros(n, np.int64)
-    rounds = 0
     start, cpu = time.perf_counter(), time.process_time()
-    for first in range(0, num_games, chunk):
-        size = min(chunk, num_games - first)
-        game_ids = first + np.arange(size)
-        # entry_of[i, s]: the lineup entry in seat s of game i
-        entry_of = (np.arange(n)[None, :] - game_ids[:, None]) % n
-        vg = VectorGame(size, n, cards, dice_rng, auto_reset=False)
-        _play_out(vg, players, entry_of)
-        winner_entry = entry_of[np.arange(size), vg.winner]
-        np.add.at(wins, (winner_entry, vg.winner), 1)
-        np.add.at(seated, (entry_of.ravel(), np.tile(np.arange(n), size)), 1)
-        np.add.at(place_sum, entry_of.ravel(), vg.placements().ravel())
-        rounds += int(vg.round.sum())
+    played = play_lineup(players, range(num_players), num_games,
+                         np.random.default_rng(seeds[-1]), cards, chunk)
+    n, games = num_players, num_games
+    seat_ids = np.broadcast_to(np.arange(n), played.player_of.shape)
+    wins = np.zeros((n, n), np.int64)  # lineup entry × seat
+    np.add.at(wins, (played.player_of[np.arange(games), played.winner], played.winner), 1)
+    seated = np.zeros((n, n), np.int64)
+    np.add.at(seated, (played.player_of, seat_ids), 1)
     per_entry = seated.sum(axis=1)
+
+    def total(values: np.ndarray) -> np.ndarray:
+        return np.bincount(played.player_of.ravel(), values.ravel(), minlength=n)
+
     return {
         "policies": [str(p) for p in policies],
         "num_players": n,
-        "games": num_games,
+        "games": games,
         "win_rate": (wins.sum(axis=1) / per_entry).tolist(),
-        "mean_place": (place_sum / per_entry).tolist(),
+        "mean_place": (total(played.placements) / per_entry).tolist(),
+        "cards_lost_per_round": (total(played.cards_lost) / total(played.rounds_in)).tolist(),
         "win_rate_by_seat": (wins / np.maximum(seated, 1)).tolist(),
-        "mean_rounds": rounds / num_games,
+        "mean_rounds": float(played.rounds.mean()),
         "seconds": time.perf_counter() - start,
         "cpu_seconds": time.process_time() - cpu,
     }
-
-
-def _play_out(vg: VectorGame, players: list[Policy], entry_of: np.ndarray) -> None:
-    """Let the seated policies decide until every game is over."""
-    while True:
-        rows = np.flatnonzero(vg.decision)
-        if not rows.size:
-            return
-        who = entry_of[rows, vg.seat[rows]]
-        obs = vg.observations(rows)
-        actions = np.zeros(rows.size, np.int64)
-        masks = np.ones((rows.size, 2), bool)  # R3.6: both actions legal at every decision
-        for k, player in enumerate(players):
-            mine = who == k
-            if mine.any():
-                actions[mine] = _act_batch(player, obs[mine], masks[mine])
-        vg.step(actions, rows)
 
 
 def _act_batch(player: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
