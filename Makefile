@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder.
 train: $(STAMP)
-	$(PY) -m train.demo
+	$(PY) -m train.train $(CONFIG) --fresh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

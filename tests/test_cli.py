@@ -1,0 +1,179 @@
+"""The ``pagadores`` command line: help, terminal play through stdin, evaluate/tournament files,
+and delegation to the trainer, the benchmark and the solver."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from train.cli import DELEGATED, main
+from train.play import RULES_SUMMARY, play
+
+CONFIGS = Path(__file__).parent.parent / "configs"
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("play", "evaluate", "tournament", "train", "bench", "solve"):
+        assert command in out
+
+
+@pytest.mark.parametrize("command", ["play", "evaluate", "tournament", "train"])
+def test_subcommand_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    assert "usage:" in capsys.readouterr().out
+
+
+def test_train_help_lists_the_config_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    out = capsys.readouterr().out
+    assert "--timesteps" in out and "env.num_players" in out
+
+
+def test_missing_subcommand_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2
+
+
+# --------------------------------------------------------------------------- play
+def play_with_stdin(answers: str, monkeypatch: pytest.MonkeyPatch,
+                    capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    code = main(["play", *args])
+    return code, capsys.readouterr().out
+
+
+def test_play_to_the_end_always_stopping(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = play_with_stdin("s\n" * 500, monkeypatch, capsys, "sensible", "--seed", "7")
+    assert code == 0
+    assert "player_0: YOU, player_1: sensible" in out
+    assert "player_0 throws " in out and "player_1 throws " in out  # R7.1: all throws shown
+    assert "(cards: player_0 10, player_1 10)" in out  # card counts each round
+    assert "player_0 stops after 1 throw" in out
+    assert out.count("wins the game") == 1
+
+
+def test_play_is_reproducible_with_a_seed(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    answers = "t\ns\n" * 300
+    _, first = play_with_stdin(answers, monkeypatch, capsys, "random", "--seed", "3")
+    _, second = play_with_stdin(answers, monkeypatch, capsys, "random", "--seed", "3")
+    _, other = play_with_stdin(answers, monkeypatch, capsys, "random", "--seed", "4")
+    assert first == second
+    assert first != other
+
+
+def test_play_rules_help_bad_input_and_quit(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = play_with_stdin("?\nmaybe\nq\n", monkeypatch, capsys, "--seed", "1")
+    assert code == 0
+    assert RULES_SUMMARY in out
+    assert "R3.2" in RULES_SUMMARY and "R4.4" in RULES_SUMMARY
+    assert "Please answer s, t, ? or q." in out
+    assert out.rstrip().endswith("You quit the game.")
+    assert "wins the game" not in out
+
+
+def test_play_ends_quietly_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = play_with_stdin("", monkeypatch, capsys, "--seed", "1")
+    assert "You quit the game." in out
+
+
+def test_play_with_four_players_and_a_later_seat() -> None:
+    said: list[str] = []
+    winner = play(["random", "stop-first", "always-throw"], num_players=4, human_seat=2,
+                  seed=5, ask=lambda _prompt: "s", say=said.append)
+    text = "\n".join(said)
+    assert winner in range(4)
+    assert "player_2: YOU" in text and "player_1: stop-first" in text
+    assert "player_2 stops after 1 throw" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seat", "2"], "seat must be 0–1, got 2"),
+    (["random", "random"], "give 1 opponent (reused) or 1 (one per other seat), got 2"),
+    (["nobody"], "unknown policy 'nobody'"),
+    (["--players", "7"], "num_players must be 2–6, got 7"),
+])
+def test_play_bad_arguments_exit_2(args: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["play", *args], capsys)
+    assert code == 2
+    assert message in err
+
+
+# --------------------------------------------------------------------------- evaluate
+def test_evaluate_prints_the_table_and_writes_files(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["evaluate", "sensible", "random", "--games", "40", "--seed", "2",
+                            "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert "sensible" in out and "random" in out and "95% CI" in out
+    for ext in ("csv", "json", "png"):
+        assert (tmp_path / f"evaluate.{ext}").stat().st_size > 0
+    assert json.loads((tmp_path / "evaluate.json").read_text())
+    assert "sensible" in (tmp_path / "evaluate.csv").read_text()
+
+
+def test_evaluate_exact_columns_can_be_skipped(capsys: pytest.CaptureFixture[str]) -> None:
+    _, with_exact, _ = run_cli(["evaluate", "stop-first", "always-throw", "--games", "20"],
+                               capsys)
+    _, without, _ = run_cli(["evaluate", "stop-first", "always-throw", "--games", "20",
+                             "--no-exact"], capsys)
+    assert "exploitability" in with_exact
+    assert "exploitability" not in without
+
+
+def test_tournament_writes_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["tournament", "random", "stop-first", "sensible", "--games", "20",
+                            "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert "stop-first" in out
+    for ext in ("csv", "json", "png"):
+        assert (tmp_path / f"tournament.{ext}").exists()
+
+
+def test_evaluate_bad_agent_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["evaluate", "sensible", "nobody", "--games", "10"], capsys)
+    assert code == 2
+    assert "unknown policy 'nobody'" in err
+
+
+# --------------------------------------------------------------------------- delegation
+def test_train_bad_config_exits_2_naming_the_key(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env:\n  num_players: 9\n")
+    code, _, err = run_cli(["train", str(bad)], capsys)
+    assert code == 2
+    assert "env.num_players must be 2–6, got 9" in err
+
+
+@pytest.mark.parametrize("command", sorted(DELEGATED))
+def test_delegated_commands_reach_their_module(command: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    module = importlib.import_module(DELEGATED[command][0])
+    seen: list[list[str]] = []
+    monkeypatch.setattr(module, "main", lambda argv: seen.append(list(argv)) or 0)
+    assert main([command, "--flag", "value"]) == 0
+    assert seen == [["--flag", "value"]]

@@ -1,0 +1,212 @@
+"""The training pipeline: artifacts, resuming, reproducibility, every algorithm config, and
+one longer run proving the agent learns (marked slow; ~1 min on 2 cores)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from train.config import Config, ConfigError, config_from_dict, load_config
+from train.train import hyperparams, main, train
+
+CONFIGS = Path(__file__).parent.parent / "configs"
+ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
+
+
+def tiny(config: Config, out: Path, timesteps: int, **changes: Any) -> Config:
+    """``config`` shrunk to run in seconds: few envs, short rollouts, few evaluation games."""
+    data = config.to_dict()
+    hyper = data["algo"]["hyperparams"]
+    if data["algo"]["name"] in ON_POLICY:
+        hyper["n_steps"] = 64
+    if "batch_size" in hyper:
+        hyper["batch_size"] = 64
+    if data["algo"]["name"] == "DQN":
+        hyper |= {"learning_starts": 64, "buffer_size": 2000, "target_update_interval": 100}
+    data |= {"total_timesteps": timesteps, "output_dir": str(out), "checkpoint_every": 256,
+             "progress_bar": False, "vec_env": {"n_envs": 2, "kind": "dummy"},
+             "eval": {"every": 256, "games": 20, "final_games": 20,
+                      "opponents": ["random", "sensible"], "exact": False}}
+    return config_from_dict(data | changes, name=config.name)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_run_writes_every_artifact_and_resumes(tmp_path: Path) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 512)
+    result = train(config)
+    run = tmp_path / "default"
+    assert result.run_dir == run and result.timesteps == 512
+    for name in ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", "learning_curve.png",
+                 "checkpoints/latest.json", "checkpoints/model_256_steps.zip",
+                 "checkpoints/model_512_steps.zip"):
+        assert (run / name).stat().st_size > 0, name
+    assert load_config(run / "config.yaml") == config
+    assert list((run / "tensorboard").glob("*/events.out.tfevents.*"))
+    evals = rows(run / "eval.csv")
+    assert [int(r["timesteps"]) for r in evals] == [0, 0, 256, 256, 512, 512]
+    assert {r["opponent"] for r in evals} == {"random", "sensible"}
+    for r in evals:
+        assert 0 <= float(r["ci_low"]) <= float(r["win_rate"]) <= float(r["ci_high"]) <= 1
+    assert float(evals[-1]["wall_time_s"]) >= float(evals[0]["wall_time_s"])
+    assert [r["games"] for r in rows(run / "final_eval.csv")] == ["20", "20"]
+    assert "random" in result.table() and "95% CI" in result.table()
+    assert {r["exact_win"] for r in evals} == {""}  # eval.exact is off
+
+    # Same folder, more timesteps: the count continues from the last checkpoint.
+    more = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 1024)
+    resumed = train(more)
+    assert resumed.timesteps == 1024
+    assert json.loads((run / "checkpoints/latest.json").read_text())["timesteps"] == 1024
+    steps = [int(r["timesteps"]) for r in rows(run / "eval.csv")]
+    assert steps == [0, 0, 256, 256, 512, 512, 768, 768, 1024, 1024]
+    assert resumed.wall_time_s >= float(evals[-1]["wall_time_s"])
+    assert len(list((run / "tensorboard").iterdir())) == 1  # one continued log
+
+
+def test_two_player_evaluations_carry_the_exact_yardstick(tmp_path: Path) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 128,
+                  eval={"every": 0, "games": 20, "final_games": 20,
+                        "opponents": ["random", "optimal"], "exact": True})
+    result = train(config)
+    final = {r["opponent"]: r for r in rows(result.run_dir / "final_eval.csv")}
+    # Against optimal play the exact win is at most the game's even split, and % of best
+    # response is that over the best response's exact value against optimal (0.5).
+    optimal = final["optimal"]
+    assert 0 < float(optimal["exact_win"]) <= 0.5 + 1e-9
+    assert float(optimal["percent_of_best_response"]) == pytest.approx(
+        200 * float(optimal["exact_win"]), abs=1e-2)
+    assert final["random"]["exact_vs_drawn_table"] == "True"  # random is stochastic
+    assert optimal["exact_vs_drawn_table"] == "False"
+    # Exploitability belongs to the trained policy: the same against every opponent, ≥ 0.
+    assert final["random"]["exploitability"] == optimal["exploitability"]
+    assert float(optimal["exploitability"]) >= 0
+    table = result.table()
+    assert "exact win" in table and "exploitability of the trained policy" in table
+    assert "†" in table
+
+
+def test_a_finished_run_is_not_trained_again(tmp_path: Path) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 256)
+    train(config)
+    model = (tmp_path / "default" / "checkpoints" / "model_256_steps.zip").stat().st_mtime_ns
+    again = train(config)
+    assert again.timesteps == 256
+    assert (tmp_path / "default" / "checkpoints" / "model_256_steps.zip").stat(
+        ).st_mtime_ns == model
+
+
+def test_resuming_with_a_changed_config_is_refused(tmp_path: Path) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 256)
+    train(config)
+    changed = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 256, seed=1)
+    with pytest.raises(ConfigError, match=r"different config \(seed changed\).*--fresh"):
+        train(changed)
+    fresh = train(changed, fresh=True)
+    assert fresh.timesteps == 256
+    assert load_config(tmp_path / "default" / "config.yaml").seed == 1
+
+
+def params(path: Path) -> list[torch.Tensor]:
+    from sb3_contrib import MaskablePPO
+
+    return list(MaskablePPO.load(path, device="cpu").policy.state_dict().values())
+
+
+def test_seeded_runs_repeat_exactly(tmp_path: Path) -> None:
+    base = load_config(CONFIGS / "default.yaml")
+    first = train(tiny(base, tmp_path / "a", 256))
+    second = train(tiny(base, tmp_path / "b", 256))
+    for x, y in zip(params(first.run_dir / "model.zip"), params(second.run_dir / "model.zip"),
+                    strict=True):
+        assert torch.equal(x, y)
+    strip = [{k: v for k, v in r.items() if k != "wall_time_s"}
+             for r in rows(first.run_dir / "eval.csv")]
+    assert strip == [{k: v for k, v in r.items() if k != "wall_time_s"}
+                     for r in rows(second.run_dir / "eval.csv")]
+
+
+@pytest.mark.parametrize("name", ["ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p"])
+def test_every_algorithm_config_trains_a_few_hundred_steps(name: str, tmp_path: Path) -> None:
+    config = tiny(load_config(CONFIGS / f"{name}.yaml"), tmp_path, 300)
+    result = train(config)
+    assert result.timesteps >= 300
+    assert (result.run_dir / "model.zip").exists()
+    assert len(rows(result.run_dir / "final_eval.csv")) == 2
+    if config.algo.name == "DQN":  # off-policy: the replay buffer is kept for resuming
+        assert (result.run_dir / "checkpoints" / "replay_buffer.pkl").exists()
+
+
+def test_resuming_one_checkpoint_twice_gives_the_same_model(tmp_path: Path) -> None:
+    base = load_config(CONFIGS / "default.yaml")
+    train(tiny(base, tmp_path / "a", 256))
+    shutil.copytree(tmp_path / "a", tmp_path / "b")  # the same checkpoint, in another folder
+    first = train(tiny(base, tmp_path / "a", 512))
+    second = train(tiny(base, tmp_path / "b", 512))
+    for x, y in zip(params(first.run_dir / "model.zip"), params(second.run_dir / "model.zip"),
+                    strict=True):
+        assert torch.equal(x, y)
+
+
+def test_hyperparameter_strings_become_sb3_objects() -> None:
+    config = config_from_dict({"algo": {"hyperparams": {
+        "learning_rate": "lin_1e-3", "policy_kwargs": {"activation_fn": "relu"}}}})
+    params = hyperparams(config)
+    schedule = params["learning_rate"]  # SB3 calls it with the fraction of the run left
+    assert schedule(1.0) == pytest.approx(1e-3)
+    assert schedule(0.5) == pytest.approx(5e-4)
+    assert schedule(0.0) == 0.0
+    assert params["policy_kwargs"]["activation_fn"] is torch.nn.ReLU
+    assert config.algo.hyperparams["learning_rate"] == "lin_1e-3"  # the config is untouched
+
+
+def test_subprocess_envs_train_like_dummy_envs(tmp_path: Path) -> None:
+    base = load_config(CONFIGS / "default.yaml")
+    dummy = train(tiny(base, tmp_path / "dummy", 256))
+    subproc = train(tiny(base, tmp_path / "subproc", 256,
+                         vec_env={"n_envs": 2, "kind": "subproc"}))
+    for x, y in zip(params(dummy.run_dir / "model.zip"), params(subproc.run_dir / "model.zip"),
+                    strict=True):
+        assert torch.equal(x, y)
+
+
+def test_command_line_override_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 10_000)
+    path = tmp_path / "smoke.yaml"
+    from train.config import save_config
+
+    save_config(config, path)
+    assert main([str(path), "--timesteps", "128", "--name", "cli", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "128 timesteps" in out and "sensible" in out and "95% CI" in out
+    assert load_config(tmp_path / "cli" / "config.yaml").total_timesteps == 128
+
+
+@pytest.mark.slow
+def test_training_beats_the_untrained_policy(tmp_path: Path) -> None:
+    """After 60k timesteps against the sensible player, the win rate against random is
+    significantly above the untrained policy's on the same 1000 seeded games (the eval at
+    timestep 0 and the final eval use the same seed and game count)."""
+    base = load_config(CONFIGS / "default.yaml")
+    config = tiny(base, tmp_path, 60_000, vec_env={"n_envs": 4, "kind": "dummy"},
+                  eval={"every": 0, "games": 1000, "final_games": 1000,
+                        "opponents": ["random"], "exact": False},
+                  checkpoint_every=60_000)
+    config.algo.hyperparams["n_steps"] = 512
+    config.algo.hyperparams["batch_size"] = 256
+    result = train(config)
+    untrained = rows(result.run_dir / "eval.csv")[0]
+    trained = rows(result.run_dir / "final_eval.csv")[0]
+    assert untrained["timesteps"] == "0" and untrained["games"] == trained["games"] == "1000"
+    assert float(trained["ci_low"]) > float(untrained["ci_high"])
+    assert float(trained["win_rate"]) > 0.65

@@ -1,0 +1,341 @@
+"""A training run's configuration: dataclasses loaded from YAML and validated.
+
+Every field is declared once, with its default and a check, in the dataclasses below (CleanRL
+style: reading them tells you every knob). ``load_config(path)`` reads a YAML file,
+``config_from_dict(data)`` validates plain data. Anything wrong raises ``ConfigError`` naming
+the offending key path and what is allowed, e.g. ``env.num_players must be 2–6, got 7`` or
+``unknown key 'algo.lr' (allowed: name, policy, hyperparams)``.
+
+Hyper-parameters under ``algo.hyperparams`` are handed to the stable-baselines3 constructor;
+their names are checked against that constructor's signature and their types against its
+defaults. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
+``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import yaml
+
+import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.rewards import REWARDS
+
+#: Algorithm name → (module, class, supports action masks).
+ALGORITHMS: dict[str, tuple[str, str, bool]] = {
+    "MaskablePPO": ("sb3_contrib", "MaskablePPO", True),
+    "PPO": ("stable_baselines3", "PPO", False),
+    "A2C": ("stable_baselines3", "A2C", False),
+    "DQN": ("stable_baselines3", "DQN", False),
+}
+ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
+VEC_ENVS = ("dummy", "subproc")
+#: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
+#: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
+#: (the rl-baselines3-zoo convention; the trainer builds the schedule).
+SCHEDULES = frozenset({"learning_rate", "clip_range"})
+LINEAR = "lin_"
+#: Constructor arguments the trainer sets itself, so a config may not.
+TRAINER_OWNED = frozenset({
+    "self", "policy", "env", "seed", "tensorboard_log", "verbose", "device",
+    "_init_setup_model", "rollout_buffer_class", "replay_buffer_class",
+})
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the key path."""
+
+
+Check = Callable[[Any, str], Any]
+
+
+# --------------------------------------------------------------------------- value checks
+# Each check takes (value, key path) and returns the value (possibly normalised) or raises.
+def integer(lo: int | None = None, hi: int | None = None) -> Check:
+    """An int in ``lo..hi`` (a missing bound is open); bools are not ints."""
+    if lo is not None and hi is not None:
+        allowed = f"{lo}–{hi}"
+    else:
+        allowed = "an integer" + (f" ≥ {lo}" if lo is not None else "")
+
+    def check(value: Any, key: str) -> int:
+        if (isinstance(value, bool) or not isinstance(value, int)
+                or (lo is not None and value < lo) or (hi is not None and value > hi)):
+            raise ConfigError(f"{key} must be {allowed}, got {value!r}")
+        return value
+    return check
+
+
+def choice(*options: Any) -> Check:
+    def check(value: Any, key: str) -> Any:
+        if value not in options:
+            raise ConfigError(
+                f"{key} must be one of {', '.join(map(repr, options))}, got {value!r}")
+        return value
+    return check
+
+
+def text(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{key} must be a non-empty string, got {value!r}")
+    return value
+
+
+def boolean(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
+def optional(inner: Check) -> Check:
+    def check(value: Any, key: str) -> Any:
+        return None if value is None else inner(value, key)
+    return check
+
+
+def policy_spec(value: Any, key: str) -> str:
+    """A player spec that ``make_policy`` can build (``"sensible"``, ``"threshold:…"``)."""
+    from pagadores_env.policies import make_policy
+
+    text(value, key)
+    try:
+        make_policy(value, seed=0)
+    except ValueError as err:
+        raise ConfigError(f"{key}: {err}") from None
+    return value
+
+
+def spec_list(value: Any, key: str) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{key} must be a non-empty list of player specs, got {value!r}")
+    return [policy_spec(v, f"{key}[{i}]") for i, v in enumerate(value)]
+
+
+def seat(value: Any, key: str) -> str | int:
+    """'random' or a seat number (checked against the table size in ``_check_env``)."""
+    if value == "random":
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{key} must be 'random' or a seat number, got {value!r}")
+    return value
+
+
+def mapping(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key} must be a mapping, got {value!r}")
+    return dict(value)
+
+
+def _field(default: Any, check: Check, doc: str) -> Any:
+    """A dataclass field with its check and a one-line meaning (listed by ``describe``)."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default),
+                     metadata={"check": check, "doc": doc})
+    return field(default=default, metadata={"check": check, "doc": doc})
+
+
+# --------------------------------------------------------------------------- the sections
+@dataclass
+class AlgoConfig:
+    name: str = _field("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
+    policy: str = _field("MlpPolicy", choice("MlpPolicy"), "network family")
+    hyperparams: dict[str, Any] = _field({}, mapping, "constructor keyword arguments")
+
+    @property
+    def masking(self) -> bool:
+        """True if the algorithm uses action masks (only MaskablePPO)."""
+        return ALGORITHMS[self.name][2]
+
+
+@dataclass
+class EnvConfig:
+    num_players: int = _field(2, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table (R1.1)")
+    cards: int = _field(10, integer(1, MAX_CARDS), "starting cards per player (R1.1)")
+    opponents: list[str] = _field(["sensible"], spec_list,
+                                  "one spec reused in every other seat, or one per other seat")
+    learner_seat: str | int = _field("random", seat, "'random' (each episode) or a fixed seat")
+    reward: str = _field("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    illegal_action: str | None = _field(
+        None, optional(choice(*ILLEGAL_ACTIONS)),
+        "what the env does with a masked action; default raise with masks, else replace")
+
+    def make(self) -> gymnasium.Env:
+        """A ``Pagadores-v0`` environment with these settings."""
+        return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
+                              opponents=list(self.opponents), learner_seat=self.learner_seat,
+                              reward=self.reward, illegal_action=self.illegal_action)
+
+
+@dataclass
+class VecEnvConfig:
+    n_envs: int = _field(8, integer(1, 256), "parallel environments")
+    kind: str = _field("dummy", choice(*VEC_ENVS), "DummyVecEnv (one process) or SubprocVecEnv")
+
+
+@dataclass
+class EvalConfig:
+    every: int = _field(50_000, integer(0),
+                        "evaluate every N timesteps (0: only before training and at the end)")
+    games: int = _field(400, integer(1), "games per opponent at each evaluation")
+    final_games: int = _field(2000, integer(1), "games per opponent in the final evaluation")
+    opponents: list[str] = _field(["random", "stop-first", "always-throw", "sensible"],
+                                  spec_list, "opponents to evaluate against")
+    exact: bool = _field(True, boolean,
+                         "add the solver's exact win probability and exploitability (2 players)")
+
+
+@dataclass
+class Config:
+    name: str | None = _field(None, optional(text), "run folder name (default: YAML file stem)")
+    seed: int = _field(0, integer(0), "seeds the envs, the model and the evaluations")
+    total_timesteps: int = _field(300_000, integer(1), "learner decisions to train on")
+    algo: AlgoConfig = field(default_factory=AlgoConfig)
+    env: EnvConfig = field(default_factory=EnvConfig)
+    vec_env: VecEnvConfig = field(default_factory=VecEnvConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+    checkpoint_every: int = _field(50_000, integer(1), "save a checkpoint every N timesteps")
+    output_dir: str = _field("runs", text, "runs are written to OUTPUT_DIR/NAME/")
+    torch_threads: int = _field(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
+    progress_bar: bool = _field(True, boolean, "show SB3's tqdm/rich progress bar")
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output_dir) / (self.name or "run")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+# --------------------------------------------------------------------------- building
+def _build(cls: type, data: Any, path: str) -> Any:
+    """Instantiate dataclass ``cls`` from a mapping, checking keys and every value."""
+    where = path.rstrip(".") or "the config"
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must be a mapping of keys to values, got {data!r}")
+    names = [f.name for f in dataclasses.fields(cls)]
+    for key in data:
+        if key not in names:
+            raise ConfigError(
+                f"unknown key '{path}{key}' (allowed: {', '.join(names)})")
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        key = f"{path}{f.name}"
+        if dataclasses.is_dataclass(f.default_factory):  # a nested section
+            values[f.name] = _build(f.default_factory, data[f.name], f"{key}.")
+        else:
+            values[f.name] = f.metadata["check"](data[f.name], key)
+    return cls(**values)
+
+
+def algorithm_class(name: str) -> type:
+    """The SB3 class for an algorithm name (imported lazily: torch is slow to import)."""
+    import importlib
+
+    module, cls, _ = ALGORITHMS[name]
+    return getattr(importlib.import_module(module), cls)
+
+
+def _check_hyperparams(algo: AlgoConfig) -> None:
+    """Names against the constructor's signature, types against its defaults."""
+    params = inspect.signature(algorithm_class(algo.name).__init__).parameters
+    allowed = [p for p in params if p not in TRAINER_OWNED]
+    for name, value in algo.hyperparams.items():
+        key = f"algo.hyperparams.{name}"
+        if name not in allowed:
+            owned = " (set by the trainer)" if name in TRAINER_OWNED else ""
+            raise ConfigError(
+                f"unknown key '{key}'{owned} for {algo.name} (allowed: {', '.join(allowed)})")
+        if name in SCHEDULES and isinstance(value, str) and value.startswith(LINEAR):
+            _like_default(value[len(LINEAR):], 0.0, key)  # the start value is a number
+        else:
+            algo.hyperparams[name] = _like_default(value, params[name].default, key)
+    kwargs = algo.hyperparams.get("policy_kwargs")
+    if kwargs is not None:
+        mapping(kwargs, "algo.hyperparams.policy_kwargs")
+        if "activation_fn" in kwargs:
+            choice(*ACTIVATIONS)(kwargs["activation_fn"],
+                                 "algo.hyperparams.policy_kwargs.activation_fn")
+
+
+def _like_default(value: Any, default: Any, key: str) -> Any:
+    """Check a hyper-parameter against the type of its default. YAML reads ``3e-4`` as a
+    string (YAML 1.1 floats need a dot), so numeric strings are accepted for floats."""
+    if isinstance(default, bool):
+        return boolean(value, key)
+    if isinstance(default, int):
+        return integer()(value, key)
+    if isinstance(default, float) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{key} must be a number, got {value!r}") from None
+    if isinstance(default, float):
+        raise ConfigError(f"{key} must be a number, got {value!r}")
+    return value
+
+
+def _check_env(config: Config) -> None:
+    env, n = config.env, config.env.num_players
+    if len(env.opponents) not in (1, n - 1):
+        raise ConfigError(
+            f"env.opponents must list 1 spec (reused) or {n - 1} (one per other seat) for "
+            f"{n} players, got {len(env.opponents)}")
+    if env.learner_seat != "random" and env.learner_seat >= n:
+        raise ConfigError(
+            f"env.learner_seat must be 'random' or a seat 0–{n - 1}, got {env.learner_seat}")
+    if env.illegal_action is None:
+        env.illegal_action = "raise" if config.algo.masking else "replace"
+    elif env.illegal_action == "raise" and not config.algo.masking:
+        raise ConfigError(
+            f"env.illegal_action 'raise' needs action masks, which {config.algo.name} does not "
+            "use; choose 'replace' or 'penalty'")
+
+
+def config_from_dict(data: Any, name: str | None = None) -> Config:
+    """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
+    ``name``. Raises ``ConfigError`` naming the first bad key."""
+    config = _build(Config, {} if data is None else data, "")
+    if config.name is None:
+        config.name = name
+    _check_hyperparams(config.algo)
+    _check_env(config)
+    return config
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a YAML config; the run name defaults to the file's stem."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as err:
+        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    return config_from_dict(data, name=path.stem)
+
+
+def save_config(config: Config, path: str | Path) -> None:
+    """Write the config (defaults filled in) as YAML that ``load_config`` reads back."""
+    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+
+
+def describe(cls: type = Config, path: str = "") -> str:
+    """Every config key with its default and meaning, one per line (for ``--help``)."""
+    lines = []
+    for f in dataclasses.fields(cls):
+        if dataclasses.is_dataclass(f.default_factory):
+            lines.append(describe(f.default_factory, f"{path}{f.name}."))
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        lines.append(f"  {path}{f.name} = {default!r}: {f.metadata['doc']}")
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""Play Dados de Pagadores in the terminal against chosen agents.
+
+The game is ``engine.Game``; the dice come from a seeded generator, the other seats from
+policies made with ``make_policy``. Everything that happens is printed from the game's event
+log with ``pagadores_env.render`` (R7.1: every throw, special and card count is public), and
+at each of your decisions the table is shown. You answer ``s`` (stop), ``t`` (throw again),
+``?`` (the rules in short) or ``q`` (quit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pagadores_env.engine import Action, Game
+from pagadores_env.observation import encode
+from pagadores_env.policies import Policy, make_policy
+from pagadores_env.render import describe_events, player, render_table
+
+RULES_SUMMARY = """\
+Dados de Pagadores in short (rule ids from RULES.md):
+  R1   2-6 players, 10 cards each. Lose all your cards and you are out; the last one
+       holding cards wins (R1.4, R1.5).
+  R2   Three dice. Points: a 1 counts 100, a 6 counts 60, the others their face (R2.1).
+       From high to low: Celebro 1-1-1, Hermana 6-5-4, Puerta 1-2-3, Cavar (three of a
+       kind), Flamenco (anything else, by points), and Picaro 2-2-3 at the bottom (R2.2).
+  R3   The insteker throws up to 3 times; the number used is the limit for everyone
+       else this round, who may stop earlier. Only your LAST throw counts, not your best.
+       The lowest score of the round loses 1 card and insteeks next (R3.2-R3.5).
+  R4   Celebro / Hermana / Puerta: every other player loses 3 / 2 / 1 cards at once, on
+       every throw that shows them (R4.1, R4.2). Picaro ends the round at once and costs
+       its thrower 2 cards (R4.4).
+  R5   A tie for lowest is settled by kampen: one throw each, lowest loses (R5).
+  R6   Whoever empties is out; the next player clockwise insteeks (R6.1, R6.2).
+Answer s to stop, t to throw again, ? for this text, q to quit."""
+
+PROMPT = "[s]top, [t]hrow again, ? rules, q quit: "
+ANSWERS = {"s": Action.STOP, "stop": Action.STOP, "t": Action.THROW, "throw": Action.THROW}
+
+
+def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: int = 0,
+         cards: int = 10, seed: int | None = None,
+         ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int | None:
+    """Play one game; returns the winner's seat, or None if the person quit.
+
+    ``opponents`` holds one spec for every other seat, or a single spec reused in all of
+    them. ``ask``/``say`` are the terminal (replaceable for tests); end of input quits.
+    """
+    game = Game(num_players, cards)
+    if not 0 <= human_seat < num_players:
+        raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
+    others = [s for s in range(num_players) if s != human_seat]
+    if len(opponents) not in (1, len(others)):
+        raise ValueError(f"give 1 opponent (reused) or {len(others)} (one per other seat), "
+                         f"got {len(opponents)}")
+    specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
+    rng = np.random.default_rng(seed)
+    players = {s: make_policy(spec, seed=int(rng.integers(2**31)))
+               for s, spec in zip(others, specs, strict=True)}
+    say(f"Dados de Pagadores, {num_players} players with {cards} cards each. "
+        "Type ? at any prompt for the rules.")
+    labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}
+    say("  " + ", ".join(f"{player(s)}: {labels[s]}" for s in range(num_players)))
+    shown = 0
+    while not game.is_terminal():
+        shown = _show_new(game, shown, say)
+        seat = game.current_player
+        if game.is_chance_node():
+            game.apply_throw(tuple(int(d) for d in rng.integers(1, 7, size=3)))
+        elif seat != human_seat:
+            game.apply_action(players[seat].act(encode(game, seat), np.ones(2, dtype=bool)))
+        else:
+            action = _ask(game, ask, say)
+            if action is None:
+                say("You quit the game.")
+                return None
+            game.apply_action(action)
+    _show_new(game, shown, say)
+    say(render_table(game))
+    return game.winner
+
+
+def _show_new(game: Game, shown: int, say: Callable[[str], None]) -> int:
+    """Print the events logged since ``shown`` (a throw and the special it causes are logged
+    together, so the special is named); returns the new count. Each round opens with the
+    card counts."""
+    for line in describe_events(game.log[shown:]):
+        if line.startswith("Round"):
+            cards = ", ".join(f"{player(s)} {c}" for s, c in enumerate(game.cards))
+            say(f"\n{line} (cards: {cards})")
+        else:
+            say(f"  {line}")
+    return len(game.log)
+
+
+def _ask(game: Game, ask: Callable[[str], str], say: Callable[[str], None]) -> Action | None:
+    """Your decision (R3.6): after a throw with throws left. None means quit."""
+    say(render_table(game))
+    while True:
+        try:
+            answer = ask(PROMPT).strip().lower()
+        except EOFError:
+            return None
+        if answer in ANSWERS:
+            return ANSWERS[answer]
+        if answer in ("q", "quit"):
+            return None
+        say(RULES_SUMMARY if answer == "?" else "Please answer s, t, ? or q.")
