@@ -113,6 +113,11 @@ class RandomPolicy(BasePolicy):
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return _legal_batch(self.rng.random(len(mask)) < 0.5, mask)
 
+    def throw_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Exact solver hook: 1/2 where both actions are legal, else the legal one."""
+        legal = np.asarray(mask).reshape(-1, 2).astype(bool)
+        return np.where(legal[:, 0], 0.5 * legal[:, 1], 1.0)
+
 
 class StopFirstPolicy(BasePolicy):
     """Never throws again: the insteker fixes a throw limit of 1, followers keep their first

@@ -3,8 +3,10 @@
 A policy maps one observation vector (see ``observation.py``) and its action mask
 (``[stop allowed, throw-again allowed]``) to an action, 0 = stop or 1 = throw again.
 ``act_batch`` does the same for a batch (rows are independent decisions); policies that can
-vectorise override it, others inherit a loop. A policy may own a seeded generator
-(``reset(seed)``) so seeded runs repeat exactly.
+vectorise override it, others inherit a loop. A stochastic policy may also offer
+``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing
+again per row), so the exact solver evaluates its mixture rather than one draw of it. A policy
+may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The

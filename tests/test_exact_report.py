@@ -109,9 +109,29 @@ def test_a_larger_table_is_measured_at_the_cards_asked_for() -> None:
     assert exact_metrics(ten, "stop-first", cards=3) == exact_metrics("sensible", "stop-first", 3)
 
 
-def test_stochastic_agents_are_told_apart() -> None:
-    assert not yardstick("random", 2).deterministic
-    assert yardstick("sensible", 2).deterministic
+class _Coin(BasePolicy):
+    """A 50/50 player that does not report its probabilities to the solver."""
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return (self.rng.random(len(obs)) < 0.5).astype(np.int64)
+
+
+def test_stochastic_agents_without_probabilities_are_told_apart() -> None:
+    assert not yardstick(_Coin(seed=0), 2).exact
+    assert yardstick("sensible", 2).exact
+
+
+def test_random_is_evaluated_exactly_as_its_mixture() -> None:
+    """``random`` reports its probabilities, so its table holds 1/2 and its numbers are exact:
+    the exact win probability of sensible against it matches a large seat-rotated Monte-Carlo
+    evaluation (batch engine) within 4 standard errors."""
+    stick = yardstick("random", 10)
+    assert stick.exact and stick.table.mixed
+    exact = exact_metrics("sensible", "random", cards=10)["win_probability"]
+    games = 40_000
+    measured = evaluation.evaluate(["sensible", "random"], num_players=2, num_games=games, seed=5,
+                        exact=False).rows[0].win_rate
+    assert abs(measured - exact) < 4 * (exact * (1 - exact) / games) ** 0.5
 
 
 @pytest.mark.parametrize(("call", "message"), [
@@ -152,7 +172,14 @@ def test_R1_5_exact_columns_are_shown_in_the_table(exact_result) -> None:
     assert header.index("95% CI") < header.index("exact win") < header.index("mean place")
     assert "% of BR" in header and "exploitability" in header
     assert f"{me.exact_win_probability:.4f}" in lines[3] and DRAWN not in lines[3]
-    assert f"{them.exact_win_probability:.4f}{DRAWN}" in lines[4]  # random drew a table
+    # random reports its probabilities: exact, so no drawn-table mark and no note
+    assert f"{them.exact_win_probability:.4f}" in lines[4] and DRAWN not in exact_result.table()
+
+
+def test_a_drawn_table_is_marked_in_the_table() -> None:
+    result = evaluation.evaluate(["sensible", _Coin(seed=0)], 2, 20, seed=1, cards=3)
+    lines = result.table().splitlines()
+    assert f"{result.rows[1].exact_win_probability:.4f}{DRAWN}" in lines[4]
     assert lines[-1].startswith(f"{DRAWN} stochastic agent")
 
 
@@ -200,7 +227,7 @@ def _cells(text: str) -> list[list[str]]:
 def test_pairwise_table_covers_every_shipped_agent() -> None:
     rows = _cells(pairwise_table(SHIPPED, cards=3))
     header, _, *body, ceiling = rows
-    assert header == ["row vs column", f"random{DRAWN}", *SHIPPED[1:], "exploitability"]
+    assert header == ["row vs column", *SHIPPED, "exploitability"]
     assert [row[0] for row in body] == header[1:-1]
     assert ceiling[0] == "best response"
     size = len(SHIPPED)

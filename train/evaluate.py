@@ -348,7 +348,7 @@ def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
     for row, policy in enumerate(policies):
         _reseed(policy, seed, row)  # the table is drawn as from a fresh start of the run
         sticks.append(yardstick(policy, cards))
-    return tuple(with_exact(stats, asdict(mine.against(theirs)), mine.deterministic)
+    return tuple(with_exact(stats, asdict(mine.against(theirs)), mine.exact)
                  for mine, theirs, stats in zip(sticks, reversed(sticks), rows, strict=True))
 
 

@@ -14,11 +14,11 @@ best response against it. Comparing two yardsticks is then one backward pass:
   ``pagadores_env.solver.exploitability`` (the two first-insteker game values add up to 1);
   0 for optimal play.
 
-Stochastic agents: the solver's backward induction plays one action per decision state
-(``model.PolicyTable`` holds booleans and ``model._choose`` picks stop or throw), so a mixed
-policy such as ``random``'s 50/50 cannot be evaluated exactly. A stochastic agent is evaluated
-as the deterministic table its calls drew; :attr:`Yardstick.deterministic` says whether asking
-again gave the same answers, and reports mark drawn tables with ``†``.
+Stochastic agents: a policy that reports its action probabilities (``throw_probabilities``,
+as ``random`` does) is tabulated as those probabilities and evaluated exactly as the mixture.
+A stochastic agent without that hook can only be evaluated as the deterministic table its
+calls drew; :attr:`Yardstick.exact` is False for such a table (asking again gave
+different answers), and reports mark it with ``†``.
 
 ``exact_metrics(policy, opponent)`` is the training-loop hook (the opponent's yardstick is
 cached); ``pairwise_table`` / ``python -m train.exact_report`` print the README table.
@@ -67,7 +67,7 @@ class Yardstick:
     cards: int
     table: PolicyTable  # may cover more cards than ``cards`` (a table passed in as it is)
     response: BestResponse
-    deterministic: bool
+    exact: bool  # False: the numbers are for one drawn table of a stochastic agent (†)
 
     @property
     def exploitability(self) -> float:
@@ -91,7 +91,8 @@ def yardstick(agent: Agent, cards: int = MAX_CARDS, seed: int = 0) -> Yardstick:
         return Yardstick(cards, agent, best_response(agent, cards), True)
     policy = make_policy(agent, seed=seed) if isinstance(agent, str) else make_policy(agent)
     table = policy_table(policy, cards)
-    return Yardstick(cards, table, best_response(table, cards), _answers_again(policy, table))
+    exact = table.mixed or _answers_again(policy, table)
+    return Yardstick(cards, table, best_response(table, cards), exact)
 
 
 def _answers_again(policy: Policy, table: PolicyTable) -> bool:
@@ -151,7 +152,7 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS)
     if not names:
         raise ValueError("pairwise_table needs at least one agent name")
     sticks = [yardstick(name, cards) for name in names]
-    labels = [name + ("" if s.deterministic else DRAWN) for name, s in zip(names, sticks,
+    labels = [name + ("" if s.exact else DRAWN) for name, s in zip(names, sticks,
                                                                            strict=True)]
     rows = [["row vs column", *labels, "exploitability"]]
     for i, (label, mine) in enumerate(zip(labels, sticks, strict=True)):
@@ -168,7 +169,7 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS)
         "column agent. *exploitability*: the best response's win probability against the row "
         "agent − ½ (0 = optimal).",
     ]
-    if not all(s.deterministic for s in sticks):
+    if not all(s.exact for s in sticks):
         notes.append(f"{DRAWN} stochastic: evaluated as the one deterministic table its calls "
                      "drew (seed 0); the solver plays one action per decision state, so the "
                      "exact value of the mixed policy is not available.")

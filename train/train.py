@@ -223,7 +223,7 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Eva
         if env.num_players != 2 or not config.eval.exact:
             return results
         mine = yardstick(player, env.cards)
-    return [replace(r, exact=mine.against(theirs), drawn=not theirs.deterministic)
+    return [replace(r, exact=mine.against(theirs), drawn=not theirs.exact)
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
 
 

@@ -74,7 +74,8 @@ INSTEKER, FOLLOWER = 0, 1
 
 @dataclass(frozen=True)
 class PolicyTable:
-    """A fixed policy's choice (True = throw again) at every two-player decision state.
+    """A fixed policy's choice (True = throw again) at every two-player decision state, or,
+    for a stochastic policy, its probability of throwing again (a float table).
 
     ``insteker[a, b, t, s]``: the insteker with ``a`` cards against ``b``, after ``t`` throws
     (1 or 2), current throw strength ``s``. ``follower[a, b, L, S, u, s]``: the follower with
@@ -87,11 +88,16 @@ class PolicyTable:
     follower: np.ndarray
 
     @classmethod
-    def empty(cls, cards: int) -> PolicyTable:
+    def empty(cls, cards: int, mixed: bool = False) -> PolicyTable:
         c = cards + 1
+        dtype = float if mixed else bool
         return cls(cards,
-                   np.zeros((c, c, MAX_THROWS, NS), dtype=bool),
-                   np.zeros((c, c, MAX_THROWS + 1, NS, MAX_THROWS, NS), dtype=bool))
+                   np.zeros((c, c, MAX_THROWS, NS), dtype=dtype),
+                   np.zeros((c, c, MAX_THROWS + 1, NS, MAX_THROWS, NS), dtype=dtype))
+
+    @property
+    def mixed(self) -> bool:
+        return self.insteker.dtype != bool
 
 
 Rule = Literal["max", "min"] | PolicyTable
@@ -122,7 +128,9 @@ def _choose(rule: Rule, stop: np.ndarray, throw: np.ndarray, table: np.ndarray |
         return np.maximum(stop, throw)
     if rule == "min":
         return np.minimum(stop, throw)
-    return np.where(table, throw, stop)
+    if table.dtype == bool:
+        return np.where(table, throw, stop)
+    return stop + table * (throw - stop)  # a mixed policy: the expectation over its actions
 
 
 class _Backward:

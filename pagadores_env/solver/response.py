@@ -40,6 +40,13 @@ BATCH_ROWS = 1 << 16
 
 def _ask(policy: Policy, obs: np.ndarray) -> np.ndarray:
     mask = np.ones((len(obs), 2), dtype=np.int8)
+    probabilities = getattr(policy, "throw_probabilities", None)
+    if probabilities is not None:  # a stochastic policy: evaluate its mixture exactly
+        p = np.asarray(probabilities(obs, mask), dtype=float)
+        if p.shape != (len(obs),) or not ((p >= 0) & (p <= 1)).all():
+            raise ValueError(f"policy {policy!r} must give each of {len(obs)} rows a "
+                             f"probability of throwing again in [0, 1]; got shape {p.shape}")
+        return p
     batch = getattr(policy, "act_batch", None)
     if batch is not None:
         actions = np.asarray(batch(obs, mask))
@@ -58,7 +65,7 @@ def policy_table(policy: Policy | PolicyTable, cards: int = MAX_CARDS) -> Policy
     if isinstance(policy, PolicyTable):
         return policy
     cards = check_cards(cards)
-    table = PolicyTable.empty(cards)
+    table = PolicyTable.empty(cards, mixed=hasattr(policy, "throw_probabilities"))
     role, used, strength, limit, score = GRID.T
     ins = role == INSTEKER
     positions = [(a, b) for a in range(1, cards + 1) for b in range(1, cards + 1)]
@@ -82,6 +89,9 @@ class TablePolicy(BasePolicy):
 
     def __init__(self, table: PolicyTable, seed: int | None = None) -> None:
         super().__init__(seed)
+        if table.mixed:
+            raise ValueError("a table of probabilities is for exact evaluation; play the "
+                             "stochastic policy it came from instead")
         self.table = table
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
