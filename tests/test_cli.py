@@ -26,7 +26,7 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
         main(["--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    for command in ("play", "evaluate", "tournament", "train", "bench", "solve"):
+    for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "exact"):
         assert command in out
 
 

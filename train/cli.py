@@ -21,6 +21,9 @@ DELEGATED = {
     "bench": ("train.bench", "measure environment speed (see: pagadores bench -h)"),
     "solve": ("pagadores_env.solver",
               "solve the 2-player game exactly: game value and time (see: pagadores solve -h)"),
+    "exact": ("train.exact_report",
+              "exact 2-player win probabilities of agents against each other, and their "
+              "exploitability (see: pagadores exact -h)"),
 }
 
 AGENTS_HELP = ("agent specs: random, stop-first, always-throw, threshold:min_points=100, "
