@@ -6,9 +6,10 @@ step is one stop / throw-again decision. Rewards go to an agent exactly once, wh
 is settled (it is knocked out, or the game ends); it then leaves through PettingZoo's
 dead-step protocol.
 
-The per-step path is kept lean (the benchmark in ``train/bench.py`` watches it): dice come
-from the generator in blocks, and live agents never hold rewards (see ``step``), so there is
-nothing to clear or accumulate between decisions.
+The per-step path is kept lean (the benchmark ``python -m train.bench --section aec``
+watches it): dice come from the generator in blocks as classified throws, live agents never
+hold rewards (see ``step``), so there is nothing to clear or accumulate between decisions,
+and infos are only built when read (see ``infos``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
 from .render import describe_events, render_table
 from .rewards import REWARD_SCHEMES, REWARDS
-from .rules import THROWS
+from .rules import THROWS, Throw
 
 #: Throws drawn from the generator per call, so one numpy call serves many throws.
 DICE_BLOCK = 256
@@ -84,10 +89,12 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             for agent in self.possible_agents
         }
         self.np_random: np.random.Generator | None = None
+        self._infos: dict[str, dict[str, Any]] | None = None  # None: stale (see ``infos``)
+        self._built: dict[str, dict[str, Any]] = {}  # agent → its info, built since stale
         self.agents: list[str] = []  # no game until reset()
         self.agent_selection: str | None = None
         self._deciding: str | None = None
-        self._dice: list[int] = []  # ordered-outcome indices, next one last
+        self._dice: list[Throw] = []  # the coming throws, next one last
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
@@ -108,14 +115,48 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[0]
         self._skip_agent_selection = None
-        self._seen = [0] * self.num_players  # per seat: log length when it last acted
+        self._seen = dict.fromkeys(self.agents, 0)  # log length when each agent last acted
         self._eliminations = 0
         self._forfeit: str | None = None
         self._printed = 0
         self._advance()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, building only the selected agent's info when infos are stale."""
+        agent = self.agent_selection
+        assert agent is not None
+        infos = self._infos
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self._info(agent) if infos is None else infos[agent],
+        )
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Each agent's info: the events since it last acted, and the mask it will act with
+        when next selected (``[1, 1]`` for the pending decider, even while knocked-out agents
+        step out first).
+
+        They change at every step but drivers mostly read only the selected agent's, through
+        ``last()``, so they are built on demand: ``_advance`` only marks them stale, ``last()``
+        builds the one it returns, and reading ``infos`` builds the rest around it (the same
+        dict objects, so ``last()``'s info *is* ``infos[agent]``, as in PettingZoo's envs)."""
+        infos = self._infos
+        if infos is None:
+            if not hasattr(self, "game"):  # never reset: no infos, as before reset in any env
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute 'infos'")
+            info = self._info
+            infos = self._infos = {agent: info(agent) for agent in self.agents}
+        return infos
+
+    @infos.setter
+    def infos(self, value: dict[str, dict[str, Any]]) -> None:
+        self._infos = value
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view (R7.1: all public), encoded from its own seat; its mask is
@@ -140,7 +181,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         # (which clears ``rewards``) before anyone decides again: a live agent's reward and
         # cumulative reward are always 0 here, so there is nothing to clear or accumulate.
         game = self.game
-        self._seen[self._seat[agent]] = len(game.log)
+        self._seen[agent] = len(game.log)
         game.apply_action(_ACTIONS[action])
         self._advance()
 
@@ -169,24 +210,27 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         while not game.decision and game.winner is None:
             if not dice:
                 dice = self._roll_block()
-            game.apply_throw(THROWS[dice.pop()])  # a Throw skips classifying again
+            game.apply_throw(dice.pop())
         leaving = game.eliminations != self._eliminations  # the game only ends by knock-outs
         if leaving:
             self._settle_places()
-        if game.decision:
-            self._deciding = self.agent_selection = self.possible_agents[game.current_player]
+        if game.decision:  # only in a round (R3.6): game.current_player, without the property
+            self._deciding = self.agent_selection = self.possible_agents[game.order[game.pos]]
         else:
             self._deciding = None
-        self._update_infos()
+        self._infos = None  # the infos changed: build them when read (see ``infos``)
+        self._built = {}
         if leaving:
             self._deads_step_first()  # the leaving agents step (None) before the next decider
         if self.render_mode == "human":
             self._print_news()
 
-    def _roll_block(self) -> list[int]:
-        """Refill the dice with ``DICE_BLOCK`` ordered outcomes 0…215, uniform (R7.2).
-        Reversed, so that popping from the end uses them in the generator's order."""
-        dice = self.np_random.integers(0, len(THROWS), DICE_BLOCK).tolist()
+    def _roll_block(self) -> list[Throw]:
+        """Refill the dice with ``DICE_BLOCK`` throws of ordered outcomes 0…215, uniform
+        (R7.2), as classified ``Throw``s (the engine then skips classifying). Reversed, so
+        that popping from the end uses them in the generator's order."""
+        outcomes = self.np_random.integers(0, len(THROWS), DICE_BLOCK).tolist()
+        dice = list(map(THROWS.__getitem__, outcomes))
         dice.reverse()
         self._dice = dice
         return dice
@@ -207,19 +251,15 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
                 self._cumulative_rewards[agent] += reward
                 self.terminations[agent] = True
 
-    def _update_infos(self) -> None:
-        """Each agent's info: the events since it last acted, and the mask it will act with
-        when next selected (``[1, 1]`` for the pending decider, even while knocked-out agents
-        step out first)."""
-        log = self.game.log
-        seen = self._seen
-        seat = self._seat
-        deciding = self._deciding
-        self.infos = {
-            agent: {"events": log[seen[seat[agent]]:],
-                    "action_mask": _DECIDE if agent == deciding else _WAIT}
-            for agent in self.agents
-        }
+    def _info(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info for the current state, built once (see ``infos``)."""
+        info = self._built.get(agent)
+        if info is None:
+            info = self._built[agent] = {
+                "events": self.game.log[self._seen[agent]:],
+                "action_mask": _DECIDE if agent == self._deciding else _WAIT,
+            }
+        return info
 
     def _checked_action(self, agent: str, action: Any) -> int | None:
         """The action as an int if the action space holds it; otherwise raise, or (penalty
@@ -274,12 +314,37 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         print(render_table(self.game), end="\n\n")
 
 
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):
+    """The stock iterator's checks in one call, reading the unwrapped env directly (the
+    wrapper's ``agents`` and ``agent_selection`` are the env's once it has been reset)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
+
+
 class _StrictOrderEnforcing(OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper with two changes. Stepping a finished game raises
     (the stock wrapper only warns and does nothing, which hides driver bugs). And the
     attributes and calls of every agent step (``agents``, ``agent_selection``, ``last``,
-    ``step``) go straight to the env instead of through ``__getattr__`` forwarding chains:
-    the same results, at a fraction of the per-step cost."""
+    ``step``, the ``agent_iter`` iterator) go straight to the env instead of through
+    ``__getattr__`` forwarding chains: the same results, at a fraction of the per-step cost."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
 
     @property
     def agents(self) -> list[str]:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from .rules import (
     CHANCE_OUTCOMES,
     MAX_THROWS,
+    NUM_STRENGTHS,
     PICARO_LOSS,
     ROUND_LOSS,
     Kind,
@@ -85,6 +86,28 @@ HistoryItem = int | tuple[int, int, int]
 # Events are made on every transition: building them through tuple.__new__ skips the
 # NamedTuple's Python-level constructor, a measurable share of a step.
 _event = tuple.__new__
+
+# Hot-path constants (see "inputs" below).
+_ROUND, _KAMPEN, _OVER = Phase.ROUND, Phase.KAMPEN, Phase.OVER
+_PICARO = Kind.PICARO
+_STOP = Action.STOP
+_PLAIN_ACTION = (0, 1)  # history holds plain ints (JSON); ``Action.value`` is a slow property
+
+
+def _events(kind: str, values: range) -> tuple[tuple[Event, ...], ...]:
+    """``[seat][value]`` → ``Event(kind, seat, value)``, for every seat and value."""
+    return tuple(tuple(Event(kind, seat, v) for v in values) for seat in range(MAX_PLAYERS))
+
+
+#: The events of every turn, made once: _SCORE_EVENT[seat][strength] is Event("score", seat,
+#: strength). Events are immutable, so one object can stand in the log many times.
+_AGAIN_EVENT, _STOP_EVENT, _LIMIT_EVENT = (_events(kind, range(MAX_THROWS + 1))
+                                           for kind in ("again", "stop", "limit"))
+_SCORE_EVENT = _events("score", range(NUM_STRENGTHS))
+#: Seats in turn order from each insteker, per table size (R1.2): a new round only drops the
+#: seats without cards.
+_TURN_ORDER = {n: tuple(tuple((i + k) % n for k in range(n)) for i in range(n))
+               for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 class IllegalMoveError(ValueError):
@@ -186,15 +209,19 @@ class Game:
         return min(scored) if scored else -1
 
     # ------------------------------------------------------------------ inputs
+    # The env applies one of these per agent step, so they read fields directly (not through
+    # ``current_player`` / ``max_throws``) and compare with module constants (not enum
+    # members, whose attribute lookup costs more than the comparison).
     def apply_throw(self, dice: Sequence[int] | Throw) -> None:
         """Apply the current player's throw at a chance node (R3, R4, R5)."""
-        if self.phase == Phase.OVER:
-            raise IllegalMoveError("the game is over: no more throws (R1.5)")
         if self.decision:
             raise IllegalMoveError(
                 f"seat {self.current_player} must first decide: legal actions are "
                 "0 (stop) and 1 (throw again), not a throw"
             )
+        phase = self.phase
+        if phase == _OVER:
+            raise IllegalMoveError("the game is over: no more throws (R1.5)")
         if type(dice) is Throw:
             throw = dice
         else:
@@ -202,29 +229,42 @@ class Game:
                 throw = classify(dice)  # type: ignore[arg-type]
             except ValueError as err:
                 raise IllegalMoveError(str(err)) from None
-        seat = self.current_player
+        in_round = phase == _ROUND
+        seat = self.order[self.pos] if in_round else self.kampen[self.kampen_pos]
         self.history.append(throw.dice)
         self.log.append(_event(Event, ("throw", seat, throw.dice)))
-        if self.phase == Phase.ROUND:
-            self._round_throw(seat, throw)
-        else:
+        if not in_round:
             self._kampen_throw(seat, throw)
+            return
+        # A throw in a round, the most common transition, inline.
+        self.throws = throws = self.throws + 1
+        self.current = throw
+        if throw.kind is _PICARO:  # R4.4
+            self._picaro(seat)
+            return
+        if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
+            return
+        limit = self.throw_limit
+        if throws < (MAX_THROWS if limit is None else limit):  # R3.6: decide only with throws left
+            self.decision = True
+        else:
+            self._end_turn(seat)
 
     def apply_action(self, action: int) -> None:
         """Apply STOP (0) or THROW (1) at a decision node (R3.2, R3.4)."""
-        if self.phase == Phase.OVER:
-            raise IllegalMoveError("the game is over: no more actions (R1.5)")
-        if not self.decision:
+        if not self.decision:  # never set once the game is over
+            if self.phase == _OVER:
+                raise IllegalMoveError("the game is over: no more actions (R1.5)")
             raise IllegalMoveError(
                 f"seat {self.current_player} is about to throw (chance node): "
                 "apply_throw(dice), not an action"
             )
         if action.__class__ is not Action:  # the members themselves skip the checks
             action = _checked_action(action)
-        seat = self.current_player
-        self.history.append(action.value)
-        stop = action is Action.STOP
-        self.log.append(_event(Event, ("stop" if stop else "again", seat, self.throws)))
+        seat = self.order[self.pos]  # decisions only happen in a round (R3.6, R5.1)
+        stop = action is _STOP
+        self.history.append(_PLAIN_ACTION[action])
+        self.log.append((_STOP_EVENT if stop else _AGAIN_EVENT)[seat][self.throws])
         if stop:
             self._end_turn(seat)
         else:
@@ -232,37 +272,25 @@ class Game:
 
     # ------------------------------------------------------------------ transitions
     def _start_round(self, insteker: int) -> None:
-        n = self.num_players
         self.round += 1
         self.insteker: int | None = insteker
-        self.phase = Phase.ROUND
-        self.order = [s for s in ((insteker + k) % n for k in range(n)) if self.cards[s]]  # R1.2
+        self.phase = _ROUND
+        cards = self.cards
+        # R1.2 (filter and map below: C-level loops, cheaper than comprehensions here)
+        self.order = list(filter(cards.__getitem__, _TURN_ORDER[self.num_players][insteker]))
         self.pos = 0
         self.throw_limit: int | None = None
         self.throws = 0
         self.current: Throw | None = None
         self.decision = False
-        self.scores = [-1] * n
+        self.scores = [-1] * self.num_players
         self.kampen: list[int] = []
         self.kampen_pos = 0
         self.kampen_scores: list[int] = []
         self.log.append(_event(Event, ("round", insteker, self.round)))
 
-    def _round_throw(self, seat: int, throw: Throw) -> None:
-        self.throws += 1
-        self.current = throw
-        if throw.kind is Kind.PICARO:  # R4.4
-            self._picaro(seat)
-            return
-        if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
-            return
-        if self.throws < self.max_throws:  # R3.6: a decision only with throws left
-            self.decision = True
-        else:
-            self._end_turn(seat)
-
     def _kampen_throw(self, seat: int, throw: Throw) -> None:
-        if throw.kind is Kind.PICARO:  # R5.2
+        if throw.kind is _PICARO:  # R5.2
             self._picaro(seat)
             return
         if throw.penalty and self._special(seat, throw.penalty, self.kampen):  # R5.2
@@ -307,35 +335,42 @@ class Game:
 
     def _end_turn(self, seat: int) -> None:
         """The current player's last throw becomes their score (R3.3)."""
-        if self.pos == 0:
+        log = self.log
+        pos = self.pos
+        if pos == 0:
             self.throw_limit = self.throws  # R3.2
-            self.log.append(_event(Event, ("limit", seat, self.throws)))
+            log.append(_LIMIT_EVENT[seat][self.throws])
         strength = self.current.strength  # type: ignore[union-attr]
-        self.scores[seat] = strength
-        self.log.append(_event(Event, ("score", seat, strength)))
-        self.pos += 1
+        scores = self.scores
+        scores[seat] = strength
+        log.append(_SCORE_EVENT[seat][strength])
+        self.pos = pos = pos + 1
         self.throws = 0
         self.current = None
         self.decision = False
-        if self.pos == len(self.order):
-            self._settle(self.order, [self.scores[s] for s in self.order])
+        order = self.order
+        if pos == len(order):
+            self._settle(order, list(map(scores.__getitem__, order)))
 
     def _settle(self, players: list[int], scores: list[int]) -> None:
         """Lowest score loses a card (R3.5); a shared lowest plays kampen (R5.1, R5.3)."""
         low = min(scores)
-        losers = [p for p, s in zip(players, scores, strict=False) if s == low]
-        if len(losers) > 1:
-            self.phase = Phase.KAMPEN
+        if scores.count(low) > 1:
+            losers = [p for p, s in zip(players, scores, strict=False) if s == low]
+            self.phase = _KAMPEN
             self.kampen = losers
             self.kampen_pos = 0
             self.kampen_scores = []
             self.log.append(_event(Event, ("kampen", -1, tuple(losers))))
             return
-        loser = losers[0]
-        self.cards[loser] -= ROUND_LOSS
+        loser = players[scores.index(low)]
+        cards = self.cards
+        cards[loser] -= ROUND_LOSS
         self.log.append(_event(Event, ("loses", loser, ROUND_LOSS)))
-        if self.cards[loser]:
-            self._next_round(loser)  # R3.5
+        if cards[loser]:
+            # R3.5. No _next_round check needed: any knock-out stops a round at once (R6),
+            # so everyone who started this round, two seats at least, still holds cards.
+            self._start_round(loser)
         else:
             self._eliminate([loser])
             self._next_round(self._next_with_cards(loser))  # R6.1
@@ -351,7 +386,7 @@ class Game:
         if len(alive) > 1:
             self._start_round(insteker)
             return
-        self.phase = Phase.OVER  # R1.5, R6.3: nobody insteeks any more
+        self.phase = _OVER  # R1.5, R6.3: nobody insteeks any more
         self.insteker = None
         self.decision = False
         self.winner = alive[0]

@@ -1,0 +1,94 @@
+"""The speed-ups on the env's per-step path change nothing anyone can see.
+
+``observation.encode`` reuses cached, turn-independent tables for small tables; the AEC env
+builds its infos only when they are read. Both are checked here against the plain way:
+encoding without the cache, and infos rebuilt eagerly from their documented meaning.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from pagadores_env import observation, pagadores_v0
+from pagadores_env.engine import Game
+from pagadores_env.rules import THROWS
+from tests.dice import CELEBRO, HERMANA, PICARO, PUERTA
+
+SPECIALS = (CELEBRO, HERMANA, PUERTA, PICARO)
+
+
+def random_states(seed: int, games: int) -> list[tuple[Game, int]]:
+    """(game copy, seat) pairs from random games of every size, specials made common so that
+    mid-turn card changes (R4.1) and kampen (R5) are well covered."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        n = rng.randint(2, 6)
+        game = Game(n, rng.choice([10, 3, 1]), rng.randrange(n))
+        p_again = rng.random()
+        while not game.is_terminal():
+            if game.is_decision_node():
+                game.apply_action(int(rng.random() < p_again))
+            elif rng.random() < 0.1:
+                game.apply_throw(rng.choice(SPECIALS))
+            else:
+                game.apply_throw(THROWS[rng.randrange(len(THROWS))])
+            states.append((game.clone(), rng.randrange(n)))
+            if game.current_player >= 0:
+                states.append((game.clone(), game.current_player))
+    return states
+
+
+def test_R7_1_cached_encoding_equals_encoding_without_the_cache(monkeypatch):
+    states = random_states(seed=5, games=400)
+    cached = [observation.encode(g, s) for g, s in states]
+    for obs in cached:
+        obs[:] = 7.0  # writing to an observation must not reach the cache
+    again = [observation.encode(g, s) for g, s in states]
+    monkeypatch.setattr(observation, "_CACHED", {})
+    plain = [observation.encode(g, s) for g, s in states]
+    assert {g.num_players for g, _ in states} == {2, 3, 4, 5, 6}
+    assert sum(1 for g, _ in states if g.phase == "kampen") > 10
+    for (game, seat), a, b in zip(states, again, plain, strict=True):
+        assert a.dtype == np.float32 and a.flags.writeable and a.flags.owndata
+        assert a.tobytes() == b.tobytes(), (game.to_dict(), seat)
+
+
+def test_R7_1_a_game_edited_in_place_is_encoded_as_it_is_now():
+    """The cache keys on field values, so a game that changes keeps being encoded afresh."""
+    game = Game(2, [5, 5])
+    while not game.is_decision_node():
+        game.apply_throw((2, 3, 4))
+    seat = game.current_player
+    before = observation.encode(game, seat)
+    game.cards[1 - seat] -= 1  # as a special taking a card would (R4.1)
+    after = observation.encode(game, seat)
+    cards = observation.SLICES["cards"]
+    assert before[cards][1] == np.float32(5 / 10) and after[cards][1] == np.float32(4 / 10)
+
+
+@pytest.mark.parametrize("num_players", (2, 4, 6))
+def test_infos_built_on_demand_equal_their_documented_content(num_players):
+    env = pagadores_v0.env(num_players=num_players)
+    rng = random.Random(num_players)
+    for seed in range(3):
+        env.reset(seed=seed)
+        acted_at = dict.fromkeys(env.possible_agents, 0)
+        for agent in env.agent_iter():
+            obs, _, terminated, _, info = env.last()
+            infos = env.infos
+            assert info is infos[agent] and set(infos) == set(env.agents)
+            game = env.unwrapped.game
+            log = game.log
+            # the pending decider, even while knocked-out agents step out first
+            decider = env.possible_agents[game.current_player] if game.decision else None
+            for a, entry in infos.items():
+                deciding = a == decider
+                assert entry["events"] == log[acted_at[a]:]
+                assert entry["action_mask"].tolist() == ([1, 1] if deciding else [0, 0])
+            if not terminated:
+                acted_at[agent] = len(log)
+            env.step(None if terminated else rng.randrange(2))
