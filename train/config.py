@@ -36,7 +36,7 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
     "DQN": ("stable_baselines3", "DQN", False),
 }
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
-VEC_ENVS = ("dummy", "subproc")
+VEC_ENVS = ("dummy", "subproc", "batch")
 #: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
@@ -177,7 +177,9 @@ class EnvConfig:
 @dataclass
 class VecEnvConfig:
     n_envs: int = _field(8, integer(1, 256), "parallel environments")
-    kind: str = _field("dummy", choice(*VEC_ENVS), "DummyVecEnv (one process) or SubprocVecEnv")
+    kind: str = _field("dummy", choice(*VEC_ENVS),
+                       "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
+                       "numpy batch engine (train.vec_env.PagadoresVecEnv)")
 
 
 @dataclass

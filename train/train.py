@@ -48,7 +48,7 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 from stable_baselines3.common.utils import LinearSchedule
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from pagadores_env.policies import make_policy
 
@@ -65,6 +65,7 @@ from .config import (
 )
 from .evaluate import AgentStats, evaluate
 from .exact_report import DRAWN, ExactMetrics, opponent_yardstick, yardstick
+from .vec_env import PagadoresVecEnv
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
@@ -135,6 +136,12 @@ def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def make_vec_env(config: Config) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
     SubprocVecEnv unpickle ``config.env.make``, which imports only the light config module."""
+    if config.vec_env.kind == "batch":
+        env = config.env
+        return VecMonitor(PagadoresVecEnv(
+            config.vec_env.n_envs, num_players=env.num_players, cards=env.cards,
+            opponents=env.opponents, learner_seat=env.learner_seat, reward=env.reward,
+            seed=config.seed))
     vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}[config.vec_env.kind]
     return sb3_make_vec_env(config.env.make, n_envs=config.vec_env.n_envs, seed=config.seed,
                             vec_env_cls=vec_cls)
