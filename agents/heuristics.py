@@ -119,32 +119,33 @@ class RandomPolicy(BasePolicy):
         return np.where(legal[:, 0], 0.5 * legal[:, 1], 1.0)
 
 
-class StopFirstPolicy(BasePolicy):
+class _ConstantPolicy(BasePolicy):
+    """The same choice (``throw``) at every decision, whenever the mask allows it."""
+
+    throw = False
+    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return _legal(self.throw, mask)
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return _legal_batch(np.full(len(mask), self.throw), mask)
+
+
+class StopFirstPolicy(_ConstantPolicy):
     """Never throws again: the insteker fixes a throw limit of 1, followers keep their first
     throw. Short rounds, no Picaro risk beyond the forced throw."""
 
     name = "stop-first"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return _legal(False, mask)
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return _legal_batch(np.zeros(len(mask), dtype=bool), mask)
+    throw = False
 
 
-class AlwaysThrowPolicy(BasePolicy):
+class AlwaysThrowPolicy(_ConstantPolicy):
     """Throws again whenever allowed: the insteker sets a limit of 3, and every score is simply
     the last of all allowed throws (R3.3) — maximal special fishing, maximal Picaro risk."""
 
     name = "always-throw"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return _legal(True, mask)
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return _legal_batch(np.ones(len(mask), dtype=bool), mask)
+    throw = True
 
 
 class ThresholdPolicy(BasePolicy):
