@@ -94,10 +94,12 @@ _BIT = 1 << np.arange(MAX_PLAYERS + 1)  # one spare entry so -1 (no seat) indexe
 _BITS = (np.arange(_MASKS)[:, None] >> np.arange(MAX_PLAYERS)) & 1  # mask -> 0/1 per seat
 _POPCOUNT = _BITS.sum(axis=1)
 _HIGHEST = np.array([m.bit_length() - 1 for m in range(_MASKS)])  # the only seat of 1-bit masks
-_RARE = (PENALTY > 0) | (KIND == Kind.PICARO)  # throws that move cards (R4.1, R4.4)
+_IS_PICARO = KIND == Kind.PICARO  # R4.4
+_ONLY_SEAT = np.maximum(_HIGHEST, 0)  # as _HIGHEST, but the empty mask gives seat 0 (unused)
+_RARE = (PENALTY > 0) | _IS_PICARO  # throws that move cards (R4.1, R4.4)
 _MAX_THROWS_OF_LIMIT = np.array([MAX_THROWS, 1, 2, 3])  # R3.2, R3.4: 0 = limit not yet set
 # Card losses of a throw: code = the special's penalty (R4.1), or 4 for a Picaro (R4.4)
-_LOSS_CODE = np.where(KIND == Kind.PICARO, 4, PENALTY)
+_LOSS_CODE = np.where(_IS_PICARO, 4, PENALTY)
 
 
 class Finished(NamedTuple):
@@ -140,6 +142,10 @@ class VectorGame:
         self.batch = b = int(batch)
         self.num_players = n = int(num_players)
         self.start_cards = _start_cards(b, n, cards)
+        # what a restart copies per game (R1.1): seats out from the start, and who holds cards
+        self._start_out = (self.start_cards == 0).astype(np.int64)
+        self._start_eliminations = self._start_out.max(axis=1)
+        self._start_alive = (self.start_cards > 0) @ _BIT[:n]
         self.first_insteker = _seats(b, n, first_insteker, "first_insteker")
         if not self.start_cards[np.arange(b), self.first_insteker].all():
             raise ValueError("first_insteker must be a seat that has cards in every game")
@@ -147,9 +153,9 @@ class VectorGame:
         self.auto_reset = bool(auto_reset)
         self.rng = np.random.default_rng(seed)
         self._rot = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # _rot[s]: s, s+1, …
-        self._seat_ids = np.arange(n)
         self._masks = 1 << n
         self._bits = _BITS[:self._masks, :n]
+        self._seat_in = self._bits == 1  # [mask, seat]: seat in mask
         # [seat * masks + mask]: the mask's seats in slot order from ``seat`` (observations)
         self._rot_bits = np.array([[m >> ((s + k) % n) & 1 for k in range(n)]
                                    for s in range(n) for m in range(self._masks)], bool)
@@ -224,7 +230,7 @@ class VectorGame:
         ``Game.placements``; meaningful for games that are over."""
         rows = np.arange(self.batch) if rows is None else np.asarray(rows)
         out = self.out.take(rows, axis=0)
-        batch = np.where(out == 0, self.eliminations[rows, None] + 1, out)
+        batch = np.where(out == 0, self.eliminations.take(rows)[:, None] + 1, out)
         return 1 + (batch[:, None, :] > batch[:, :, None]).sum(axis=2)
 
     def snapshot(self, i: int) -> dict[str, Any]:
@@ -302,9 +308,8 @@ class VectorGame:
         if actions.size and not ((actions == 0) | (actions == 1)).all():
             raise ValueError(f"actions must be 0 (stop) or 1 (throw again), got "
                              f"{np.unique(actions).tolist()}")
-        again = actions == 1
-        self.decision[rows[again]] = False  # R3.2: the same seat throws once more
-        stop = rows[~again]
+        self.decision[rows] = False  # R3.2: after "again" the same seat throws once more
+        stop = rows[actions == 0]
         if stop.size:
             self._end_turn(stop)  # may settle the round and end the game
         self.advance(rows)  # only the games that just acted can be at chance nodes (or over)
@@ -320,7 +325,7 @@ class VectorGame:
             if self.auto_reset and over.any():
                 self._finish(rows[over])
                 over[over] = False  # restarted: at a chance node now
-            rows = rows[~self.decision[rows] & ~over]
+            rows = rows[~(self.decision[rows] | over)]
             if not rows.size:
                 return
             self.chance_step(rows)
@@ -329,8 +334,10 @@ class VectorGame:
         """One throw in each game of ``rows`` (default: all at chance nodes); returns the rows."""
         rows = self.chance_rows() if rows is None else np.asarray(rows)
         dice = np.asarray(self.draw_dice(rows))
-        if dice.shape != rows.shape or (dice.size and (dice.min() < 0
-                                                       or dice.max() >= NUM_OUTCOMES)):
+        # the own generator's dice need no check; dice from an overriding ``draw_dice`` do
+        if getattr(self.draw_dice, "__func__", None) is not VectorGame.draw_dice and (
+                dice.shape != rows.shape or (dice.size and (dice.min() < 0
+                                                            or dice.max() >= NUM_OUTCOMES))):
             raise ValueError(f"dice must give one ordered outcome 0–{NUM_OUTCOMES - 1} per row")
         self._throw(rows, dice.astype(np.int64, copy=False))
         return rows
@@ -342,14 +349,15 @@ class VectorGame:
         self.advance(rows)
 
     def _restart(self, rows: np.ndarray) -> None:
-        start = self.start_cards[rows]
-        self.cards[rows] = start
-        self.out[rows] = start == 0
-        self.eliminations[rows] = (start == 0).any(axis=1)
-        self.alive[rows] = (start > 0) @ _BIT[:self.num_players]
+        self.cards[rows] = self.start_cards.take(rows, axis=0)
+        self.out[rows] = self._start_out.take(rows, axis=0)
+        self.eliminations[rows] = self._start_eliminations.take(rows)
+        alive = self._start_alive.take(rows)
+        self.alive[rows] = alive
         self.round[rows] = 0
         self.winner[rows] = -1
-        self._start_round(rows, self.first_insteker[rows])
+        self.decision[rows] = False  # reset_games may restart games waiting at a decision
+        self._start_round(rows, self.first_insteker.take(rows), alive)
 
     def pop_finished(self) -> Finished:
         """The games that ended since the last call (``auto_reset`` only), in order."""
@@ -415,32 +423,33 @@ class VectorGame:
     def _losses(self, rows: np.ndarray, dice: np.ndarray, in_round: np.ndarray) -> np.ndarray:
         """Picaro (R4.4, R5.2) and specials (R4.1, R5.2); returns which rows' round ended."""
         n = self.num_players
-        seat = self.seat[rows]
-        picaro = KIND[dice] == Kind.PICARO
+        seat = self.seat.take(rows)
         cards = self.cards.take(rows, axis=0)
+        alive = self.alive.take(rows)
         # R4.1: every other player still in the game; R5.2: the other kampen players
-        group = np.where(in_round, self.alive[rows], self.members[rows])
-        key = (_LOSS_CODE[dice] * n + seat) * self._masks + group
-        lost = np.minimum(self._loss_table.take(key, axis=0), cards)  # R1.4: never below 0
-        cards -= lost
+        group = np.where(in_round, alive, self.members.take(rows))
+        key = (_LOSS_CODE.take(dice) * n + seat) * self._masks + group
+        cards -= np.minimum(self._loss_table.take(key, axis=0), cards)  # R1.4: never below 0
         self.cards[rows] = cards
-        emptied = (lost > 0) & (cards == 0)
-        ended = picaro | emptied.any(axis=1)  # R4.4 / R6.2: the round stops at once
+        holding = (cards > 0) @ _BIT[:n]
+        emptied = alive & ~holding  # as a seat mask: who lost their last card just now
+        ended = _IS_PICARO.take(dice) | (emptied != 0)  # R4.4 / R6.2: the round stops at once
         if ended.any():
-            rows, seat, emptied = rows[ended], seat[ended], emptied[ended]
-            alive = (cards[ended] > 0) @ _BIT[:n]
+            rows, seat, emptied, alive = rows[ended], seat[ended], emptied[ended], holding[ended]
             self.alive[rows] = alive
-            count = emptied.sum(axis=1)
-            after_one = self._next(emptied.argmax(axis=1), alive)  # R6.1
-            youngest = _HIGHEST[alive]  # R6.2 + R1.3
+            count = _POPCOUNT.take(emptied)
+            after_one = self._next(_ONLY_SEAT.take(emptied), alive)  # R6.1
+            youngest = _HIGHEST.take(alive)  # R6.2 + R1.3
             insteker = np.where(count == 0, seat, np.where(count == 1, after_one, youngest))
-            if count.any():
-                self._eliminate(rows, emptied)
+            hit = count > 0
+            if hit.any():
+                self._eliminate(rows[hit], emptied[hit])
             self._new_round(rows, insteker)
         return ended
 
     def _end_turn(self, rows: np.ndarray) -> None:
-        """The current player's last throw becomes their score (R3.3)."""
+        """The current player's last throw becomes their score (R3.3). The rows are no
+        longer at a decision node: the callers have cleared ``decision``."""
         seat = self.seat[rows]
         first = rows[seat == self.insteker[rows]]
         self.throw_limit[first] = self.throws[first]  # R3.2
@@ -450,7 +459,6 @@ class VectorGame:
         self.scored[rows] |= bit
         self.throws[rows] = 0
         self.current[rows] = -1
-        self.decision[rows] = False
         self._scored(rows, seat, bit, strength)
 
     def _scored(self, rows: np.ndarray, seat: np.ndarray, bit: np.ndarray,
@@ -470,8 +478,8 @@ class VectorGame:
 
     def _settle(self, rows: np.ndarray) -> None:
         """Lowest score loses a card (R3.5); a shared lowest plays kampen (R5.1, R5.3)."""
-        losers = self.lowest[rows]
-        tie = _POPCOUNT[losers] > 1
+        losers = self.lowest.take(rows)
+        tie = _POPCOUNT.take(losers) > 1
         if tie.any():
             tie_rows, group = rows[tie], losers[tie]
             self.phase[tie_rows] = KAMPEN
@@ -482,38 +490,39 @@ class VectorGame:
             # R5.1: in round order, which runs clockwise from the insteker
             self.seat[tie_rows] = self._next((self.insteker[tie_rows] - 1) % self.num_players,
                                              group)
-        single = ~tie
-        if single.any():
-            rows = rows[single]
-            loser = _HIGHEST[losers[single]]
+            single = np.flatnonzero(~tie)
+            rows, losers = rows.take(single), losers.take(single)
+        if rows.size:
+            loser = _HIGHEST.take(losers)
             flat = rows * self.num_players + loser
-            self._cards_flat[flat] -= ROUND_LOSS
-            out = self._cards_flat[flat] == 0
+            cards = self._cards_flat.take(flat) - ROUND_LOSS
+            self._cards_flat[flat] = cards
+            out = cards == 0
             if out.any():
-                alive = self.alive[rows] & ~np.where(out, _BIT[loser], 0)
+                gone = np.where(out, _BIT.take(loser), 0)
+                alive = self.alive.take(rows) & ~gone
                 self.alive[rows] = alive
-                self._eliminate(rows, out[:, None] & (self._seat_ids == loser[:, None]))
+                self._eliminate(rows[out], gone[out])
                 # R3.5: the loser insteeks; R6.1: if out, the next player clockwise with cards
                 loser = np.where(out, self._next(loser, alive), loser)
             self._new_round(rows, loser)
 
     def _eliminate(self, rows: np.ndarray, emptied: np.ndarray) -> None:
-        """Players emptied together share one elimination batch (R1.4, for placements)."""
-        hit = emptied.any(axis=1)
-        rows, emptied = rows[hit], emptied[hit]
-        if rows.size:
-            self.eliminations[rows] += 1
-            self.out[rows] = np.where(emptied, self.eliminations[rows, None],
-                                      self.out.take(rows, axis=0))
+        """The seats of each nonzero mask ``emptied`` went out together and share one
+        elimination batch (R1.4, for placements)."""
+        batch = self.eliminations.take(rows) + 1
+        self.eliminations[rows] = batch
+        self.out[rows] = np.where(self._seat_in.take(emptied, axis=0), batch[:, None],
+                                  self.out.take(rows, axis=0))
 
     def _new_round(self, rows: np.ndarray, insteker: np.ndarray) -> None:
         """Start the next round, or end the game when one player has cards (R1.5, R6.3)."""
-        alive = self.alive[rows]
-        going = _POPCOUNT[alive] > 1
+        alive = self.alive.take(rows)
+        going = _POPCOUNT.take(alive) > 1
         if going.all():
-            self._start_round(rows, insteker)
+            self._start_round(rows, insteker, alive)
             return
-        self._start_round(rows[going], insteker[going])
+        self._start_round(rows[going], insteker[going], alive[going])
         over = rows[~going]
         self.phase[over] = OVER
         self.insteker[over] = -1
@@ -521,20 +530,19 @@ class VectorGame:
         self.decision[over] = False
         self.winner[over] = _HIGHEST[alive[~going]]
 
-    def _start_round(self, rows: np.ndarray, insteker: np.ndarray) -> None:
+    def _start_round(self, rows: np.ndarray, insteker: np.ndarray, alive: np.ndarray) -> None:
+        """Round state for ``rows`` (at chance nodes) whose seats with cards are ``alive``."""
         self.round[rows] += 1
         self.insteker[rows] = insteker
         self.seat[rows] = insteker
         self.phase[rows] = ROUND
-        alive = self.alive[rows]  # R1.2: the round skips players without cards
-        self.members[rows] = alive
+        self.members[rows] = alive  # R1.2: the round skips players without cards
         self.todo[rows] = alive
         self.low[rows] = _NO_SCORE
         self.lowest[rows] = 0
         self.throw_limit[rows] = 0
         self.throws[rows] = 0
         self.current[rows] = -1
-        self.decision[rows] = False
         self.scored[rows] = 0
 
 
