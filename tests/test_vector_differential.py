@@ -277,3 +277,16 @@ def test_bad_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="shape"):
         vg.step(np.array([0, 1]))
     assert vector_states(vg, np.arange(4)) == before
+
+
+@pytest.mark.parametrize("dice", [np.array([0, 216, 5, 7]), np.array([-1, 0, 0, 0]),
+                                  np.array([1, 2])])
+def test_bad_injected_dice_change_nothing(dice: np.ndarray) -> None:
+    """Dice from an overriding ``draw_dice`` are checked (ordered outcomes 0–215, one per
+    row); a bad draw raises before any game changes."""
+    vg = VectorGame(4, 2, seed=1, auto_reset=False)
+    vg.draw_dice = lambda rows: dice
+    before = vector_states(vg, np.arange(4))
+    with pytest.raises(ValueError, match="one ordered outcome 0–215 per row"):
+        vg.chance_step(np.arange(4))
+    assert vector_states(vg, np.arange(4)) == before
