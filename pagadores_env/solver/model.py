@@ -128,6 +128,12 @@ def _choose(rule: Rule, stop: np.ndarray, throw: np.ndarray, table: np.ndarray |
         return np.maximum(stop, throw)
     if rule == "min":
         return np.minimum(stop, throw)
+    return follow(table, stop, throw)
+
+
+def follow(table: np.ndarray, stop: np.ndarray, throw: np.ndarray) -> np.ndarray:
+    """The value of a fixed policy's choice: ``table`` holds its actions (True = throw
+    again) or, for a stochastic policy, its probabilities of throwing again."""
     if table.dtype == bool:
         return np.where(table, throw, stop)
     return stop + table * (throw - stop)  # a mixed policy: the expectation over its actions
