@@ -1,8 +1,8 @@
 """
 # Pagadores
 
-Dados de Pagadores, the dice game, for 2–6 players as a PettingZoo AEC environment. The
-rules are the project's contract, `RULES.md` (rule ids R1…R7 below refer to it).
+Dados de Pagadores, the dice game, for 2–6 players as a PettingZoo AEC environment. Rule ids
+R1…R7 below refer to the project's rules contract, summarised in the README.
 
 | Import             | `from pagadores_env import pagadores_v0`                 |
 |--------------------|----------------------------------------------------------|

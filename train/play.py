@@ -19,7 +19,7 @@ from pagadores_env.policies import Policy, make_policy
 from pagadores_env.render import describe_events, player, render_table
 
 RULES_SUMMARY = """\
-Dados de Pagadores in short (rule ids from RULES.md):
+Dados de Pagadores in short (rule ids from the rules contract; see the README):
   R1   2-6 players, 10 cards each. Lose all your cards and you are out; the last one
        holding cards wins (R1.4, R1.5).
   R2   Three dice. Points: a 1 counts 100, a 6 counts 60, the others their face (R2.1).
