@@ -26,7 +26,8 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
         main(["--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "exact"):
+    for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "exact",
+                    "best-response"):
         assert command in out
 
 

@@ -21,6 +21,9 @@ DELEGATED = {
     "bench": ("train.bench", "measure environment speed (see: pagadores bench -h)"),
     "solve": ("pagadores_env.solver",
               "solve the 2-player game exactly: game value and time (see: pagadores solve -h)"),
+    "best-response": ("pagadores_env.solver.multi",
+                      "exact best response of one seat against fixed opponents at 2–4-player "
+                      "tables (see: pagadores best-response -h)"),
     "exact": ("train.exact_report",
               "exact 2-player win probabilities of agents against each other, and their "
               "exploitability (see: pagadores exact -h)"),

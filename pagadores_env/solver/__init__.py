@@ -3,8 +3,9 @@
 ``solve_two_player(cards)`` solves every two-player position by backward induction over card
 counts (see ``model``); ``load_or_solve`` caches the result on disk (``cache_path``);
 ``best_response``, ``evaluate`` and ``exploitability`` measure any policy exactly on the
-observations the environment gives it; ``best_response_multi`` is the exact best response of
-one seat against fixed opponents at 3–4-player tables (``multi``). ``main`` is the
+observations the environment gives it; ``multi.best_response_multi`` is the exact best
+response of one seat against fixed opponents at 3–4-player tables (not imported here, so that
+``python -m pagadores_env.solver.multi`` runs it cleanly). ``main`` is the
 ``pagadores solve`` command (also ``python -m pagadores_env.solver``).
 """
 
@@ -17,7 +18,6 @@ from collections.abc import Sequence
 from ..engine import MAX_CARDS
 from .decisions import Decision, decision_from_game, decode_batch, encode_decisions
 from .model import PolicyTable, Tables, backward
-from .multi import MultiBestResponse, best_response_multi
 from .response import (
     BestResponse,
     Match,
@@ -36,9 +36,9 @@ from .two_player import (
 )
 
 __all__ = [
-    "BestResponse", "Decision", "Match", "MultiBestResponse", "PolicyTable", "TablePolicy",
-    "Tables", "TwoPlayerSolution",
-    "backward", "best_response", "best_response_multi", "cache_dir", "cache_path",
+    "BestResponse", "Decision", "Match", "PolicyTable", "TablePolicy", "Tables",
+    "TwoPlayerSolution",
+    "backward", "best_response", "cache_dir", "cache_path",
     "decision_from_game", "decode_batch", "encode_decisions", "evaluate", "exploitability",
     "load_or_solve", "main", "policy_table", "solve_two_player",
 ]

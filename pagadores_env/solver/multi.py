@@ -333,7 +333,7 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the hero's exact best-response value against scripted opponents and the time."""
     parser = argparse.ArgumentParser(
-        prog="python -m pagadores_env.solver.multi",
+        prog="pagadores best-response",
         description="Exact best response of one seat against fixed opponent policies.")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--cards", type=int, default=MAX_CARDS)
