@@ -28,14 +28,12 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
+from .dice import DiceStream
 from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
 from .render import describe_events, render_table
 from .rewards import REWARD_SCHEMES, REWARDS
-from .rules import THROWS, Throw
 
-#: Throws drawn from the generator per call, so one numpy call serves many throws.
-DICE_BLOCK = 256
 ACTION_NAMES = {Action.STOP: "stop", Action.THROW: "throw again"}
 _ACTIONS = (Action.STOP, Action.THROW)  # the engine takes its own members fastest
 
@@ -94,7 +92,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         self.agents: list[str] = []  # no game until reset()
         self.agent_selection: str | None = None
         self._deciding: str | None = None
-        self._dice: list[Throw] = []  # the coming throws, next one last
+        self._dice: DiceStream | None = None  # made with the generator in reset()
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
@@ -108,7 +106,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         (a fresh unseeded generator on the very first reset)."""
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
-            self._dice = []
+            self._dice = DiceStream(self.np_random)
         self.game = Game(self.num_players, self.cards)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -206,11 +204,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         """Throw the env's dice until someone has a decision or the game ends (R3.6); settle
         the agents whose place is now known; select the next agent."""
         game = self.game
-        dice = self._dice
+        draw = self._dice.draw
         while not game.decision and game.winner is None:
-            if not dice:
-                dice = self._roll_block()
-            game.apply_throw(dice.pop())
+            game.apply_throw(draw())
         leaving = game.eliminations != self._eliminations  # the game only ends by knock-outs
         if leaving:
             self._settle_places()
@@ -224,16 +220,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             self._deads_step_first()  # the leaving agents step (None) before the next decider
         if self.render_mode == "human":
             self._print_news()
-
-    def _roll_block(self) -> list[Throw]:
-        """Refill the dice with ``DICE_BLOCK`` throws of ordered outcomes 0…215, uniform
-        (R7.2), as classified ``Throw``s (the engine then skips classifying). Reversed, so
-        that popping from the end uses them in the generator's order."""
-        outcomes = self.np_random.integers(0, len(THROWS), DICE_BLOCK).tolist()
-        dice = list(map(THROWS.__getitem__, outcomes))
-        dice.reverse()
-        self._dice = dice
-        return dice
 
     def _settle_places(self) -> None:
         """Terminate and reward every agent whose place is now settled: knocked out, or

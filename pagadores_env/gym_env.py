@@ -55,15 +55,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .dice import DiceStream
 from .engine import Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
 from .policies import Policy, make_policy
 from .rewards import check_scheme, final_reward
-from .rules import THROWS, Throw
 
 ILLEGAL_MODES = ("raise", "replace", "penalty")
 MAX_SILENT_GAMES = 1000
-DICE_BLOCK = 256  # ordered outcomes drawn per generator call
 _NO_MASK = np.zeros(2, dtype=np.int8)
 
 
@@ -100,8 +99,7 @@ class PagadoresGymEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(2)
         self.game: Game | None = None
         self.seat = 0
-        self._dice = np.zeros(0, dtype=np.int64)
-        self._dice_at = 0
+        self._dice: DiceStream | None = None  # made with the generator in reset()
         self._log_at = 0
         self._done = True
 
@@ -109,8 +107,9 @@ class PagadoresGymEnv(gym.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
+            self._dice = DiceStream(self.np_random)
         if seed is not None:
-            self._dice_at = len(self._dice)  # drop dice drawn under the old seed
             for policy, child in zip(self.opponents, np.random.SeedSequence(seed).spawn(
                     len(self.opponents)), strict=True):
                 if hasattr(policy, "reset"):
@@ -173,7 +172,7 @@ class PagadoresGymEnv(gym.Env):
         game, seat = self.game, self.seat
         while not game.is_terminal() and game.cards[seat]:
             if game.is_chance_node():
-                game.apply_throw(self._next_throw())
+                game.apply_throw(self._dice.draw())
             elif game.current_player == seat:
                 return
             else:
@@ -181,13 +180,6 @@ class PagadoresGymEnv(gym.Env):
                 mask = np.ones(2, dtype=np.int8)
                 game.apply_action(self._policy_of[who].act(encode(game, who), mask))
         self._done = True
-
-    def _next_throw(self) -> Throw:
-        if self._dice_at == len(self._dice):
-            self._dice = self.np_random.integers(0, len(THROWS), size=DICE_BLOCK)
-            self._dice_at = 0
-        self._dice_at += 1
-        return THROWS[self._dice[self._dice_at - 1]]
 
     def _final_reward(self) -> float:
         places = self.game.placements()

@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from pagadores_env import IllegalMoveError, pagadores_v0
-from pagadores_env.aec import DICE_BLOCK
+from pagadores_env.dice import DICE_BLOCK
 from pagadores_env.observation import OBS_SIZE, encode, field_table
 from pagadores_env.rules import THROWS
 from train import bench

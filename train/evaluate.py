@@ -63,10 +63,10 @@ from typing import Any
 
 import numpy as np
 
+from pagadores_env.dice import DiceStream
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from pagadores_env.observation import encode
 from pagadores_env.policies import Policy, make_policy
-from pagadores_env.rules import THROWS
 from pagadores_env.vector.evaluate import Played, is_vectorised, play_lineup
 
 from .exact_report import DRAWN, Yardstick, decimals, yardstick
@@ -76,7 +76,7 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 CHUNK = 512  # games played concurrently; fixed, because it orders shared generators' draws
 BATCH_CHUNK = 65_536  # the same for the batch engine (which also shares its dice generator)
 ENGINES = ("auto", "batch", "scalar")
-DICE_BLOCK = 64
+DICE_BLOCK = 64  # throws per draw of a game's own dice stream (fixes the seeded results)
 
 
 def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -505,22 +505,17 @@ def _play_chunk(policies: list[Policy], row_of_entry: list[int], num_players: in
 class _Table:
     """One game with its own dice stream."""
 
-    __slots__ = ("game", "row_of_seat", "rng", "dice", "at")
+    __slots__ = ("game", "row_of_seat", "dice")
 
     def __init__(self, game: Game, row_of_seat: list[int], rng: np.random.Generator) -> None:
-        self.game, self.row_of_seat, self.rng = game, row_of_seat, rng
-        self.dice: list[int] = []
-        self.at = 0
+        self.game, self.row_of_seat = game, row_of_seat
+        self.dice = DiceStream(rng, DICE_BLOCK)
 
     def advance(self) -> bool:
         """Throw dice until a decision is due; True once the game is over."""
         game = self.game
         while game.is_chance_node():
-            if self.at == len(self.dice):
-                self.dice = self.rng.integers(0, len(THROWS), size=DICE_BLOCK).tolist()
-                self.at = 0
-            game.apply_throw(THROWS[self.dice[self.at]])
-            self.at += 1
+            game.apply_throw(self.dice.draw())
         return game.is_terminal()
 
 
