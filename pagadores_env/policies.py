@@ -58,6 +58,15 @@ class BasePolicy:
         return self.name
 
 
+def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``policy``'s actions for the rows of ``obs``/``mask``: its ``act_batch`` if it has one,
+    else ``act`` row by row."""
+    batch = getattr(policy, "act_batch", None)
+    if batch is not None:
+        return np.asarray(batch(obs, mask))
+    return np.array([policy.act(o, m) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
+
+
 _REGISTRY: dict[str, Callable[..., Policy]] = {}
 _plugins_loaded = False
 

@@ -66,7 +66,7 @@ import numpy as np
 from pagadores_env.dice import DiceStream
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, make_policy
+from pagadores_env.policies import Policy, batch_actions, make_policy
 from pagadores_env.vector.evaluate import Played, is_vectorised, play_lineup
 
 from .exact_report import DRAWN, Yardstick, decimals, yardstick
@@ -495,7 +495,7 @@ def _play_chunk(policies: list[Policy], row_of_entry: list[int], num_players: in
         for row, waiting in pending.items():
             obs = np.stack([encode(t.game, t.game.current_player) for t in waiting])
             masks = np.ones((len(waiting), 2), dtype=np.int8)
-            actions = _act_batch(policies[row], obs, masks)
+            actions = batch_actions(policies[row], obs, masks)
             for table, action in zip(waiting, actions, strict=True):
                 table.game.apply_action(int(action))
         active = still
@@ -517,12 +517,6 @@ class _Table:
         while game.is_chance_node():
             game.apply_throw(self.dice.draw())
         return game.is_terminal()
-
-
-def _act_batch(policy: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    if hasattr(policy, "act_batch"):
-        return np.asarray(policy.act_batch(obs, masks))
-    return np.array([policy.act(o, m) for o, m in zip(obs, masks, strict=True)])
 
 
 # ---------------------------------------------------------------------- helpers

@@ -31,7 +31,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from pagadores_env.engine import Game
 from pagadores_env.observation import OBS_SIZE
-from pagadores_env.policies import Policy, make_policy
+from pagadores_env.policies import Policy, batch_actions, make_policy
 from pagadores_env.rewards import check_scheme, final_reward
 from pagadores_env.vector import VectorGame
 
@@ -198,9 +198,7 @@ class PagadoresVecEnv(VecEnv):
         for k, policy in enumerate(self._policies):
             mine = group == k
             if mine.any():
-                actions[mine] = policy.act_batch(obs[mine], masks[mine]) if hasattr(
-                    policy, "act_batch") else [policy.act(o, m) for o, m in
-                                               zip(obs[mine], masks[mine], strict=True)]
+                actions[mine] = batch_actions(policy, obs[mine], masks[mine])
         game.step(actions, rows)
 
     def _observe(self) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..engine import MAX_CARDS
 from ..observation import OBS_SIZE
-from ..policies import BasePolicy, Policy
+from ..policies import BasePolicy, Policy, batch_actions
 from .decisions import GRID, INSTEKER, decode_batch, grid_observations, table_actions
 from .model import PolicyTable, Tables, backward, check_cards
 from .two_player import greedy_table, load_or_solve
@@ -47,11 +47,7 @@ def _ask(policy: Policy, obs: np.ndarray) -> np.ndarray:
             raise ValueError(f"policy {policy!r} must give each of {len(obs)} rows a "
                              f"probability of throwing again in [0, 1]; got shape {p.shape}")
         return p
-    batch = getattr(policy, "act_batch", None)
-    if batch is not None:
-        actions = np.asarray(batch(obs, mask))
-    else:
-        actions = np.array([policy.act(o, m) for o, m in zip(obs, mask, strict=True)])
+    actions = batch_actions(policy, obs, mask)
     if actions.shape != (len(obs),) or not np.isin(actions, (0, 1)).all():
         raise ValueError(
             f"policy {policy!r} must answer each of {len(obs)} rows with 0 (stop) or "

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..policies import Policy, make_policy
+from ..policies import Policy, batch_actions, make_policy
 from .game import VectorGame
 
 
@@ -111,7 +111,7 @@ def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
         for k, player in enumerate(players):
             mine = who == k
             if mine.any():
-                actions[mine] = _act_batch(player, obs[mine], masks[:rows.size][mine])
+                actions[mine] = batch_actions(player, obs[mine], masks[:rows.size][mine])
         game.step(actions, rows)
 
 
@@ -184,8 +184,3 @@ def evaluate_batch(policies: Sequence[str | Policy], num_players: int, num_games
         "cpu_seconds": time.process_time() - cpu,
     }
 
-
-def _act_batch(player: Policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    if hasattr(player, "act_batch"):
-        return np.asarray(player.act_batch(obs, masks))
-    return np.array([player.act(o, m) for o, m in zip(obs, masks, strict=True)])
