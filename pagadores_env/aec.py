@@ -14,7 +14,6 @@ and infos are only built when read (see ``infos``).
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import gymnasium
@@ -28,6 +27,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
+from .checks import check_choice, check_int
 from .dice import DiceStream
 from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
@@ -47,19 +47,6 @@ RENDER_MODES = (None, "ansi", "human")
 ILLEGAL_ACTIONS = ("raise", "penalty")
 
 
-def _check_int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (
-            low <= value <= high):
-        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    return int(value)
-
-
-def _check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> Any:
-    if not any(value is a or (isinstance(value, str) and value == a) for a in allowed):
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return value
-
-
 class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Dados de Pagadores as a PettingZoo AEC environment; see ``pagadores_v0`` for the guide."""
 
@@ -69,11 +56,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
     def __init__(self, num_players: int = 2, cards: int = 10, render_mode: str | None = None,
                  reward: str = "win", illegal_action: str = "raise") -> None:
         super().__init__()
-        self.num_players = _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        self.cards = _check_int("cards", cards, 1, MAX_CARDS)
-        self.render_mode = _check_choice("render_mode", render_mode, RENDER_MODES)
-        self.reward_scheme = _check_choice("reward", reward, REWARD_SCHEMES)
-        self.illegal_action = _check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        self.cards = check_int("cards", cards, 1, MAX_CARDS)
+        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
+        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self._reward_of = REWARDS[reward]  # (place, seats sharing it, players) → reward
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}

@@ -55,6 +55,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .checks import check_choice
 from .dice import DiceStream
 from .engine import Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
@@ -88,12 +89,7 @@ class PagadoresGymEnv(gym.Env):
             )
         self.learner_seat = learner_seat
         self.reward_scheme = check_scheme(reward)
-        if illegal_action not in ILLEGAL_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {', '.join(map(repr, ILLEGAL_MODES))}, "
-                f"got {illegal_action!r}"
-            )
-        self.illegal_action = illegal_action
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.opponents = _resolve_opponents(opponents, num_players)
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .checks import check_choice
+
 
 def win_reward(place: int, shared: int, num_players: int) -> float:
     """+1 for the winner, -1 for everyone else (R1.5)."""
@@ -38,9 +40,7 @@ REWARD_SCHEMES = tuple(REWARDS)
 
 
 def check_scheme(scheme: str) -> str:
-    if scheme not in REWARDS:
-        raise ValueError(f"reward must be one of {', '.join(REWARD_SCHEMES)}, got {scheme!r}")
-    return scheme
+    return check_choice("reward", scheme, REWARD_SCHEMES)
 
 
 def final_reward(scheme: str, place: int, num_players: int, shared: int = 1) -> float:

@@ -91,13 +91,13 @@ def test_docstring_example_plays_a_game(capsys):
 
 # ---------------------------------------------------------------- construction
 @pytest.mark.parametrize(("kwargs", "named"), [
-    ({"num_players": 1}, "num_players must be an integer from 2 to 6"),
-    ({"num_players": 7}, "num_players must be an integer from 2 to 6"),
-    ({"num_players": 2.0}, "num_players must be an integer from 2 to 6"),
-    ({"num_players": True}, "num_players must be an integer from 2 to 6"),
-    ({"cards": 0}, "cards must be an integer from 1 to 10"),
-    ({"cards": 11}, "cards must be an integer from 1 to 10"),
-    ({"cards": [10, 10]}, "cards must be an integer from 1 to 10"),
+    ({"num_players": 1}, "num_players must be an integer 2–6"),
+    ({"num_players": 7}, "num_players must be an integer 2–6"),
+    ({"num_players": 2.0}, "num_players must be an integer 2–6"),
+    ({"num_players": True}, "num_players must be an integer 2–6"),
+    ({"cards": 0}, "cards must be an integer 1–10"),
+    ({"cards": 11}, "cards must be an integer 1–10"),
+    ({"cards": [10, 10]}, "cards must be an integer 1–10"),
     ({"render_mode": "rgb_array"}, "render_mode must be one of None, 'ansi', 'human'"),
     ({"reward": "score"}, "reward must be one of 'win', 'placement'"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'penalty'"),

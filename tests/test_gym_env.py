@@ -225,7 +225,7 @@ def test_illegal_action_penalty_ends_the_episode():
      "one policy per other seat .*3 for 4 players.* got 2"),
     ({"opponents": ["nosuch"]}, "unknown policy 'nosuch'"),
     ({"learner_seat": 2}, "learner_seat must be 'random' or a seat 0–1, got 2"),
-    ({"reward": "money"}, "reward must be one of win, placement"),
+    ({"reward": "money"}, "reward must be one of 'win', 'placement'"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'replace'"),
     ({"render_mode": "human"}, "no render modes"),
 ])

@@ -63,6 +63,7 @@ from typing import Any
 
 import numpy as np
 
+from pagadores_env.checks import check_choice, check_int
 from pagadores_env.dice import DiceStream
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from pagadores_env.observation import encode
@@ -286,12 +287,10 @@ def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int =
     on a bad agent count, spec, ``num_players``, ``num_games``, ``seed``, ``cards``,
     ``exact`` or ``engine``.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, "
-                         f"got {engine!r}")
-    _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-    _check_int("num_games", num_games, 1)
-    _check_int("seed", seed, 0)
+    check_choice("engine", engine, ENGINES)
+    check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+    check_int("num_games", num_games, 1)
+    check_int("seed", seed, 0)
     Game(num_players, cards)  # validates cards with the engine's message
     exact = _exact_wanted(exact, num_players, cards)
     agents = list(agents)
@@ -367,7 +366,7 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     agents = list(agents)
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {len(agents)}")
-    _check_int("seed", seed, 0)
+    check_int("seed", seed, 0)
     size = len(agents)
     wins = np.zeros((size, size), dtype=np.int64)
     played = 0
@@ -547,13 +546,6 @@ def _labels(agents: list[AgentLike], policies: Sequence[AgentLike]) -> list[str]
             label = f"{base}#{k}"
         labels.append(label)
     return labels
-
-
-def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
-    ok = isinstance(value, int | np.integer) and not isinstance(value, bool)
-    if not ok or value < low or (high is not None and value > high):
-        allowed = f"{low}–{high}" if high is not None else f"≥ {low}"
-        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
 
 
 def _aligned(rows: list[tuple[str, ...]]) -> str:

@@ -27,6 +27,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..checks import check_int
 from ..engine import MAX_CARDS
 from ..rules import (
     FACES,
@@ -270,10 +271,7 @@ class _Backward:
 
 def check_cards(cards: int) -> int:
     """``cards`` as an int, or ``ValueError`` unless it is 1…MAX_CARDS (R1.1)."""
-    if isinstance(cards, bool) or not (isinstance(cards, (int, np.integer))
-                                       and 1 <= cards <= MAX_CARDS):
-        raise ValueError(f"cards must be an integer 1–{MAX_CARDS}, got {cards!r}")
-    return int(cards)
+    return check_int("cards", cards, 1, MAX_CARDS)
 
 
 def backward(cards: int, rules: tuple[Rule, Rule]) -> Tables:
