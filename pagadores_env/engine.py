@@ -17,10 +17,14 @@ before anything changes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import operator
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from .rules import (
     CHANCE_OUTCOMES,
@@ -36,7 +40,9 @@ from .rules import (
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R1.1
 MAX_CARDS = 10  # R1.1
 FORMAT = "pagadores-game"
-FORMAT_VERSION = 1
+#: Version 2 adds ``digest``; version 1 files (no digest) still load, checked by replay only.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class Action(IntEnum):
@@ -175,9 +181,11 @@ class Game:
         """``[STOP, THROW]`` at a decision node (R3.6), ``[]`` elsewhere."""
         return [Action.STOP, Action.THROW] if self.decision else []
 
-    @staticmethod
-    def chance_outcomes() -> tuple[tuple[tuple[int, int, int], float], ...]:
-        """The 56 unordered throws with their probabilities (R7.2); they sum to 1."""
+    def chance_outcomes(self) -> tuple[tuple[tuple[int, int, int], float], ...]:
+        """The 56 unordered throws with their probabilities (R7.2); they sum to 1. Only a
+        chance node has them: elsewhere this raises, as ``apply_throw`` would."""
+        if not self.is_chance_node():
+            raise IllegalMoveError(self._no_throw_reason())
         return CHANCE_OUTCOMES
 
     @property
@@ -214,14 +222,9 @@ class Game:
     # members, whose attribute lookup costs more than the comparison).
     def apply_throw(self, dice: Sequence[int] | Throw) -> None:
         """Apply the current player's throw at a chance node (R3, R4, R5)."""
-        if self.decision:
-            raise IllegalMoveError(
-                f"seat {self.current_player} must first decide: legal actions are "
-                "0 (stop) and 1 (throw again), not a throw"
-            )
         phase = self.phase
-        if phase == _OVER:
-            raise IllegalMoveError("the game is over: no more throws (R1.5)")
+        if self.decision or phase == _OVER:
+            raise IllegalMoveError(self._no_throw_reason())
         if type(dice) is Throw:
             throw = dice
         else:
@@ -260,7 +263,7 @@ class Game:
                 "apply_throw(dice), not an action"
             )
         if action.__class__ is not Action:  # the members themselves skip the checks
-            action = _checked_action(action)
+            action = as_action(action)
         seat = self.order[self.pos]  # decisions only happen in a round (R3.6, R5.1)
         stop = action is _STOP
         self.history.append(_PLAIN_ACTION[action])
@@ -269,6 +272,12 @@ class Game:
             self._end_turn(seat)
         else:
             self.decision = False
+
+    def _no_throw_reason(self) -> str:
+        if self.decision:
+            return (f"seat {self.current_player} must first decide: legal actions are "
+                    "0 (stop) and 1 (throw again), not a throw")
+        return "the game is over: no more throws (R1.5)"
 
     # ------------------------------------------------------------------ transitions
     def _start_round(self, insteker: int) -> None:
@@ -422,8 +431,10 @@ class Game:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """Exact JSON-ready form: the start position, every input so far, and a snapshot."""
-        return {
+        """Exact JSON-ready form: the start position, every input so far, a snapshot, and a
+        ``digest`` of all of it, so that any change to a saved game is detected on loading —
+        also a changed die that replays to the same snapshot."""
+        record = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "num_players": self.num_players,
@@ -432,31 +443,46 @@ class Game:
             "history": [list(h) if isinstance(h, tuple) else h for h in self.history],
             "state": self.snapshot(),
         }
+        return record | {"digest": record_digest(record)}
 
     @classmethod
     def from_dict(cls, data: Any) -> Game:
         """Rebuild a game from ``to_dict`` output by replaying its history.
 
         Raises ``ValueError`` naming the first thing that is wrong: a missing or unknown key,
-        a bad start position, an input the rules do not allow at that point, or a snapshot
-        that does not match the replayed game.
+        a digest that does not match the record (any edit or corruption), a bad start
+        position, an input the rules do not allow at that point, or a snapshot that does not
+        match the replayed game.
         """
         if not isinstance(data, dict):
             raise ValueError(f"a saved game must be a dict, got {type(data).__name__}")
+        version = data.get("version")
+        if (data.get("format") != FORMAT or type(version) is not int
+                or version not in READABLE_VERSIONS):
+            raise ValueError(
+                f"saved game must be format {FORMAT!r} version "
+                f"{' or '.join(map(str, READABLE_VERSIONS))}, got {data.get('format')!r} "
+                f"version {version!r}"
+            )
         keys = {"format", "version", "num_players", "start_cards", "first_insteker",
-                "history", "state"}
+                "history", "state"} | ({"digest"} if version >= 2 else set())
         missing, unknown = keys - data.keys(), data.keys() - keys
         if missing or unknown:
             raise ValueError(
                 f"saved game keys must be {sorted(keys)}; missing {sorted(missing)}, "
                 f"unknown {sorted(map(str, unknown))}"
             )
-        if (data["format"] != FORMAT or type(data["version"]) is not int
-                or data["version"] != FORMAT_VERSION):
-            raise ValueError(
-                f"saved game must be format {FORMAT!r} version {FORMAT_VERSION}, got "
-                f"{data['format']!r} version {data['version']!r}"
-            )
+        if "digest" in data:
+            record = {k: v for k, v in data.items() if k != "digest"}
+            try:
+                intact = data["digest"] == record_digest(record)
+            except (TypeError, ValueError):  # not JSON data at all
+                intact = False
+            if not intact:
+                raise ValueError(
+                    "saved game is damaged or was edited: its digest does not match its "
+                    "contents; only records written by Game.to_dict, unchanged, can be loaded"
+                )
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
         game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
@@ -481,19 +507,45 @@ class Game:
                 )
         return game
 
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they started alike and received the same inputs: the rules
+        are deterministic, so that fixes every field (``from_dict(g.to_dict()) == g``)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.num_players == other.num_players
+                and self.start_cards == other.start_cards
+                and self.first_insteker == other.first_insteker
+                and self.history == other.history)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal now, different after a move
+
     def __repr__(self) -> str:
         return (f"Game(num_players={self.num_players}, cards={self.cards}, round={self.round}, "
                 f"phase={self.phase!r}, current_player={self.current_player})")
 
 
-def _checked_action(action: Any) -> Action:
+def record_digest(record: dict[str, Any]) -> str:
+    """The ``digest`` field of a saved game: SHA-256 of the rest of the record as canonical
+    JSON (sorted keys, no spaces). A tool that edits saved games on purpose re-seals them
+    with it; anything else that changes a record is refused by ``Game.from_dict``."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def as_action(action: Any) -> Action:
+    """The one rule for what counts as an action, used by ``Game``, the PettingZoo env and the
+    Gymnasium env alike: an integer 0 or 1 — a Python int, a numpy integer, or a 0-d numpy
+    integer array (what a policy's ``predict`` returns for one observation). Booleans and
+    floats are refused even when they equal 0 or 1, so a wrong dtype in a driver shows up at
+    once instead of being silently rounded."""
     try:
-        if isinstance(action, bool):  # True/False are ints to Python, not actions to us
+        if isinstance(action, bool | np.bool_):  # ints to Python, not actions to us
             raise TypeError
         return Action(operator.index(action))
     except (ValueError, TypeError):
         raise IllegalMoveError(
-            f"action must be 0 (stop) or 1 (throw again), got {action!r}"
+            f"action must be 0 (stop) or 1 (throw again) as an integer, got {action!r} "
+            f"({type(action).__name__})"
         ) from None
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game, IllegalMoveError
+from pagadores_env.engine import Game, IllegalMoveError, record_digest
 from tests.dice import AGAIN, F9, F10, STOP, TOP, new_game
 
 
@@ -51,7 +51,28 @@ def test_action_at_a_chance_node(make: Callable[[], Game], action: int) -> None:
 @pytest.mark.parametrize("action", [2, -1, 7, "1", None, [0], 0.5])
 def test_action_out_of_range(action: Any) -> None:
     assert_refused(decision_game(), lambda g: g.apply_action(action), IllegalMoveError,
-                   r"action must be 0 \(stop\) or 1 \(throw again\), got ")
+                   r"action must be 0 \(stop\) or 1 \(throw again\) as an integer, got ")
+
+
+@pytest.mark.parametrize("action", [np.True_, np.float32(1), np.array(1.0), np.array([1])])
+def test_apply_action_refuses_numpy_bools_floats_and_vectors(action: Any) -> None:
+    """Issue 8.11: one rule for actions in every layer (``engine.as_action``)."""
+    assert_refused(decision_game(), lambda g: g.apply_action(action), IllegalMoveError,
+                   r"as an integer, got .*\((bool|float32|ndarray)\)")
+
+
+@pytest.mark.parametrize("action", [1, np.int64(1), np.int8(1), np.uint8(1), np.array(1)])
+def test_apply_action_takes_python_and_numpy_integers(action: Any) -> None:
+    game = decision_game()
+    game.apply_action(action)
+    assert game.history[-1] == 1 and type(game.history[-1]) is int
+
+
+@pytest.mark.parametrize("make", [decision_game, finished_game])
+def test_chance_outcomes_only_at_a_chance_node(make: Callable[[], Game]) -> None:
+    """Issue 8.15: only a chance node has chance outcomes."""
+    assert_refused(make(), lambda g: g.chance_outcomes(), IllegalMoveError,
+                   r"must first decide|the game is over")
 
 
 @pytest.mark.parametrize("call", [
@@ -131,5 +152,7 @@ def test_from_dict_refuses_booleans(key: str, value: Any, message: str) -> None:
     and dice ``[true, true, true]`` (read as 1-1-1) are accepted."""
     data = new_game(3, script=[(1, 1, 1)]).to_dict()  # history [[1, 1, 1]]: true-true-true fits
     data[key] = value
+    data.pop("digest")
+    data["digest"] = record_digest(data)  # sealed, so the replay checks are what is tested
     with pytest.raises(ValueError, match=message):
         Game.from_dict(data)

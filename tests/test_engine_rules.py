@@ -488,7 +488,7 @@ def test_R7_1_every_throw_score_and_card_change_is_logged() -> None:
 
 
 def test_R7_2_chance_outcomes_are_uniform_over_ordered_dice() -> None:
-    outcomes = Game.chance_outcomes()
+    outcomes = Game(2).chance_outcomes()
     assert len(outcomes) == 56
     counts: dict[tuple[int, ...], int] = {}
     for dice in product(range(1, 7), repeat=3):

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pagadores_env.engine import Game, Phase
+from pagadores_env.engine import Game, Phase, record_digest
 from pagadores_env.rules import THROWS, classify
 from tests.dice import F9, F10, F11, STOP, TOP, new_game, random_start, random_step
 
@@ -103,9 +103,9 @@ def _delete(key: str) -> Callable[[dict[str, Any]], None]:
 CORRUPTIONS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "missing key": (_delete("history"), r"missing \['history'\]"),
     "unknown key": (_set("seed", 3), r"unknown \['seed'\]"),
-    "wrong format": (_set("format", "chess-game"), r"format 'pagadores-game' version 1"),
-    "wrong version": (_set("version", 2), r"version 1, got 'pagadores-game' version 2"),
-    "version as text": (_set("version", "1"), r"version 1, got .* version '1'"),
+    "wrong format": (_set("format", "chess-game"), r"format 'pagadores-game' version 1 or 2"),
+    "wrong version": (_set("version", 3), r"version 1 or 2, got 'pagadores-game' version 3"),
+    "version as text": (_set("version", "2"), r"version 1 or 2, got .* version '2'"),
     "too many players": (_set("num_players", 7), r"num_players must be 2–6, got 7"),
     "players as text": (_set("num_players", "3"), r"num_players must be an integer"),
     "too many cards": (_set("start_cards", [10, 11, 10]), r"cards per seat .* 0 to 10"),
@@ -139,20 +139,94 @@ CORRUPTIONS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
 }
 
 
+def _reseal(data: dict[str, Any]) -> None:
+    """Give an edited record a matching digest, as a deliberate editor would, so that the
+    checks behind the digest (keys, start position, replay, snapshot) are what is tested."""
+    data.pop("digest", None)
+    data["digest"] = record_digest(data)
+
+
 @pytest.mark.parametrize("name", CORRUPTIONS)
 def test_from_dict_refuses_corrupt_input_naming_the_problem(name: str) -> None:
     corrupt, message = CORRUPTIONS[name]
     data = _kampen_data()
     corrupt(data)
+    _reseal(data)
     with pytest.raises(ValueError, match=message):
+        Game.from_dict(data)
+
+
+@pytest.mark.parametrize("name", CORRUPTIONS)
+def test_from_dict_refuses_every_unsealed_edit_by_its_digest(name: str) -> None:
+    corrupt, _ = CORRUPTIONS[name]
+    data = _kampen_data()
+    corrupt(data)
+    with pytest.raises(ValueError):
         Game.from_dict(data)
 
 
 def test_from_dict_refuses_history_after_the_end() -> None:
     data = new_game(2, [1, 1], script=[F9, STOP, F10]).to_dict()
     data["history"].append(list(F11))
+    _reseal(data)
     with pytest.raises(ValueError, match=r"history\[3\] cannot be replayed: the game is over"):
         Game.from_dict(data)
+
+
+def _finished_random_game(seed: int) -> Game:
+    rng = random.Random(seed)
+    game = Game(4)
+    while not game.is_terminal():
+        random_step(game, rng)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_from_dict_detects_any_changed_die(seed: int) -> None:
+    """Issue 8.7: changing one die of one saved throw replays to the same snapshot in most
+    places (32 of 45 throws in the report); the digest must catch every such change."""
+    data = _finished_random_game(seed).to_dict()
+    throws = [i for i, item in enumerate(data["history"]) if isinstance(item, list)]
+    for i in throws:
+        tampered = json.loads(json.dumps(data))
+        die = tampered["history"][i][0]
+        tampered["history"][i][0] = die % 6 + 1
+        with pytest.raises(ValueError, match="digest does not match"):
+            Game.from_dict(tampered)
+
+
+def test_from_dict_detects_a_flipped_bit_anywhere_in_the_file() -> None:
+    text = json.dumps(_finished_random_game(7).to_dict())
+    rng = random.Random(0)
+    for _ in range(300):
+        raw = bytearray(text.encode())
+        at = rng.randrange(len(raw))
+        raw[at] ^= 1 << rng.randrange(7)
+        try:
+            data = json.loads(raw.decode())
+        except ValueError:
+            continue  # the file no longer parses: refused before the engine sees it
+        if data == json.loads(text):
+            continue  # e.g. a flip inside insignificant whitespace
+        with pytest.raises(ValueError):
+            Game.from_dict(data)
+
+
+def test_from_dict_still_reads_version_1_records() -> None:
+    game = new_game(3, script=[F10, STOP, F10, TOP])
+    data = game.to_dict()
+    del data["digest"]
+    data["version"] = 1
+    assert Game.from_dict(data) == game
+
+
+def test_restored_game_equals_the_original_and_differs_after_a_move() -> None:
+    game = new_game(3, script=[F10, STOP, F10, TOP])
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert restored == game and restored is not game
+    restored.apply_throw(F11)
+    assert restored != game
+    assert game != "not a game"
 
 
 @pytest.mark.parametrize("data", [None, [], "{}", 3])

@@ -25,7 +25,7 @@ from pagadores_env.solver import best_response, multi_rows
 from pagadores_env.solver.multi import MultiBestResponse, best_response_multi
 
 MASK = np.ones(2, dtype=np.int8)
-OUTCOMES = [(classify(dice), p) for dice, p in Game.chance_outcomes()]
+OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]
 #: Kampen events one round may hold before the expectimax cuts the path (value 0). Each
 #: kampen after the first needs a tie for lowest (probability < 0.1), so the cut paths
 #: weigh well under 1e-11 — far below the 1e-9 tolerance.
