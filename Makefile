@@ -1,12 +1,13 @@
 # Two entry points, each installs what it needs into ./.venv first:
 #   make train   train the default config and print its evaluation (the main job)
 #   make test    lint with ruff, then run the whole test suite
+# For a quick loop while editing: make test-fast (skips the tests marked slow; CI runs make test).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train test lint bench clean
+.PHONY: install train test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -29,6 +30,9 @@ lint: $(STAMP)
 test: lint
 	$(PY) -m pytest -n 2 -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+test-fast: lint
+	$(PY) -m pytest -n 2 -q -m "not slow"
 
 # pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import.
 bench: $(STAMP)
