@@ -8,6 +8,8 @@ Monte-Carlo tests use seeded dice and accept 4 standard errors (a false alarm ab
 from __future__ import annotations
 
 import math
+import os
+import stat
 from functools import cache
 
 import numpy as np
@@ -313,6 +315,82 @@ def test_cache_round_trip_and_stale_files_are_resolved() -> None:
         TwoPlayerSolution.load(path)
     assert load_or_solve(3).value == first.value
     assert TwoPlayerSolution.load(path).value == first.value
+
+
+def _wrong_arrays(path) -> None:
+    """A well-formed file of the right version whose value tables have the wrong shape."""
+    with np.load(path) as data:
+        stored = {key: data[key] for key in data.files}
+    stored["win"] = stored["win"][:, :2]
+    np.savez_compressed(path, **stored)
+
+
+DAMAGES = {
+    "truncated": lambda path: path.write_bytes(path.read_bytes()[:300]),
+    "empty": lambda path: path.write_bytes(b""),
+    "garbage": lambda path: path.write_bytes(bytes(range(256)) * 40),
+    "wrong arrays": _wrong_arrays,
+}
+
+
+@pytest.fixture(params=sorted(DAMAGES))
+def damaged_cache(request) -> int:
+    """A 3-card cache file we wrote, then damaged as ``request.param`` says."""
+    TwoPlayerSolution.save(solve_two_player(3), cache_path(3))
+    DAMAGES[request.param](cache_path(3))
+    return 3
+
+
+def test_an_unreadable_cache_is_solved_again_and_rewritten(damaged_cache) -> None:
+    with pytest.raises(ValueError, match="not a"):
+        TwoPlayerSolution.load(cache_path(damaged_cache))
+    assert load_or_solve(damaged_cache).value == solve_two_player(damaged_cache).value
+    assert TwoPlayerSolution.load(cache_path(damaged_cache)).value == \
+        solve_two_player(damaged_cache).value
+
+
+def test_solve_command_resolves_an_unreadable_cache(damaged_cache, capsys) -> None:
+    assert main(["--cards", str(damaged_cache)]) == 0
+    assert "solved now" in capsys.readouterr().out
+    TwoPlayerSolution.load(cache_path(damaged_cache))  # readable again
+
+
+def test_optimal_players_survive_an_unreadable_cache(damaged_cache) -> None:
+    import gymnasium as gym
+
+    policy = make_policy(f"optimal:cards={damaged_cache}")
+    assert policy.solution.value == solve_two_player(damaged_cache).value
+    env = gym.make("Pagadores-v0", cards=damaged_cache,
+                   opponents=[f"optimal:cards={damaged_cache}"])
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == (OBS_SIZE,)
+
+
+def test_cache_files_get_the_umask_mode_and_leave_no_temporary_files() -> None:
+    old = os.umask(0o022)
+    try:
+        load_or_solve(2)
+    finally:
+        os.umask(old)
+    path = cache_path(2)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # not tempfile's 0600
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_solve_command_with_an_unwritable_cache_is_a_one_line_error(tmp_path, monkeypatch,
+                                                                    capsys) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PAGADORES_CACHE", str(blocker / "cache"))
+    assert main(["--cards", "2"]) == 2
+    captured = capsys.readouterr()
+    assert f"{solve_two_player(2).value:.10f}" in captured.out  # the result is still shown
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pagadores solve: error: cannot write")
+    assert "PAGADORES_CACHE" in lines[0]
+    assert blocker.read_text() == "not a folder"
+    with pytest.warns(UserWarning, match="could not cache"):  # the library still answers
+        assert load_or_solve(2).value == solve_two_player(2).value
 
 
 def test_main_prints_the_game_value(capsys) -> None:

@@ -12,6 +12,7 @@ response of one seat against fixed opponents at 3–4-player tables (not importe
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 
@@ -31,6 +32,7 @@ from .two_player import (
     TwoPlayerSolution,
     cache_dir,
     cache_path,
+    cached,
     load_or_solve,
     solve_two_player,
 )
@@ -38,17 +40,21 @@ from .two_player import (
 __all__ = [
     "BestResponse", "Decision", "Match", "PolicyTable", "TablePolicy", "Tables",
     "TwoPlayerSolution",
-    "backward", "best_response", "cache_dir", "cache_path",
+    "backward", "best_response", "cache_dir", "cache_path", "cached",
     "decision_from_game", "decode_batch", "encode_decisions", "evaluate", "exploitability",
     "load_or_solve", "main", "policy_table", "solve_two_player",
 ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Solve (or load) the two-player game and print its value and the time taken."""
+    """Solve (or load) the two-player game and print its value and the time taken. A cache
+    that cannot be written is an error (exit 2) after the value is printed: caching is half
+    of what this command is for."""
     parser = argparse.ArgumentParser(
         prog="pagadores solve",
-        description="Solve two-player Dados de Pagadores exactly (optimal play by both).")
+        description="Solve two-player Dados de Pagadores exactly (optimal play by both) and "
+                    "cache the solution in $PAGADORES_CACHE (default ~/.cache/pagadores_env); "
+                    "a damaged cache file is solved again.")
     parser.add_argument("--cards", type=int, default=MAX_CARDS,
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
     parser.add_argument("--force", action="store_true",
@@ -58,20 +64,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--cards must be 1–{MAX_CARDS}, got {args.cards}")
     path = cache_path(args.cards)
     start = time.perf_counter()
-    solution, how = None, "loaded from the cache"
-    if not args.force:
-        try:
-            solution = TwoPlayerSolution.load(path)
-        except (FileNotFoundError, ValueError):
-            solution = None
-    if solution is None or solution.cards != args.cards:
+    solution = None if args.force else cached(args.cards, path)
+    how, failure = "loaded from the cache", None
+    if solution is None:
         solution, how = solve_two_player(args.cards), "solved now"
-        solution.save(path)
+        try:
+            solution.save(path)
+        except OSError as err:
+            failure = err
     elapsed = time.perf_counter() - start
     print(f"2 players, {args.cards} cards each, optimal play by both:")
     print(f"  first insteker (seat 0) wins with probability {solution.value:.10f} "
           f"({solution.value:.4f})")
     print(f"  solve time {solution.solve_seconds:.3f} s ({how}; this command took "
           f"{elapsed:.3f} s)")
+    if failure is not None:
+        print(f"{parser.prog}: error: cannot write the cache file {path}: {failure} "
+              "(set PAGADORES_CACHE to a writable folder)", file=sys.stderr)
+        return 2
     print(f"  cache file {path}")
     return 0

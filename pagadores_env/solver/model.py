@@ -122,6 +122,14 @@ class Tables:
     follower_throw: np.ndarray
     insteker_throw: np.ndarray
 
+    @staticmethod
+    def shapes(cards: int) -> dict[str, tuple[int, ...]]:
+        """The shape of each value array for 1…``cards`` cards a side (index 0 unused)."""
+        c = cards + 1
+        return {"win": (2, c, c), "kampen": (2, c, c), "resolve": (2, c, c, NS, NS),
+                "follower_throw": (2, c, c, MAX_THROWS + 1, NS, MAX_THROWS + 2),
+                "insteker_throw": (2, c, c, MAX_THROWS + 2)}
+
 
 def _choose(rule: Rule, stop: np.ndarray, throw: np.ndarray, table: np.ndarray | None
             ) -> np.ndarray:
@@ -149,14 +157,14 @@ class _Backward:
                 raise ValueError(f"policy table covers {rule.cards} cards, need {cards}")
             if not isinstance(rule, PolicyTable) and rule not in ("max", "min"):
                 raise ValueError(f"a seat rule must be 'max', 'min' or a PolicyTable, got {rule!r}")
-        c = cards + 1
         self.cards = cards
         self.rules = rules
-        self.win = np.zeros((2, c, c))
-        self.kampen = np.zeros((2, c, c))
-        self.resolve = np.zeros((2, c, c, NS, NS))
-        self.follower_throw = np.zeros((2, c, c, MAX_THROWS + 1, NS, MAX_THROWS + 2))
-        self.insteker_throw = np.zeros((2, c, c, MAX_THROWS + 2))
+        shapes = Tables.shapes(cards)
+        self.win = np.zeros(shapes["win"])
+        self.kampen = np.zeros(shapes["kampen"])
+        self.resolve = np.zeros(shapes["resolve"])
+        self.follower_throw = np.zeros(shapes["follower_throw"])
+        self.insteker_throw = np.zeros(shapes["insteker_throw"])
 
     def run(self) -> Tables:
         n = self.cards

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..atomic import write_atomic
 from ..engine import MAX_CARDS, Action
 from ..rules import MAX_THROWS
 from .decisions import INSTEKER, Decision, check_decisions
@@ -25,8 +25,9 @@ _ARRAYS = ("win", "kampen", "resolve", "follower_throw", "insteker_throw")
 
 
 def cache_dir() -> Path:
-    """Where solutions are cached: ``$PAGADORES_CACHE`` or ``~/.cache/pagadores_env``."""
-    return Path(os.environ.get("PAGADORES_CACHE", Path.home() / ".cache" / "pagadores_env"))
+    """Where solutions are cached: ``$PAGADORES_CACHE`` (when set and not empty) or
+    ``~/.cache/pagadores_env``."""
+    return Path(os.environ.get("PAGADORES_CACHE") or Path.home() / ".cache" / "pagadores_env")
 
 
 def cache_path(cards: int = MAX_CARDS) -> Path:
@@ -117,7 +118,8 @@ class TwoPlayerSolution:
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: Path | str) -> Path:
-        """Write the solution to ``path`` atomically (safe with parallel writers)."""
+        """Write the solution to ``path`` atomically (``atomic.write_atomic``: safe with
+        parallel writers and interruptions); ``OSError`` if the folder cannot be written."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
@@ -125,33 +127,43 @@ class TwoPlayerSolution:
             buffer, format_version=FORMAT_VERSION, cards=self.cards, prob=PROB, penalty=PENALTY,
             solve_seconds=self.solve_seconds,
             **{name: getattr(self.tables, name) for name in _ARRAYS})
-        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as tmp:
-            tmp.write(buffer.getvalue())
-        try:
-            os.replace(tmp.name, path)
-        except OSError:
-            os.unlink(tmp.name)
-            raise
-        return path
+        return write_atomic(path, buffer.getvalue())
 
     @classmethod
     def load(cls, path: Path | str) -> TwoPlayerSolution:
-        """Read a saved solution; ``ValueError`` if it is not one for the current rules."""
+        """Read a saved solution: ``FileNotFoundError`` if there is none, ``ValueError`` if
+        the file is not a complete one for the current rules (unreadable, truncated, other
+        arrays or values than a solve writes)."""
         try:
             with np.load(Path(path)) as data:
                 stored = {key: data[key] for key in data.files}
-        except (OSError, ValueError, EOFError) as err:
-            if isinstance(err, FileNotFoundError):
-                raise
+        except FileNotFoundError:
+            raise
+        except Exception as err:  # the zip, zlib and npy layers each raise their own kinds
             raise ValueError(f"{path} is not a readable solution file: {err}") from None
         expected = ("format_version", "cards", "prob", "penalty", "solve_seconds", *_ARRAYS)
-        if set(stored) != set(expected) or int(stored["format_version"]) != FORMAT_VERSION:
+        if set(stored) != set(expected) or _scalar(stored["format_version"]) != FORMAT_VERSION:
             raise ValueError(f"{path} is not a version {FORMAT_VERSION} solution file")
         if not (np.array_equal(stored["prob"], PROB)
                 and np.array_equal(stored["penalty"], PENALTY)):
             raise ValueError(f"{path} was solved for different throw tables (rules changed)")
-        tables = Tables(int(stored["cards"]), *(stored[name] for name in _ARRAYS))
+        cards = _scalar(stored["cards"])
+        if cards not in range(1, MAX_CARDS + 1) or not _values_fit(stored, cards):
+            raise ValueError(f"{path} is not a complete solution file (damaged tables)")
+        tables = Tables(cards, *(stored[name] for name in _ARRAYS))
         return cls(tables, float(stored["solve_seconds"]))
+
+
+def _scalar(value: np.ndarray) -> int | None:
+    """A stored integer scalar, or None if it is not one."""
+    return int(value) if value.shape == () and value.dtype.kind in "iu" else None
+
+
+def _values_fit(stored: dict[str, np.ndarray], cards: int) -> bool:
+    """Whether the value arrays have a solve's shapes and hold probabilities."""
+    return all(stored[name].shape == shape and stored[name].dtype == np.float64
+               and bool(((stored[name] >= 0) & (stored[name] <= 1)).all())
+               for name, shape in Tables.shapes(cards).items())
 
 
 def solve_two_player(cards: int = MAX_CARDS) -> TwoPlayerSolution:
@@ -161,19 +173,28 @@ def solve_two_player(cards: int = MAX_CARDS) -> TwoPlayerSolution:
     return TwoPlayerSolution(tables, time.perf_counter() - start)
 
 
+def cached(cards: int, path: Path | str | None = None) -> TwoPlayerSolution | None:
+    """The solution for ``cards`` cached at ``path`` (default ``cache_path(cards)``), or None
+    when there is no readable one for these cards (missing, damaged, stale): it is then
+    solved again, since the cache only ever holds files this module wrote."""
+    try:
+        solution = TwoPlayerSolution.load(cache_path(cards) if path is None else path)
+    except (FileNotFoundError, ValueError):
+        return None
+    return solution if solution.cards == cards else None
+
+
 def load_or_solve(cards: int = MAX_CARDS, path: Path | str | None = None) -> TwoPlayerSolution:
     """The cached solution at ``path`` (default ``cache_path(cards)``), solving and caching
-    it when the file is missing or stale."""
+    it when the file is missing, stale or unreadable. An unwritable cache only warns: the
+    solution is still returned."""
     path = cache_path(cards) if path is None else Path(path)
-    try:
-        solution = TwoPlayerSolution.load(path)
-        if solution.cards == cards:
-            return solution
-    except (FileNotFoundError, ValueError):
-        pass
+    solution = cached(cards, path)
+    if solution is not None:
+        return solution
     solution = solve_two_player(cards)
     try:
         solution.save(path)
-    except OSError as err:  # a read-only cache still leaves a usable solution
+    except OSError as err:
         warnings.warn(f"could not cache the solution at {path}: {err}", stacklevel=2)
     return solution
