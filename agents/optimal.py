@@ -13,8 +13,9 @@ from pagadores_env.solver import TablePolicy, load_or_solve
 
 
 class OptimalPolicy(TablePolicy):
-    """Optimal play at two-player tables with up to ``cards`` cards a side; raises
-    ``ValueError`` for observations of other table sizes."""
+    """Optimal play at two-player tables with up to ``cards`` cards a side. Other tables are
+    refused by ``check_table`` when the policy is seated (``policies.check_tables``), and
+    ``act`` raises ``ValueError`` for their observations."""
 
     name = "optimal"
     vectorised = True  # act_batch is one table lookup (train.evaluate: batch engine)

@@ -59,7 +59,7 @@ from .checks import check_choice
 from .dice import DiceStream
 from .engine import Game, IllegalMoveError
 from .observation import OBS_SIZE, encode
-from .policies import Policy, make_policy
+from .policies import Policy, check_tables, make_policy
 from .rewards import check_scheme, final_reward
 
 ILLEGAL_MODES = ("raise", "replace", "penalty")
@@ -91,6 +91,7 @@ class PagadoresGymEnv(gym.Env):
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.opponents = _resolve_opponents(opponents, num_players)
+        check_tables(self.opponents, num_players, cards)  # e.g. optimal: 2 players only
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)
         self.game: Game | None = None

@@ -6,7 +6,11 @@ A policy maps one observation vector (see ``observation.py``) and its action mas
 vectorise override it, others inherit a loop. A stochastic policy may also offer
 ``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing
 again per row), so the exact solver evaluates its mixture rather than one draw of it. A policy
-may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly.
+may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly. A policy built
+for some tables only (the two-player solver's ``optimal``) offers
+``check_table(num_players, cards)``, raising ``ValueError`` for a table it cannot play;
+``check_tables`` asks it, so whoever seats policies refuses such a table at construction
+instead of failing at the policy's first decision there.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
@@ -65,6 +69,17 @@ def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarr
     if batch is not None:
         return np.asarray(batch(obs, mask))
     return np.array([policy.act(o, m) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
+
+
+def check_tables(policies: Iterable[Policy], num_players: int,
+                 cards: int | Sequence[int]) -> None:
+    """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``
+    with ``cards`` (one count for all, or one per seat): every policy that has
+    ``check_table(num_players, cards)`` is asked; the others play any table."""
+    for policy in policies:
+        check = getattr(policy, "check_table", None)
+        if check is not None:
+            check(num_players, cards)
 
 
 _REGISTRY: dict[str, Callable[..., Policy]] = {}

@@ -10,7 +10,7 @@ import pytest
 
 from agents import heuristics as h
 from agents.sb3_adapter import SB3Policy, detect_algo
-from pagadores_env.observation import encode
+from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.policies import make_policy, registered_policies
 from pagadores_env.rules import THROWS, classify
 from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_start, random_step
@@ -257,3 +257,26 @@ def test_heuristics_module_stays_free_of_torch():
             "make_policy('lookahead'); assert 'torch' not in sys.modules, 'torch was imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
+
+
+# ---------------------------------------------------------------- table sizes
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"num_players": 3, "opponents": ["optimal"]}, "'optimal' plays 2-player games only"),
+    ({"num_players": 4, "opponents": ["sensible", "optimal", "random"]},
+     "'optimal' plays 2-player games only"),
+    ({"cards": 4, "opponents": ["optimal:cards=2"]}, "'optimal' covers up to 2 cards a player"),
+    ({"cards": [2, 3], "opponents": ["optimal:cards=2"]}, "covers up to 2 cards a player, got 3"),
+])
+def test_gym_env_refuses_optimal_at_tables_it_cannot_play(kwargs, message):
+    import gymnasium as gym
+
+    with pytest.raises(ValueError, match=message):
+        gym.make("Pagadores-v0", **kwargs)
+
+
+def test_optimal_is_accepted_where_it_plays():
+    import gymnasium as gym
+
+    env = gym.make("Pagadores-v0", cards=[2, 1], opponents=["optimal:cards=2"])
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (OBS_SIZE,)

@@ -113,12 +113,15 @@ def test_play_with_four_players_and_a_later_seat() -> None:
     (["random", "random"], "give 1 opponent (reused) or 1 (one per other seat), got 2"),
     (["nobody"], "unknown policy 'nobody'"),
     (["--players", "7"], "num_players must be 2–6, got 7"),
+    (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),
+    (["optimal:cards=3", "--cards", "5"], "'optimal' covers up to 3 cards a player, got 5"),
 ])
 def test_play_bad_arguments_exit_2(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(["play", *args], capsys)
+    code, out, err = run_cli(["play", *args], capsys)
     assert code == 2
-    assert message in err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert out == ""  # refused before the game starts
 
 
 # --------------------------------------------------------------------------- evaluate

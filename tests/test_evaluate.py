@@ -208,3 +208,22 @@ def test_tournament_reports(small_tournament, tmp_path):
 def test_tournament_needs_two_agents():
     with pytest.raises(ValueError, match="at least 2 agents, got 1"):
         tournament(["sensible"], num_games=2)
+
+
+def test_policies_are_asked_about_the_table_before_any_game():
+    class TwoSeatsOnly(SensiblePolicy):
+        decisions = 0
+
+        def check_table(self, num_players, cards):
+            if num_players != 2:
+                raise ValueError(f"two seats only, got {num_players}")
+
+        def act_batch(self, obs, mask):
+            TwoSeatsOnly.decisions += len(obs)
+            return super().act_batch(obs, mask)
+
+    with pytest.raises(ValueError, match="two seats only, got 3"):
+        evaluate([TwoSeatsOnly(), "random"], num_players=3, num_games=30)
+    assert TwoSeatsOnly.decisions == 0
+    with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
+        evaluate(["sensible", "optimal"], num_players=4, num_games=4)

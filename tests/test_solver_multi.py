@@ -259,3 +259,9 @@ def test_big_grids_are_encoded_piece_by_piece_in_grid_order(monkeypatch) -> None
     pieces = list(multi_rows.decision_row_chunks(*args, chunk=10_000))
     assert all(not p.flags.writeable for p in pieces) and len(pieces) == 7
     assert np.concatenate(pieces).tobytes() == cached.tobytes()
+
+
+def test_opponents_that_cannot_play_the_table_are_refused_up_front() -> None:
+    with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
+        best_response_multi([make_policy("stop-first"), make_policy("optimal:cards=1")],
+                            num_players=3, cards=1)

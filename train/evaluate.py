@@ -67,7 +67,7 @@ from pagadores_env.checks import check_choice, check_int
 from pagadores_env.dice import DiceStream
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, batch_actions, make_policy
+from pagadores_env.policies import Policy, batch_actions, check_tables, make_policy
 from pagadores_env.vector.evaluate import Played, is_vectorised, play_lineup
 
 from .exact_report import DRAWN, Yardstick, decimals, yardstick
@@ -285,7 +285,8 @@ def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int =
     columns depend only on the arguments too. ``engine`` picks who plays the games (see the
     module docstring; "auto" = batch when every agent is vectorised). Raises ``ValueError``
     on a bad agent count, spec, ``num_players``, ``num_games``, ``seed``, ``cards``,
-    ``exact`` or ``engine``.
+    ``exact`` or ``engine``, and for an agent that cannot play this table
+    (``policies.check_tables``, e.g. ``optimal`` at 3+ players), all before any game.
     """
     check_choice("engine", engine, ENGINES)
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
@@ -304,6 +305,7 @@ def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int =
             f"and one opponent reused), got {len(agents)}"
         )
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
+    check_tables(policies, num_players, cards)
     games = -(-num_games // num_players) * num_players
     totals = _Totals(len(policies), num_players)
     if engine == "auto":

@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from pagadores_env.engine import MAX_CARDS
-from pagadores_env.policies import Policy, make_policy
+from pagadores_env.policies import Policy, check_tables, make_policy
 from pagadores_env.solver import BestResponse, PolicyTable, best_response, evaluate, policy_table
 from pagadores_env.solver.model import check_cards
 
@@ -90,6 +90,7 @@ def yardstick(agent: Agent, cards: int = MAX_CARDS, seed: int = 0) -> Yardstick:
     if isinstance(agent, PolicyTable):
         return Yardstick(cards, agent, best_response(agent, cards), True)
     policy = make_policy(agent, seed=seed) if isinstance(agent, str) else make_policy(agent)
+    check_tables([policy], 2, cards)
     table = policy_table(policy, cards)
     exact = table.mixed or _answers_again(policy, table)
     return Yardstick(cards, table, best_response(table, cards), exact)

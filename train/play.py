@@ -15,7 +15,7 @@ import numpy as np
 
 from pagadores_env.engine import Action, Game
 from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, make_policy
+from pagadores_env.policies import Policy, check_tables, make_policy
 from pagadores_env.render import describe_events, player, render_table
 
 RULES_SUMMARY = """\
@@ -58,6 +58,7 @@ def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: in
     rng = np.random.default_rng(seed)
     players = {s: make_policy(spec, seed=int(rng.integers(2**31)))
                for s, spec in zip(others, specs, strict=True)}
+    check_tables(players.values(), num_players, cards)
     say(f"Dados de Pagadores, {num_players} players with {cards} cards each. "
         "Type ? at any prompt for the rules.")
     labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}

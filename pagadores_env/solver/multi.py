@@ -29,7 +29,7 @@ import numpy as np
 
 from ..engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from ..observation import OBS_SIZE, SLICES
-from ..policies import BasePolicy, Policy, make_policy
+from ..policies import BasePolicy, Policy, check_tables, make_policy
 from ..rules import MAX_THROWS, NUM_STRENGTHS, PICARO_LOSS, ROUND_LOSS
 from .model import NS, PENALTY, PICARO, PLAIN, PROB, SPECIALS, follow
 from .multi_kampen import Cards, Kampen
@@ -320,6 +320,7 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
     if len(opponents) != num_players - 1 or not all(isinstance(p, Policy) for p in opponents):
         raise ValueError(f"opponents must be {num_players - 1} policies (one per other seat, "
                          f"in seat order), got {opponents!r}")
+    check_tables(opponents, num_players, start)
     others = [s for s in range(num_players) if s != hero_seat]
     solver = _MultiBackward(dict(zip(others, opponents, strict=True)), start, hero_seat,
                             keep_policy)

@@ -23,6 +23,7 @@ response could profit. (The two game values add up to 1, so it equals
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,6 +90,17 @@ class TablePolicy(BasePolicy):
             raise ValueError("a table of probabilities is for exact evaluation; play the "
                              "stochastic policy it came from instead")
         self.table = table
+
+    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
+        """``ValueError`` unless the table is two-player with at most ``table.cards`` cards a
+        seat: the only positions this table holds (``policies.check_tables``)."""
+        if num_players != 2:
+            raise ValueError(f"{self.name!r} plays 2-player games only (the exact solver is "
+                             f"two-player), got {num_players} players")
+        most = int(np.max(cards))
+        if most > self.table.cards:
+            raise ValueError(f"{self.name!r} covers up to {self.table.cards} cards a player, "
+                             f"got {most}")
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), np.reshape(mask, (1, 2)))[0])
