@@ -15,7 +15,7 @@ straight to a video encoder. Drawn are:
   turn out of those allowed, and the winner when the game is over.
 
 Shapes (panels, dice, cards, badges) are drawn once at four times their size, shrunk smoothly
-and cached, so a frame only pastes them and writes its text (about 1 ms a frame).
+and cached, and so is the text of each label, so a frame mostly pastes cached pieces.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .checks import check_int
 from .engine import Event, Game, Phase
-from .render import player
+from .render import _count, player
 from .rules import Throw, classify
 
 WIDTH, HEIGHT = 640, 480
@@ -114,6 +114,7 @@ class _RoundView(NamedTuple):
 
     finals: dict[int, Throw]  # seat → its final throw this round (R3.3)
     kampen: dict[int, Throw]  # seat → its throw in the kampen now being played (R5)
+    tie: Throw | None  # the throw the kampen players tied with (R5.1, R5.3)
     last: tuple[int, Throw] | None  # the latest throw of the game and its thrower
     fresh: bool  # the latest throw was thrown in this round
 
@@ -124,7 +125,8 @@ def _read_round(log: Sequence[Event]) -> _RoundView:
     thrown: dict[int, Throw] = {}
     finals: dict[int, Throw] = {}
     kampen: dict[int, Throw] | None = None
-    last = None
+    tie: Throw | None = None
+    last: tuple[int, Throw] | None = None
     for event in log[start:]:
         if event.kind == "throw":
             last = (event.seat, classify(event.value))
@@ -133,13 +135,14 @@ def _read_round(log: Sequence[Event]) -> _RoundView:
                 kampen[event.seat] = last[1]
         elif event.kind == "score":
             finals[event.seat] = thrown[event.seat]
-        elif event.kind == "kampen":
-            kampen = {}  # a kampen again (R5.3) starts afresh
+        elif event.kind == "kampen":  # tied on final throws, or again on kampen throws (R5.3)
+            tie = (finals if kampen is None else kampen)[event.value[0]]
+            kampen = {}
     fresh = last is not None
     if last is None:  # nothing thrown yet this round: the previous round's last throw
         last = next(((e.seat, classify(e.value)) for e in reversed(log[:start])
                      if e.kind == "throw"), None)
-    return _RoundView(finals, kampen or {}, last, fresh)
+    return _RoundView(finals, kampen or {}, tie, last, fresh)
 
 
 def _lowest(game: Game, view: _RoundView) -> dict[int, Throw]:
@@ -157,7 +160,7 @@ def _header(game: Game, view: _RoundView, labels: Sequence[str]) -> tuple[str, s
     low = next(iter(_lowest(game, view).values()), None)  # the first thrown of equal throws
     if game.phase == Phase.KAMPEN:
         middle = "kampen: one throw each"
-        right = f"lowest: {low}" if low else f"tied at {view.finals[game.kampen[0]].name}"
+        right = f"lowest: {low}" if low else f"tied at {view.tie}"
     else:
         limit = game.throw_limit
         middle = "throw limit: insteker sets it" if limit is None else f"throw limit {limit}"
@@ -168,13 +171,13 @@ def _header(game: Game, view: _RoundView, labels: Sequence[str]) -> tuple[str, s
 def _caption(game: Game, labels: Sequence[str]) -> tuple[str, str]:
     """The two lines above the middle dice: who acts, and which throw of how many it is."""
     if game.winner is not None:
-        return f"{labels[game.winner]} wins!", f"after {game.round} rounds"
+        return f"{labels[game.winner]} wins!", f"after {_count(game.round, 'round')}"
     who = labels[game.current_player]
     if game.phase == Phase.KAMPEN:
         return who, "throws once in the kampen"
     if game.decision:
         return who, f"threw {game.throws} of {game.max_throws}: stop or throw again?"
-    return who, f"to throw: throw {game.throws + 1} of {game.max_throws}"
+    return who, f"about to throw ({game.throws + 1} of {game.max_throws})"
 
 
 def _seat_state(game: Game, seat: int) -> str:
@@ -228,7 +231,7 @@ def _names(game: Game, names: Sequence[str] | None) -> list[str]:
 
 # ---------------------------------------------------------------------- cached shapes
 @cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)  # Pillow's own font: no system fonts needed
 
 
@@ -302,7 +305,7 @@ def _die(face: int, size: int, dim: bool) -> Image.Image:
 def _cards(start: int, held: int, state: str) -> Image.Image:
     """A row of ``start`` card icons: red cards for the ``held`` ones, outlines for the lost."""
     w, h, step = CARD_W * _SS, CARD_H * _SS, (CARD_W + CARD_GAP) * _SS
-    big = Image.new("RGBA", (max(1, start * step), h), (0, 0, 0, 0))
+    big = Image.new("RGBA", (start * step, h), (0, 0, 0, 0))
     pen = ImageDraw.Draw(big)
     back = {"playing": RED, "winner": (178, 30, 40), "out": (150, 60, 62)}[state]
     for k in range(start):
@@ -321,7 +324,7 @@ def _glyphs(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
     """``text`` as an antialiased mask, with the offset of its corner from the anchor point.
     Rendering text is the slow part of a frame, and a game repeats the same few strings."""
     font = _font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    left, top, right, bottom = map(int, font.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
     return mask, left, top
@@ -376,7 +379,8 @@ def _draw_seat(image: Image.Image, game: Game, view: _RoundView, seat: int, labe
         _paste(image, sprite, right, y - sprite.height // 2)
         right -= 4
     _text(image, (x + 10, y + 17), _fit(label, 16, PANEL_W - 20), 16, style.ink)
-    _paste(image, _cards(game.start_cards[seat], game.cards[seat], state), x + 10, y + 31)
+    if game.start_cards[seat]:  # a seat may start out of the game (per-seat cards)
+        _paste(image, _cards(game.start_cards[seat], game.cards[seat], state), x + 10, y + 31)
     _text(image, (x + PANEL_W - 10, y + 39), str(game.cards[seat]), 18, style.ink, "rm")
     throw = _seat_throw(game, view, seat)
     if throw is None:
@@ -426,4 +430,4 @@ def draw(game: Game, names: Sequence[str] | None = None,
     for seat in range(game.num_players):
         _draw_seat(image, game, view, seat, labels[seat], seat == turn, seat in lowest)
     _draw_middle(image, game, view, labels)
-    return np.asarray(image)
+    return np.array(image)  # a writable copy: callers may mark up their frames
