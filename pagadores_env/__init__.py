@@ -2,9 +2,11 @@
 
 ``Game`` (explicit chance nodes) and ``classify`` are the rules core; ``pagadores_v0`` is the
 PettingZoo AEC environment; importing the package registers the Gymnasium single-agent
-environment ``Pagadores-v0``.
+environment ``Pagadores-v0`` and, with a PettingZoo that has an environment registry (1.27 and
+later), the AEC environment as ``pagadores-v0`` (``pettingzoo.make("aec", "pagadores-v0")``).
 """
 
+import pettingzoo
 from gymnasium.envs.registration import register
 
 from . import pagadores_v0
@@ -12,6 +14,8 @@ from .engine import Action, Event, Game, IllegalMoveError, Phase
 from .rules import Kind, Throw, classify
 
 register(id="Pagadores-v0", entry_point="pagadores_env.gym_env:PagadoresGymEnv")
+if hasattr(pettingzoo, "register"):  # older PettingZoo has no registry: nothing to join
+    pettingzoo.register("aec", "pagadores-v0", entry_point="pagadores_env.pagadores_v0:env")
 
 __all__ = [
     "Action", "Event", "Game", "IllegalMoveError", "Kind", "Phase", "Throw", "classify",

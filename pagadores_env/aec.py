@@ -2,9 +2,11 @@
 
 The env drives an engine :class:`~pagadores_env.engine.Game`: it resolves every chance node
 with its own seeded dice and selects an agent only at a decision node (R3.6), so one agent
-step is one stop / throw-again decision. Rewards go to an agent exactly once, when its place
-is settled (it is knocked out, or the game ends); it then leaves through PettingZoo's
-dead-step protocol.
+step is one stop / throw-again decision. Rewards go to an agent exactly once, when it is
+terminated: by default (``eliminated="stay"``) every agent at the end of the game, knocked-out
+ones included, which stay in ``agents`` unselected until then; with ``eliminated="leave"`` a
+knocked-out agent at once. A terminated agent then leaves through PettingZoo's dead-step
+protocol.
 
 The per-step path is kept lean (the benchmark ``python -m train.bench --section aec``
 watches it): dice come from the generator in blocks as classified throws, live agents never
@@ -14,6 +16,7 @@ and infos are only built when read (see ``infos``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -29,12 +32,12 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 
 from .checks import check_choice, check_int
 from .dice import DiceStream
-from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError
+from .engine import MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
 from .render import describe_events, render_table
 from .rewards import REWARD_SCHEMES, REWARDS
+from .rules import Throw
 
-ACTION_NAMES = {Action.STOP: "stop", Action.THROW: "throw again"}
 _ACTIONS = (Action.STOP, Action.THROW)  # the engine takes its own members fastest
 
 _DECIDE = np.ones(2, dtype=np.int8)  # the mask of the agent to act: both actions (R3.6)
@@ -42,25 +45,60 @@ _WAIT = np.zeros(2, dtype=np.int8)  # everyone else's mask
 for _mask in (_DECIDE, _WAIT):
     _mask.flags.writeable = False  # shared by every info dict, so nobody may edit them
 
+#: The render modes of both environments (this one and the Gymnasium ``Pagadores-v0``).
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
+RENDER_FPS = 2  # frames per second for video recorders: one decision every half second
+#: What both environments do with an action that is not an action (``engine.as_action``).
+ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
+ELIMINATED = ("stay", "leave")
 
-RENDER_MODES = (None, "ansi", "human")
-ILLEGAL_ACTIONS = ("raise", "penalty")
+
+def check_flag(name: str, value: Any) -> bool:
+    """``value`` if it is exactly True or False (no truthy stand-ins)."""
+    return check_choice(name, value, (False, True))
+
+
+def check_cards(num_players: int, cards: Any) -> int | tuple[int, ...]:
+    """``cards`` as ``Game`` takes it: one count for every seat (1–10) or one per seat; the
+    engine's own error names what is wrong."""
+    start = Game(num_players, cards).start_cards
+    return start if isinstance(cards, Sequence) and not isinstance(cards, str) else start[0]
+
+
+def picture_drawer() -> Callable[..., np.ndarray]:
+    """``picture.draw``, imported only for ``render_mode="rgb_array"`` (it needs Pillow)."""
+    from .picture import draw
+
+    return draw
+
+
+def _throw_to_decision(game: Game, draw: Callable[[], Throw]) -> bool:
+    """Throw the dice until someone has a decision (True) or the game is over (False)."""
+    while not game.decision and game.winner is None:
+        game.apply_throw(draw())
+    return game.decision
 
 
 class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Dados de Pagadores as a PettingZoo AEC environment; see ``pagadores_v0`` for the guide."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "pagadores_v0",
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "pagadores_v0",
+                "is_parallelizable": False, "render_fps": RENDER_FPS}
 
-    def __init__(self, num_players: int = 2, cards: int = 10, render_mode: str | None = None,
-                 reward: str = "win", illegal_action: str = "raise") -> None:
+    def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
+                 render_mode: str | None = None, reward: str = "win",
+                 illegal_action: str = "raise", eliminated: str = "stay",
+                 info_events: bool = False) -> None:
         super().__init__()
         self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        self.cards = check_int("cards", cards, 1, MAX_CARDS)
+        self.cards = check_cards(self.num_players, cards)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.eliminated = check_choice("eliminated", eliminated, ELIMINATED)
+        self.info_events = check_flag("info_events", info_events)
+        self._leave = eliminated == "leave"
+        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         self._reward_of = REWARDS[reward]  # (place, seats sharing it, players) → reward
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -90,11 +128,21 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` reseeds the dice; without it the dice stream goes on
-        (a fresh unseeded generator on the very first reset)."""
+        (a fresh unseeded generator on the very first reset).
+
+        With ``eliminated="stay"`` a game that is over before anyone has a decision (possible
+        with 1 card) is no episode: the env deals again from the same dice stream, so the
+        selected agent always has a decision after ``reset()``."""
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
             self._dice = DiceStream(self.np_random)
-        self.game = Game(self.num_players, self.cards)
+        game = Game(self.num_players, self.cards)
+        if not self._leave:
+            # Ends quickly: the first throw of a game is a decision unless it is a special,
+            # and specials are rare (R4).
+            while not _throw_to_decision(game, self._dice.draw):
+                game = Game(self.num_players, self.cards)
+        self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -103,6 +151,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         self.agent_selection = self.possible_agents[0]
         self._skip_agent_selection = None
         self._seen = dict.fromkeys(self.agents, 0)  # log length when each agent last acted
+        self._replaced: dict[str, int] = {}  # agent → _seen at its last illegal action
         self._eliminations = 0
         self._forfeit: str | None = None
         self._printed = 0
@@ -110,8 +159,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, building only the selected agent's info when infos are stale."""
+        if not self.agents:
+            raise IllegalMoveError(f"last(): {self._no_agent_reason()}")
         agent = self.agent_selection
-        assert agent is not None
         infos = self._infos
         return (
             self.observe(agent) if observe else None,
@@ -123,9 +173,9 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        """Each agent's info: the events since it last acted, and the mask it will act with
-        when next selected (``[1, 1]`` for the pending decider, even while knocked-out agents
-        step out first).
+        """Each agent's info: the mask it will act with when next selected (``[1, 1]`` for
+        the pending decider, even while terminated agents step out first), whether its latest
+        action was illegal, and with ``info_events=True`` the events since it last acted.
 
         They change at every step but drivers mostly read only the selected agent's, through
         ``last()``, so they are built on demand: ``_advance`` only marks them stale, ``last()``
@@ -145,10 +195,20 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view (R7.1: all public), encoded from its own seat; its mask is
-        ``[1, 1]`` when it is selected to decide and ``[0, 0]`` otherwise."""
+        ``[1, 1]`` when it is selected to decide and ``[0, 0]`` otherwise. Any agent can be
+        observed at any time after ``reset()``, also once the game is over."""
+        try:
+            seat = self._seat[agent]
+            game = self.game
+        except KeyError:
+            raise ValueError(
+                f"observe({agent!r}): no such agent; the agents are "
+                f"{', '.join(self.possible_agents)}") from None
+        except AttributeError:  # no game yet
+            raise IllegalMoveError(f"observe(): {self._no_agent_reason()}") from None
         to_act = agent == self._deciding and agent == self.agent_selection
         return {
-            "observation": encode(self.game, self._seat[agent]),
+            "observation": encode(game, seat),
             "action_mask": (_DECIDE if to_act else _WAIT).copy(),
         }
 
@@ -158,25 +218,31 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         if agent != self._deciding or agent is None:  # None: never reset
             self._step_leaving(agent, action)
             return
-        if action.__class__ is not int or not 0 <= action <= 1:
+        if action.__class__ is not int or not 0 <= action <= 1:  # plain 0 and 1 go fast
             action = self._checked_action(agent, action)
             if action is None:
                 return
-        # Rewards only ever go to agents as they leave, and every leaving agent is dead-stepped
-        # (which clears ``rewards``) before anyone decides again: a live agent's reward and
-        # cumulative reward are always 0 here, so there is nothing to clear or accumulate.
+        # Rewards only ever go to agents as they are terminated, and every terminated agent
+        # is dead-stepped (which clears ``rewards``) before anyone decides again: a live
+        # agent's reward and cumulative reward are always 0 here, so there is nothing to
+        # clear or accumulate.
         game = self.game
         self._seen[agent] = len(game.log)
         game.apply_action(_ACTIONS[action])
         self._advance()
 
-    def render(self) -> str | None:
-        """``"ansi"``: return the table; ``"human"``: print it."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: return the table as text; ``"human"``: print it; ``"rgb_array"``:
+        return a picture of it (``picture.draw``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi' or "
-                "'human' to pagadores_v0.env()")
+                "render() was called without a render_mode; pass render_mode='ansi', "
+                "'human' or 'rgb_array' to pagadores_v0.env()")
             return None
+        if not hasattr(self, "game"):
+            raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
+        if self._draw_picture is not None:
+            return self._draw_picture(self.game, self.possible_agents)
         text = render_table(self.game)
         if self.render_mode == "human":
             print(text)
@@ -184,18 +250,18 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         return text
 
     def close(self) -> None:
-        """Nothing to release: rendering is text."""
+        """Nothing to release: pictures are drawn in memory, text is printed."""
 
     # ------------------------------------------------------------------ internals
     def _advance(self) -> None:
         """Throw the env's dice until someone has a decision or the game ends (R3.6); settle
-        the agents whose place is now known; select the next agent."""
+        the agents that are terminated now; select the next agent."""
         game = self.game
-        draw = self._dice.draw
-        while not game.decision and game.winner is None:
-            game.apply_throw(draw())
-        leaving = game.eliminations != self._eliminations  # the game only ends by knock-outs
-        if leaving:
+        _throw_to_decision(game, self._dice.draw)
+        # Agents are terminated when the game ends, or ("leave") as they are knocked out.
+        settle = game.winner is not None or (
+            self._leave and game.eliminations != self._eliminations)
+        if settle:
             self._settle_places()
         if game.decision:  # only in a round (R3.6): game.current_player, without the property
             self._deciding = self.agent_selection = self.possible_agents[game.order[game.pos]]
@@ -203,14 +269,15 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             self._deciding = None
         self._infos = None  # the infos changed: build them when read (see ``infos``)
         self._built = {}
-        if leaving:
-            self._deads_step_first()  # the leaving agents step (None) before the next decider
+        if settle:
+            self._deads_step_first()  # the terminated agents step (None) before the decider
         if self.render_mode == "human":
             self._print_news()
 
     def _settle_places(self) -> None:
-        """Terminate and reward every agent whose place is now settled: knocked out, or
-        everyone once the game is over. A place is final at the moment a player is out."""
+        """Terminate and reward every agent whose place is settled and who is not yet
+        terminated: everyone once the game is over, and with "leave" each knocked-out agent.
+        A place is final at the moment a player is out."""
         game = self.game
         self._eliminations = game.eliminations
         over = game.winner is not None
@@ -228,47 +295,50 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         """``agent``'s info for the current state, built once (see ``infos``)."""
         info = self._built.get(agent)
         if info is None:
+            seen = self._seen[agent]
             info = self._built[agent] = {
-                "events": self.game.log[self._seen[agent]:],
                 "action_mask": _DECIDE if agent == self._deciding else _WAIT,
+                "illegal_action": self._replaced.get(agent) == seen,
             }
+            if self.info_events:
+                info["events"] = self.game.log[seen:]
         return info
 
-    def _checked_action(self, agent: str, action: Any) -> int | None:
-        """The action as an int if the action space holds it; otherwise raise, or (penalty
-        mode) end the game with the offender's forfeit and return None."""
-        if self.action_spaces[agent].contains(action):
-            return int(action)
+    def _checked_action(self, agent: str, action: Any) -> Action | None:
+        """The action as the engine's ``Action`` if it is one (``engine.as_action``, the rule
+        every layer uses); otherwise raise, play the first legal action instead ("replace"),
+        or end the game with the offender's forfeit and return None ("penalty")."""
+        try:
+            return as_action(action)
+        except IllegalMoveError as err:
+            if self.illegal_action == "raise":
+                raise IllegalMoveError(f"{agent} played an illegal action: {err}") from None
+        self._replaced[agent] = len(self.game.log)  # step() sets _seen[agent] to this too
         if self.illegal_action == "penalty":
             self._penalise(agent, action)
             return None
-        legal = ", ".join(f"{int(a)} ({ACTION_NAMES[a]})" for a in self.game.legal_actions())
-        raise IllegalMoveError(
-            f"{agent} played {action!r}, which is not a legal action: legal actions are "
-            f"{legal}. Nothing changed."
-        )
+        return self.game.legal_actions()[0]
 
     def _penalise(self, agent: str, action: Any) -> None:
         """TerminateIllegalWrapper's semantics: the offender gets -1, everyone else 0, and
         the game ends with every agent terminated."""
         self._forfeit = agent
         self._deciding = None
+        self._seen[agent] = len(self.game.log)
         self.terminations = dict.fromkeys(self.agents, True)
         self.rewards[agent] = -1.0
         self._cumulative_rewards[agent] = -1.0
-        self.infos = {a: {"events": [], "action_mask": _WAIT} for a in self.agents}
+        self._infos = None
+        self._built = {}
         self._deads_step_first()
         if self.render_mode == "human":
             print(f"{agent} played the illegal action {action!r} and forfeits: game over")
 
-    def _step_leaving(self, agent: str, action: Any) -> None:
+    def _step_leaving(self, agent: str | None, action: Any) -> None:
         """A step for an agent that is not deciding: a terminated agent leaves (dead step);
         anything else is an error."""
         if not self.agents:
-            raise IllegalMoveError(
-                "there is no agent to step: the game is over and every agent has left (or "
-                "reset() was never called); call reset() to start a game"
-            )
+            raise IllegalMoveError(f"step(): {self._no_agent_reason()}")
         if action is not None:
             over = self.game.winner is not None or self._forfeit is not None
             why = "the game is over" if over else "it has no cards left"
@@ -277,6 +347,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
                 f"it from the game (PettingZoo dead step); got {action!r}"
             )
         self._was_dead_step(None)
+
+    def _no_agent_reason(self) -> str:
+        if not hasattr(self, "game"):
+            return "reset() was never called; call reset() to start a game"
+        return "the game is over and every agent has left; call reset() to start a new game"
 
     def _print_news(self) -> None:
         """Human mode: print what happened since the last print, then the table."""
@@ -339,12 +414,11 @@ class _StrictOrderEnforcing(OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        if not self.env.agents:
-            raise IllegalMoveError(
-                "the game is over and every agent has left: call reset() to start a new game"
-            )
+        env = self.env
+        if not env.agents:
+            raise IllegalMoveError(f"step(): {env._no_agent_reason()}")
         self._has_updated = True
-        self.env.step(action)
+        env.step(action)
 
     def __str__(self) -> str:
         return str(self.env)  # "pagadores_v0", as the stock wrapper prints itself

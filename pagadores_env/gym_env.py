@@ -5,7 +5,8 @@ by the environment, so ``step`` returns at the learner's next decision. The env 
 ``engine.Game`` directly (not the PettingZoo env) for speed::
 
     env = gymnasium.make("Pagadores-v0", num_players=2, cards=10, opponents=["random"],
-                         learner_seat="random", reward="win", illegal_action="raise")
+                         learner_seat="random", reward="win", illegal_action="raise",
+                         render_mode=None, info_events=False)
 
 In subprocess workers (``SubprocVecEnv`` with the default forkserver/spawn start) make it as
 ``gymnasium.make("pagadores_env:Pagadores-v0", ...)``: the ``module:`` prefix imports the
@@ -24,7 +25,9 @@ Options
     other seat in seat order skipping the learner, or a single one reused in every other seat
     (a spec string then builds one instance per seat); ``learner_seat``: a seat number or
     ``"random"`` (drawn per game); ``reward``: ``"win"`` or ``"placement"``
-    (``rewards.py``, the same mapping the PettingZoo env pays).
+    (``rewards.py``, the same mapping the PettingZoo env pays); ``illegal_action``,
+    ``info_events`` and ``render_mode`` as below. The PettingZoo env takes the same
+    ``cards``, ``reward``, ``illegal_action``, ``info_events`` and ``render_mode`` values.
 
 Episode
     ``reset(seed)`` seeds the dice (blocks of ordered outcomes 0…215 drawn from Gymnasium's
@@ -36,15 +39,25 @@ Episode
     game is over; the reward is then paid once and is 0 on every other step. Nothing
     truncates.
 
-Illegal actions (anything but a legal action; the mask never forbids 0 or 1 at a decision)
-    ``"raise"`` (default): ``IllegalMoveError`` naming the action and the legal ones, state
-    unchanged. ``"replace"``: the first legal action is played instead and
-    ``info["illegal_action"]`` is True. ``"penalty"``: reward -1 and the episode ends.
+Illegal actions (anything ``engine.as_action`` refuses: an action is the integer 0 or 1 — a
+Python or numpy integer, or a 0-d integer array; booleans and floats are refused, as by
+``Game`` and the PettingZoo env; at a decision both 0 and 1 are legal)
+    ``"raise"`` (default): ``IllegalMoveError`` with the engine's message, naming the
+    learner's seat, state unchanged. ``"replace"``: the first legal action (0, stop) is
+    played instead and ``info["illegal_action"]`` is True. ``"penalty"``: reward -1, the
+    episode ends, and the learner counts as last (``info["placement"]``).
 
-Info
-    ``action_mask``; ``events``: the ``engine.Event`` records since the learner's previous
-    decision (opponents' moves, all throws, losses); ``learner_seat``; ``illegal_action``;
-    at the end ``placement`` (1 = winner).
+Info (the same keys and shapes at every step, as replay buffers need)
+    ``action_mask``; ``learner_seat``; ``illegal_action``; ``placement``: the learner's final
+    place (1 = winner) once the episode has ended, 0 before. With ``info_events=True`` also
+    ``events``: the ``engine.Event`` records since the learner's previous decision (opponents'
+    moves, all throws, losses), a tuple whose length varies; the whole game is ``env.game.log``.
+
+Rendering (``render_mode``)
+    ``"ansi"``: ``render()`` returns the table as text (``render.render_table``);
+    ``"human"``: the table is printed after ``reset()`` and every step; ``"rgb_array"``:
+    ``render()`` returns a picture of the table (``picture.draw``), so Gymnasium's
+    ``RecordVideo`` can record episodes (``metadata["render_fps"]`` is 2).
 """
 
 from __future__ import annotations
@@ -55,14 +68,22 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .aec import (
+    ILLEGAL_ACTIONS,
+    RENDER_FPS,
+    RENDER_MODES,
+    check_cards,
+    check_flag,
+    picture_drawer,
+)
 from .checks import check_choice
 from .dice import DiceStream
-from .engine import Game, IllegalMoveError
+from .engine import Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
 from .policies import Policy, check_tables, make_policy
+from .render import render_table
 from .rewards import check_scheme, final_reward
 
-ILLEGAL_MODES = ("raise", "replace", "penalty")
 MAX_SILENT_GAMES = 1000
 _NO_MASK = np.zeros(2, dtype=np.int8)
 
@@ -70,17 +91,18 @@ _NO_MASK = np.zeros(2, dtype=np.int8)
 class PagadoresGymEnv(gym.Env):
     """Single-agent Dados de Pagadores; see the module docstring for the full contract."""
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
                  opponents: Sequence[str | Policy] | str | Policy = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
-                 illegal_action: str = "raise", render_mode: None = None) -> None:
-        if render_mode is not None:
-            raise ValueError(f"Pagadores-v0 has no render modes, got render_mode={render_mode!r}")
-        Game(num_players, cards)  # validates num_players and cards with clear errors
+                 illegal_action: str = "raise", render_mode: str | None = None,
+                 info_events: bool = False) -> None:
+        self.cards = check_cards(num_players, cards)  # also validates num_players
         self.num_players = num_players
-        self.cards = cards
+        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
+        self.info_events = check_flag("info_events", info_events)
+        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         if learner_seat != "random" and (
                 isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
                 or not 0 <= learner_seat < num_players):
@@ -89,9 +111,9 @@ class PagadoresGymEnv(gym.Env):
             )
         self.learner_seat = learner_seat
         self.reward_scheme = check_scheme(reward)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.opponents = _resolve_opponents(opponents, num_players)
-        check_tables(self.opponents, num_players, cards)  # e.g. optimal: 2 players only
+        check_tables(self.opponents, num_players, self.cards)  # e.g. optimal: 2 players only
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)
         self.game: Game | None = None
@@ -114,6 +136,8 @@ class PagadoresGymEnv(gym.Env):
         for _ in range(MAX_SILENT_GAMES):
             self._new_game()
             if not self._done:
+                if self.render_mode == "human":
+                    self.render()
                 return self._observe(), self._info()
         raise RuntimeError(
             f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
@@ -125,22 +149,42 @@ class PagadoresGymEnv(gym.Env):
         if self._done:
             raise RuntimeError("the episode is over (or never started): call reset() first")
         game = self.game
-        legal = game.legal_actions()
         replaced = False
-        if not _is_legal(action, legal):
+        try:
+            action = as_action(action)  # the one rule for every layer
+        except IllegalMoveError as err:
             if self.illegal_action == "raise":
                 raise IllegalMoveError(
-                    f"illegal action {action!r} for the learner (seat {self.seat}); "
-                    f"legal actions: {[int(a) for a in legal]} (0 = stop, 1 = throw again)"
-                )
+                    f"the learner (seat {self.seat}) played an illegal action: {err}") from None
             if self.illegal_action == "penalty":
                 self._done = True
-                return self._observe(), -1.0, True, False, self._info(illegal_action=True)
-            action, replaced = legal[0], True
-        game.apply_action(int(action))
+                return (self._observe(), -1.0, True, False,
+                        self._info(illegal_action=True, placement=self.num_players))
+            action, replaced = game.legal_actions()[0], True
+        game.apply_action(action)
         self._play_until_learner()
         reward = self._final_reward() if self._done else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
+
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"``: a picture
+        of it (``picture.draw``)."""
+        if self.render_mode is None:
+            gym.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi', "
+                "'human' or 'rgb_array' to gymnasium.make('Pagadores-v0', ...)")
+            return None
+        if self.game is None:
+            raise RuntimeError("render(): there is no game yet; call reset() first")
+        if self._draw_picture is not None:
+            return self._draw_picture(self.game)
+        text = render_table(self.game)
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
 
     def action_masks(self) -> np.ndarray:
         """``[stop, throw again]`` legality (int8) for MaskablePPO; zeros once the episode ends."""
@@ -186,25 +230,22 @@ class PagadoresGymEnv(gym.Env):
     def _observe(self) -> np.ndarray:
         return encode(self.game, self.seat)
 
-    def _info(self, illegal_action: bool = False) -> dict[str, Any]:
-        log = self.game.log
+    def _info(self, illegal_action: bool = False, placement: int | None = None) -> dict[str, Any]:
+        """The info of the current step: always the same keys and shapes (see the module
+        docstring); ``placement`` overrides the game's final place (a forfeit is last)."""
+        if placement is None:
+            placement = self.game.placements()[self.seat] if self._done else 0
         info: dict[str, Any] = {
             "action_mask": self.action_masks(),
-            "events": tuple(log[self._log_at:]),
             "learner_seat": self.seat,
             "illegal_action": illegal_action,
+            "placement": placement,
         }
-        self._log_at = len(log)
-        if self._done:
-            info["placement"] = self.game.placements()[self.seat]
+        if self.info_events:
+            log = self.game.log
+            info["events"] = tuple(log[self._log_at:])
+            self._log_at = len(log)
         return info
-
-
-def _is_legal(action: Any, legal: list[int]) -> bool:
-    try:
-        return int(action) in legal and int(action) == action
-    except (TypeError, ValueError):
-        return False
 
 
 def _resolve_opponents(opponents: Sequence[str | Policy] | str | Policy,

@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from pagadores_env import IllegalMoveError, pagadores_v0
+from pagadores_env import Game, IllegalMoveError, pagadores_v0
 from pagadores_env.dice import DICE_BLOCK
 from pagadores_env.observation import OBS_SIZE, encode, field_table
 from pagadores_env.rules import THROWS
 from train import bench
 
 PLAYERS = (2, 3, 6)
+MODES = ("stay", "leave")  # what happens to knocked-out agents (``eliminated``)
 
 
 def play(env, seed: int, actions: random.Random | None = None, on_select=None) -> dict:
@@ -64,19 +65,23 @@ DICT_OBS_WARNINGS = [
 
 
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+@pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_pettingzoo_api_test(num_players):
-    api_test(pagadores_v0.env(num_players=num_players), num_cycles=300)
+def test_pettingzoo_api_test(num_players, eliminated):
+    api_test(pagadores_v0.env(num_players=num_players, eliminated=eliminated), num_cycles=300)
 
 
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
-def test_pettingzoo_api_test_raw_env():
-    api_test(pagadores_v0.raw_env(num_players=3), num_cycles=300)
+@pytest.mark.parametrize("eliminated", MODES)
+def test_pettingzoo_api_test_raw_env(eliminated):
+    api_test(pagadores_v0.raw_env(num_players=3, eliminated=eliminated), num_cycles=300)
 
 
+@pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_pettingzoo_seed_test(num_players):
-    seed_test(lambda: pagadores_v0.env(num_players=num_players), num_cycles=200)
+def test_pettingzoo_seed_test(num_players, eliminated):
+    seed_test(lambda: pagadores_v0.env(num_players=num_players, eliminated=eliminated),
+              num_cycles=200)
 
 
 def test_docstring_holds_the_observation_field_table():
@@ -95,12 +100,17 @@ def test_docstring_example_plays_a_game(capsys):
     ({"num_players": 7}, "num_players must be an integer 2–6"),
     ({"num_players": 2.0}, "num_players must be an integer 2–6"),
     ({"num_players": True}, "num_players must be an integer 2–6"),
-    ({"cards": 0}, "cards must be an integer 1–10"),
-    ({"cards": 11}, "cards must be an integer 1–10"),
-    ({"cards": [10, 10]}, "cards must be an integer 1–10"),
-    ({"render_mode": "rgb_array"}, "render_mode must be one of None, 'ansi', 'human'"),
+    ({"cards": 0}, "cards must be 1–10"),
+    ({"cards": 11}, "cards must be 1–10"),
+    ({"cards": 2.0}, "cards must be an integer"),
+    ({"cards": [10, 10, 10]}, r"cards per seat must be 2 numbers from 0 to 10"),
+    ({"cards": [0, 10]}, r"at least two above 0, got \[0, 10\]"),
+    ({"render_mode": "video"},
+     "render_mode must be one of None, 'ansi', 'human', 'rgb_array', got 'video'"),
     ({"reward": "score"}, "reward must be one of 'win', 'placement'"),
-    ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'penalty'"),
+    ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'replace', 'penalty'"),
+    ({"eliminated": "vanish"}, "eliminated must be one of 'stay', 'leave', got 'vanish'"),
+    ({"info_events": 1}, "info_events must be one of False, True, got 1"),
 ])
 def test_bad_arguments_name_the_argument_and_allowed_values(kwargs, named):
     with pytest.raises(ValueError, match=named):
@@ -119,9 +129,10 @@ def test_spaces_and_agents():
 
 
 # ---------------------------------------------------------------- turn protocol
+@pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_R3_6_only_the_deciding_agent_is_selected(num_players):
-    env = pagadores_v0.env(num_players=num_players)
+def test_R3_6_only_the_deciding_agent_is_selected(num_players, eliminated):
+    env = pagadores_v0.env(num_players=num_players, eliminated=eliminated)
     live_selections = []
 
     def check(env, agent, last):
@@ -156,8 +167,8 @@ def test_observations_of_waiting_agents_are_encoded_from_their_seat():
 
 
 @pytest.mark.parametrize("num_players", (3, 6))
-def test_R1_4_knocked_out_agents_terminate_and_leave_by_dead_step(num_players):
-    env = pagadores_v0.env(num_players=num_players)
+def test_R1_4_leave_mode_knocked_out_agents_terminate_and_leave_by_dead_step(num_players):
+    env = pagadores_v0.env(num_players=num_players, eliminated="leave")
     departures = []
 
     def check(env, agent, last):
@@ -188,8 +199,38 @@ def test_R1_4_knocked_out_agents_terminate_and_leave_by_dead_step(num_players):
     assert any(not over for _, over in departures), "no knock-out before a game's end seen"
 
 
-def test_terminated_agent_must_step_none():
-    env = pagadores_v0.env(num_players=3)
+@pytest.mark.parametrize("num_players", (3, 6))
+def test_R1_4_stay_mode_knocked_out_agents_wait_unselected_and_all_terminate_at_the_end(
+        num_players):
+    env = pagadores_v0.env(num_players=num_players)  # eliminated="stay" is the default
+    knocked_out_mid_game = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        left = []
+        for agent in env.agent_iter():
+            _, reward, terminated, truncated, _ = env.last()
+            seat = env.possible_agents.index(agent)
+            assert not truncated
+            if not terminated:
+                assert game.cards[seat] > 0 and not game.is_terminal()
+                assert env.agents == env.possible_agents  # nobody has left mid-game
+                assert not any(env.terminations.values())
+                assert set(env.rewards.values()) == {0.0}
+                knocked_out_mid_game += sum(c == 0 for c in game.cards) > 0
+                env.step(1)
+                continue
+            assert game.is_terminal() and all(env.terminations.values())
+            assert reward == (1.0 if game.winner == seat else -1.0)
+            left.append(agent)
+            env.step(None)
+        assert left == env.possible_agents  # all leave together, in seat order
+    assert knocked_out_mid_game > 0, "no decision after a knock-out seen"
+
+
+@pytest.mark.parametrize("eliminated", MODES)
+def test_terminated_agent_must_step_none(eliminated):
+    env = pagadores_v0.env(num_players=3, eliminated=eliminated)
     env.reset(seed=1)
     while not env.terminations[env.agent_selection]:
         env.step(0)
@@ -209,6 +250,38 @@ def test_step_after_the_game_ended_raises():
             env.step(0)
 
 
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("eliminated", MODES)
+def test_after_the_game_last_explains_and_observe_and_render_show_the_end(make, eliminated):
+    """Once every agent has left there is no agent to ask about: last() says so in one line
+    (it was a bare KeyError: 'player_0'); observe() and render() show the final position."""
+    env = make(num_players=3, eliminated=eliminated, render_mode="ansi")
+    play(env, seed=7)
+    game = env.unwrapped.game
+    assert env.agents == [] and game.is_terminal()
+    for observe in (True, False):
+        with pytest.raises(IllegalMoveError) as err:
+            env.last(observe)
+        assert str(err.value) == ("last(): the game is over and every agent has left; call "
+                                  "reset() to start a new game")
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)
+        assert np.array_equal(obs["observation"], encode(game, seat))
+        assert obs["action_mask"].tolist() == [0, 0]
+    assert env.render().startswith(f"Game over after {game.round} rounds: player_{game.winner}")
+    assert env.infos == {} and env.rewards == {}
+    env.reset(seed=7)
+    assert env.last()[0]["action_mask"].tolist() == [1, 1]
+
+
+def test_observe_names_a_wrong_agent():
+    env = pagadores_v0.env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"observe\('player_5'\): no such agent; the agents "
+                                         r"are player_0, player_1$"):
+        env.observe("player_5")
+
+
 def test_env_refuses_use_before_reset():
     env = pagadores_v0.env()
     assert str(env) == "pagadores_v0"
@@ -216,13 +289,15 @@ def test_env_refuses_use_before_reset():
         _ = env.agents
     with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
         env.step(0)
-    with pytest.raises(IllegalMoveError, match=r"reset\(\) was never called"):
-        pagadores_v0.raw_env().step(0)
+    raw = pagadores_v0.raw_env(render_mode="ansi")
+    for call in (lambda: raw.step(0), raw.last, lambda: raw.observe("player_0"), raw.render):
+        with pytest.raises(IllegalMoveError, match=r"reset\(\) was never called"):
+            call()
 
 
-def test_knockouts_during_reset_use_the_same_protocol():
+def test_leave_mode_knockouts_during_reset_use_the_same_protocol():
     # With one card each, the first throw can already end the game (R4.1, R4.4).
-    env = pagadores_v0.env(num_players=2, cards=1)
+    env = pagadores_v0.env(num_players=2, cards=1, eliminated="leave")
     assert any((env.reset(seed=s), env.unwrapped.game.is_terminal())[1] for s in range(500))
     returns = env.unwrapped.game.returns()
     assert all(env.terminations.values())
@@ -236,11 +311,36 @@ def test_knockouts_during_reset_use_the_same_protocol():
     assert left == ["player_0", "player_1"]
 
 
+@pytest.mark.parametrize(("num_players", "cards"), [(3, 1), (2, 1), (4, [1, 0, 1, 2])])
+def test_stay_mode_reset_always_selects_an_agent_with_a_decision(num_players, cards):
+    """No pending dead step after reset(): at 3 players and 1 card about 150 of 2,000 resets
+    used to start with a knocked-out agent selected, and some games were over before anyone
+    decided (those are dealt again)."""
+    env = pagadores_v0.env(num_players=num_players, cards=cards)
+    env.reset(seed=0)
+    out_at_start = cards.count(0) if isinstance(cards, list) else 0
+    knocked_out = 0
+    for _ in range(2000):
+        env.reset()
+        game = env.unwrapped.game
+        agent = env.agent_selection
+        obs, reward, terminated, truncated, _ = env.last()
+        assert not (terminated or truncated) and reward == 0.0
+        assert not any(env.terminations.values()) and env.agents == env.possible_agents
+        assert obs["action_mask"].tolist() == [1, 1]
+        assert game.is_decision_node() and game.current_player == env.possible_agents.index(agent)
+        knocked_out += game.cards.count(0) > out_at_start
+    if num_players > 2:  # with two, a knock-out ends the game, and such a game is dealt again
+        assert knocked_out > 0, "no reset with a knock-out before the first decision seen"
+
+
 # ---------------------------------------------------------------- rewards
+@pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 @pytest.mark.parametrize("scheme", ("win", "placement"))
-def test_cumulative_rewards_equal_the_scheme_value(num_players, scheme):
-    env = pagadores_v0.env(num_players=num_players, reward=scheme, cards=4)
+def test_cumulative_rewards_equal_the_scheme_value(num_players, scheme, eliminated):
+    env = pagadores_v0.env(num_players=num_players, reward=scheme, cards=4,
+                           eliminated=eliminated)
     for seed in range(15):
         got = []
 
@@ -271,51 +371,114 @@ def test_placement_with_two_players_is_the_win_scheme():
     assert sorted(results[0].values()) == [-1.0, 1.0]
 
 
+# ---------------------------------------------------------------- per-seat cards
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+def test_cards_per_seat_as_the_engine_and_the_gymnasium_env_take_them(make):
+    env = make(num_players=3, cards=[3, 4, 10])
+    env.reset(seed=0)
+    game = env.unwrapped.game
+    assert game.start_cards == (3, 4, 10) and env.unwrapped.cards == (3, 4, 10)
+    play(env, seed=0)
+    assert env.unwrapped.game.is_terminal()
+
+
+@pytest.mark.parametrize("eliminated", MODES)
+def test_a_seat_dealt_no_cards_is_out_from_the_start(eliminated):
+    env = pagadores_v0.env(num_players=3, cards=[2, 0, 2], eliminated=eliminated)
+    selected = []
+    totals = play(env, seed=3, on_select=lambda env, agent, last: selected.append(
+        (agent, last[2])))
+    assert ("player_1", False) not in selected  # never asked to decide
+    assert totals["player_1"] == -1.0 and sorted(totals.values()) == [-1.0, -1.0, 1.0]
+    first = selected[0]
+    assert first == (("player_1", True) if eliminated == "leave" else ("player_0", False))
+
+
 # ---------------------------------------------------------------- illegal actions
-BAD_ACTIONS = (2, -1, 0.5, "1", None, np.int64(5), np.array([1]))
+# Non-actions for ``engine.as_action``: out of range, not integers, booleans (R3.6).
+BAD_ACTIONS = (2, -1, 0.5, 1.0, np.float32(1), "1", None, True, False, np.bool_(True),
+               np.int64(5), np.array([1]), np.array(1.0))
+
+
+def engine_message(action) -> str:
+    """What ``Game`` itself says about ``action`` at a decision."""
+    game = Game(3)
+    while not game.is_decision_node():
+        game.apply_throw((2, 3, 4))
+    with pytest.raises(IllegalMoveError) as err:
+        game.apply_action(action)
+    return str(err.value)
 
 
 @pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
 @pytest.mark.parametrize("action", BAD_ACTIONS, ids=repr)
-def test_illegal_action_raises_and_changes_nothing(make, action):
+def test_illegal_action_raises_the_engine_message_and_changes_nothing(make, action):
     env = make(num_players=3)
     env.reset(seed=2)
     env.step(1)
     agent = env.agent_selection
     before = (env.unwrapped.game.to_dict(), agent, dict(env.rewards), dict(env.terminations),
-              env.infos[agent]["events"][:])
+              dict(env.infos[agent]))
     with pytest.raises(IllegalMoveError) as err:
         env.step(action)
-    message = str(err.value)
-    assert agent in message and repr(action) in message
-    assert "0 (stop), 1 (throw again)" in message
+    assert str(err.value) == f"{agent} played an illegal action: {engine_message(action)}"
+    assert "\n" not in str(err.value) and repr(action) in str(err.value)
     after = (env.unwrapped.game.to_dict(), env.agent_selection, dict(env.rewards),
-             dict(env.terminations), env.infos[agent]["events"])
+             dict(env.terminations), dict(env.infos[agent]))
     assert after == before
     env.step(0)  # the game goes on
 
 
-def test_numpy_integer_actions_are_legal():
+@pytest.mark.parametrize("convert", [np.int32, np.uint8, np.int64, np.array],
+                         ids=lambda c: c.__name__)
+def test_numpy_integer_actions_are_legal(convert):
+    """numpy integers and 0-d integer arrays (what a policy's predict returns) are actions."""
     a, b = pagadores_v0.env(), pagadores_v0.env()
     play(a, seed=4, actions=random.Random(1))
     b.reset(seed=4)
     rand = random.Random(1)
     for agent in b.agent_iter():
         done = b.terminations[agent]
-        b.step(None if done else np.int32(rand.randrange(2)))
+        b.step(None if done else convert(rand.randrange(2)))
     assert a.unwrapped.game.to_dict() == b.unwrapped.game.to_dict()
 
 
 @pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
-def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make):
-    env = make(num_players=4, illegal_action="penalty")
+@pytest.mark.parametrize("action", [7, True, 1.0], ids=repr)
+def test_replace_mode_plays_the_first_legal_action_and_flags_it(make, action):
+    env, twin = make(num_players=3, illegal_action="replace"), make(num_players=3)
+    for e in (env, twin):
+        e.reset(seed=6)
+        e.step(1)
+    agent = env.agent_selection
+    assert env.infos[agent]["illegal_action"] is False
+    env.step(action)
+    twin.step(0)  # stop: the first legal action (R3.6)
+    assert env.unwrapped.game == twin.unwrapped.game
+    assert env.agent_selection == twin.agent_selection
+    assert env.infos[agent]["illegal_action"] is True
+    assert not any(info["illegal_action"] for a, info in env.infos.items() if a != agent)
+    while env.agent_selection != agent and not env.terminations[env.agent_selection]:
+        env.step(1)
+    if not env.terminations[agent]:  # the flag lasts until the agent acts again
+        assert env.last()[4]["illegal_action"] is True
+        env.step(1)
+        assert env.infos[agent]["illegal_action"] is False
+
+
+@pytest.mark.parametrize("eliminated", MODES)
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make, eliminated):
+    env = make(num_players=4, illegal_action="penalty", eliminated=eliminated)
     env.reset(seed=6)
     env.step(1)
     offender = env.agent_selection
     state = env.unwrapped.game.to_dict()
-    env.step(7)
+    env.step(np.float32(1))  # not an action: a float (engine.as_action)
     assert env.unwrapped.game.to_dict() == state
     assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert {a: info["illegal_action"] for a, info in env.infos.items()} == {
+        a: a == offender for a in env.possible_agents}
     rewards = {}
     for agent in env.agent_iter():
         _, reward, terminated, _, _ = env.last()
@@ -326,9 +489,28 @@ def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make):
 
 
 # ---------------------------------------------------------------- infos and determinism
+@pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_info_events_cover_every_engine_event_once_per_agent(num_players):
-    env = pagadores_v0.env(num_players=num_players, cards=5)
+def test_default_infos_have_fixed_keys_and_shapes(num_players, eliminated):
+    """Replay buffers (Tianshou's) stack infos, so every info has the same keys and shapes."""
+    env = pagadores_v0.env(num_players=num_players, cards=3, eliminated=eliminated)
+    shapes = set()
+
+    def record(env, agent, last):
+        for info in (last[4], *env.infos.values()):
+            shapes.add(tuple((k, np.shape(v), np.asarray(v).dtype.str) for k, v in
+                             sorted(info.items())))
+
+    for seed in range(5):
+        play(env, seed, on_select=record)
+    assert shapes == {(("action_mask", (2,), "|i1"), ("illegal_action", (), "|b1"))}
+
+
+@pytest.mark.parametrize("eliminated", MODES)
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_info_events_cover_every_engine_event_once_per_agent(num_players, eliminated):
+    env = pagadores_v0.env(num_players=num_players, cards=5, info_events=True,
+                           eliminated=eliminated)
     for seed in range(4):
         seen = {agent: [] for agent in env.possible_agents}
         log_at_exit = {}
@@ -345,7 +527,7 @@ def test_info_events_cover_every_engine_event_once_per_agent(num_players):
 
 
 def trajectory(seed: int, num_players: int = 4) -> list:
-    env = pagadores_v0.env(num_players=num_players)
+    env = pagadores_v0.env(num_players=num_players, info_events=True)
     steps = []
     play(env, seed, actions=random.Random(99),
          on_select=lambda env, agent, last: steps.append(
@@ -356,6 +538,16 @@ def trajectory(seed: int, num_players: int = 4) -> list:
 def test_same_seed_same_trajectory_bit_for_bit():
     assert trajectory(11) == trajectory(11)
     assert trajectory(11) != trajectory(12)
+
+
+def test_both_modes_play_the_same_game_for_the_same_seed_and_decisions():
+    """Only who is selected for dead steps differs: the dice and the game do not."""
+    games = []
+    for eliminated in MODES:
+        env = pagadores_v0.env(num_players=4, cards=3, eliminated=eliminated)
+        play(env, seed=17, actions=random.Random(5))
+        games.append(env.unwrapped.game)
+    assert games[0] == games[1] and games[0].is_terminal()
 
 
 def test_R7_2_throws_are_the_seeded_generators_outcomes_in_order():

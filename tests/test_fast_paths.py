@@ -70,13 +70,18 @@ def test_R7_1_a_game_edited_in_place_is_encoded_as_it_is_now():
     assert before[cards][1] == np.float32(5 / 10) and after[cards][1] == np.float32(4 / 10)
 
 
+@pytest.mark.parametrize("eliminated", ("stay", "leave"))
+@pytest.mark.parametrize("info_events", (False, True))
 @pytest.mark.parametrize("num_players", (2, 4, 6))
-def test_infos_built_on_demand_equal_their_documented_content(num_players):
-    env = pagadores_v0.env(num_players=num_players)
+def test_infos_built_on_demand_equal_their_documented_content(num_players, info_events,
+                                                              eliminated):
+    env = pagadores_v0.env(num_players=num_players, info_events=info_events,
+                           eliminated=eliminated, illegal_action="replace")
     rng = random.Random(num_players)
     for seed in range(3):
         env.reset(seed=seed)
         acted_at = dict.fromkeys(env.possible_agents, 0)
+        replaced = set()  # agents whose latest action was not an action
         for agent in env.agent_iter():
             obs, _, terminated, _, info = env.last()
             infos = env.infos
@@ -86,9 +91,17 @@ def test_infos_built_on_demand_equal_their_documented_content(num_players):
             # the pending decider, even while knocked-out agents step out first
             decider = env.possible_agents[game.current_player] if game.decision else None
             for a, entry in infos.items():
-                deciding = a == decider
-                assert entry["events"] == log[acted_at[a]:]
-                assert entry["action_mask"].tolist() == ([1, 1] if deciding else [0, 0])
-            if not terminated:
-                acted_at[agent] = len(log)
-            env.step(None if terminated else rng.randrange(2))
+                expected = {"action_mask": [1, 1] if a == decider else [0, 0],
+                            "illegal_action": a in replaced}
+                if info_events:
+                    expected["events"] = log[acted_at[a]:]
+                assert {**entry, "action_mask": entry["action_mask"].tolist()} == expected
+            if terminated:
+                env.step(None)
+                continue
+            acted_at[agent] = len(log)
+            action = rng.choice((0, 1, 1, 2))  # 2 is replaced by 0 (stop)
+            replaced.discard(agent)
+            if action == 2:
+                replaced.add(agent)
+            env.step(action)

@@ -44,6 +44,7 @@ def assert_same_trace(a, b):
         np.testing.assert_array_equal(o1, o2)
         assert (r1, t1, i1["events"], i1["learner_seat"]) == (r2, t2, i2["events"],
                                                               i2["learner_seat"])
+        np.testing.assert_array_equal(i1["action_mask"], i2["action_mask"])
 
 
 # ---------------------------------------------------------------- API conformance
@@ -70,8 +71,8 @@ def test_spaces_and_observation_are_the_aec_vector():
 
 # ---------------------------------------------------------------- determinism and pickling
 def test_seeded_runs_repeat_exactly_and_seeds_matter():
-    env_a, env_b = make(num_players=3, opponents=["random"]), make(num_players=3,
-                                                                   opponents=["random"])
+    env_a, env_b = (make(num_players=3, opponents=["random"], info_events=True)
+                    for _ in range(2))
     trace = rollout(env_a, 11, np.random.default_rng(0))
     assert_same_trace(trace, rollout(env_b, 11, np.random.default_rng(0)))
     assert_same_trace(trace, rollout(env_a, 11, np.random.default_rng(0)))  # reset(seed) again
@@ -80,7 +81,7 @@ def test_seeded_runs_repeat_exactly_and_seeds_matter():
 
 
 def test_pickled_env_continues_identically():
-    env = make(num_players=4, opponents=["random", "sensible", "lookahead"])
+    env = make(num_players=4, opponents=["random", "sensible", "lookahead"], info_events=True)
     env.reset(seed=5)
     env.step(1)
     twin = pickle.loads(pickle.dumps(env))
@@ -128,7 +129,7 @@ def test_maskable_ppo_can_train_a_few_steps():
 
 # ---------------------------------------------------------------- episodes, rewards, info
 def test_info_events_concatenate_to_the_whole_game_log_and_masks_agree():
-    env = make(num_players=3, opponents=["random"], learner_seat=1)
+    env = make(num_players=3, opponents=["random"], learner_seat=1, info_events=True)
     obs, info = env.reset(seed=2)
     seen = list(info["events"])
     rng = np.random.default_rng(2)
@@ -187,20 +188,47 @@ def test_reward_schemes_by_hand():
     assert final_reward("placement", 2, 2) == final_reward("win", 2, 2) == -1.0
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_info_has_the_same_keys_and_shapes_at_every_step(num_players):
+    """Replay buffers stack infos: no key comes or goes, ``placement`` is 0 until the end."""
+    env = make(num_players=num_players, cards=2, opponents=["random"])
+    rng = np.random.default_rng(4)
+    shapes = set()
+    for episode in range(10):
+        _, info = env.reset(seed=episode)
+        infos = [info]
+        terminated = False
+        while not terminated:
+            _, _, terminated, _, info = env.step(int(rng.integers(2)))
+            infos.append(info)
+        assert [i["placement"] for i in infos[:-1]] == [0] * (len(infos) - 1)
+        assert infos[-1]["placement"] == env.game.placements()[env.seat] >= 1
+        shapes |= {tuple((k, np.shape(v), np.asarray(v).dtype.kind) for k, v in i.items())
+                   for i in infos}
+    assert shapes == {(("action_mask", (2,), "i"), ("learner_seat", (), "i"),
+                       ("illegal_action", (), "b"), ("placement", (), "i"))}
+
+
 # ---------------------------------------------------------------- illegal actions
-@pytest.mark.parametrize("action", [2, -1, 0.5, "1", None])
-def test_illegal_action_raise_names_it_and_changes_nothing(action):
+@pytest.mark.parametrize("action", [2, -1, 0.5, 1.0, np.float32(1), "1", None, True,
+                                    np.bool_(False), np.array([1])], ids=repr)
+def test_illegal_action_raise_gives_the_engine_message_and_changes_nothing(action):
     env = make(opponents=["random"])
     env.reset(seed=0)
     before = env.game.to_dict()
-    with pytest.raises(IllegalMoveError, match=r"illegal action .* legal actions: \[0, 1\]"):
+    with pytest.raises(IllegalMoveError) as err:
         env.step(action)
+    engine_says = str(err.value).split(": ", 1)[1]
+    assert str(err.value) == (f"the learner (seat {env.seat}) played an illegal action: "
+                              f"{engine_says}")
+    assert engine_says.startswith("action must be 0 (stop) or 1 (throw again) as an integer, "
+                                  f"got {action!r}")
     assert env.game.to_dict() == before
-    env.step(1)  # still playable
+    env.step(np.array(1))  # still playable, with a 0-d integer array (a policy's predict)
 
 
 def test_illegal_action_replace_plays_the_first_legal_action():
-    env, twin = make(illegal_action="replace"), make(illegal_action="replace")
+    env, twin = (make(illegal_action="replace", info_events=True) for _ in range(2))
     env.reset(seed=4)
     twin.reset(seed=4)
     obs, reward, terminated, _, info = env.step(7)
@@ -211,10 +239,11 @@ def test_illegal_action_replace_plays_the_first_legal_action():
 
 
 def test_illegal_action_penalty_ends_the_episode():
-    env = make(illegal_action="penalty")
+    env = make(num_players=3, illegal_action="penalty")
     env.reset(seed=4)
-    _, reward, terminated, truncated, info = env.step(3)
+    _, reward, terminated, truncated, info = env.step(True)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert info["placement"] == 3  # a forfeit is last (it read as 1, the winner's place)
 
 
 # ---------------------------------------------------------------- options and their errors
@@ -227,7 +256,10 @@ def test_illegal_action_penalty_ends_the_episode():
     ({"learner_seat": 2}, "learner_seat must be 'random' or a seat 0–1, got 2"),
     ({"reward": "money"}, "reward must be one of 'win', 'placement'"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of 'raise', 'replace'"),
-    ({"render_mode": "human"}, "no render modes"),
+    ({"render_mode": "video"},
+     "render_mode must be one of None, 'ansi', 'human', 'rgb_array', got 'video'"),
+    ({"info_events": "yes"}, "info_events must be one of False, True, got 'yes'"),
+    ({"cards": [3, 4, 5]}, "cards per seat must be 2 numbers"),
 ])
 def test_bad_options_give_clear_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
