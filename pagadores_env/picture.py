@@ -140,8 +140,8 @@ def _read_round(log: Sequence[Event]) -> _RoundView:
             kampen = {}
     fresh = last is not None
     if last is None:  # nothing thrown yet this round: the previous round's last throw
-        last = next(((e.seat, classify(e.value)) for e in reversed(log[:start])
-                     if e.kind == "throw"), None)
+        last = next(((log[i].seat, classify(log[i].value)) for i in range(start - 1, -1, -1)
+                     if log[i].kind == "throw"), None)
     return _RoundView(finals, kampen or {}, tie, last, fresh)
 
 
@@ -160,11 +160,11 @@ def _header(game: Game, view: _RoundView, labels: Sequence[str]) -> tuple[str, s
     low = next(iter(_lowest(game, view).values()), None)  # the first thrown of equal throws
     if game.phase == Phase.KAMPEN:
         middle = "kampen: one throw each"
-        right = f"lowest: {low}" if low else f"tied at {view.tie}"
+        right = f"lowest: {low}" if low is not None else f"tied at {view.tie}"
     else:
         limit = game.throw_limit
         middle = "throw limit: insteker sets it" if limit is None else f"throw limit {limit}"
-        right = f"to beat: {low}" if low else "to beat: nobody yet"
+        right = f"to beat: {low}" if low is not None else "to beat: nobody yet"
     return f"Round {game.round}", middle, right
 
 
@@ -280,11 +280,22 @@ def _panel(state: str, turn: bool) -> Image.Image:
     return _shrink(big)
 
 
+@lru_cache(maxsize=64)
+def _backdrop(num_players: int, states: tuple[str, ...], turn: int) -> Image.Image:
+    """The background with every seat's empty panel: the same for many frames in a row."""
+    image = _background().copy()
+    for seat, state in enumerate(states):
+        x, y = SLOTS[SEATING[num_players][seat]]
+        _paste(image, _panel(state, seat == turn), x - 6, y - 6)
+    return image
+
+
 @cache
 def _die(face: int, size: int, dim: bool) -> Image.Image:
     """A die showing ``face`` (0: an empty outline); ``dim`` for a throw of an earlier round."""
     s = size * _SS
-    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    drop = max(1, size // 18) * _SS  # the shadow's offset
+    big = Image.new("RGBA", (s + drop, s + drop), (0, 0, 0, 0))
     pen = ImageDraw.Draw(big)
     paper, pip, one = ((215, 212, 202), (120, 120, 116), (170, 100, 100)) if dim else (
         (255, 253, 246), (28, 28, 28), RED)
@@ -292,6 +303,7 @@ def _die(face: int, size: int, dim: bool) -> Image.Image:
         pen.rounded_rectangle((0, 0, s - 1, s - 1), s // 6, outline=(255, 255, 255, 90),
                               width=max(_SS, s // 28))
         return _shrink(big)
+    pen.rounded_rectangle((drop, drop, s + drop - 1, s + drop - 1), s // 6, fill=(0, 0, 0, 80))
     pen.rounded_rectangle((0, 0, s - 1, s - 1), s // 6, fill=paper, outline=(40, 40, 40),
                           width=max(_SS, s // 28))
     r = s * (0.12 if face == 1 else 0.085)
@@ -302,16 +314,15 @@ def _die(face: int, size: int, dim: bool) -> Image.Image:
 
 
 @cache
-def _cards(start: int, held: int, state: str) -> Image.Image:
+def _cards(start: int, held: int) -> Image.Image:
     """A row of ``start`` card icons: red cards for the ``held`` ones, outlines for the lost."""
     w, h, step = CARD_W * _SS, CARD_H * _SS, (CARD_W + CARD_GAP) * _SS
     big = Image.new("RGBA", (start * step, h), (0, 0, 0, 0))
     pen = ImageDraw.Draw(big)
-    back = {"playing": RED, "winner": (178, 30, 40), "out": (150, 60, 62)}[state]
     for k in range(start):
         box = (k * step, 0, k * step + w - 1, h - 1)
         if k < held:
-            pen.rounded_rectangle(box, 2 * _SS, fill=back, outline=(110, 20, 26), width=_SS)
+            pen.rounded_rectangle(box, 2 * _SS, fill=RED, outline=(110, 20, 26), width=_SS)
             inner = (box[0] + 2 * _SS, 2 * _SS, box[2] - 2 * _SS, h - 1 - 2 * _SS)
             pen.rounded_rectangle(inner, _SS, outline=(255, 255, 255, 170), width=_SS)
         else:
@@ -356,22 +367,25 @@ def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, col
     image.paste(colour, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
 
+def _gap(size: int) -> int:
+    """Space between dice of a given size."""
+    return max(3, size // 5)
+
+
 def _dice(image: Image.Image, dice: Sequence[int], x: float, y: float, size: int,
           dim: bool = False) -> float:
     """Three dice from (x, y); returns the x just after them."""
-    gap = max(3, size // 5)
     for face in dice:
         _paste(image, _die(face, size, dim), x, y)
-        x += size + gap
+        x += size + _gap(size)
     return x
 
 
 def _draw_seat(image: Image.Image, game: Game, view: _RoundView, seat: int, label: str,
-               turn: bool, lowest: bool) -> None:
+               state: str, lowest: bool) -> None:
+    """Fill in a seat's panel (drawn by ``_backdrop``)."""
     x, y = SLOTS[SEATING[game.num_players][seat]]
-    state = _seat_state(game, seat)
     style = _STYLES[state]
-    _paste(image, _panel(state, turn), x - 6, y - 6)
     right = x + PANEL_W - 10
     for text in _badges(game, seat):  # tabs on the top edge, so names keep the full width
         sprite = _badge(text)
@@ -380,7 +394,7 @@ def _draw_seat(image: Image.Image, game: Game, view: _RoundView, seat: int, labe
         right -= 4
     _text(image, (x + 10, y + 17), _fit(label, 16, PANEL_W - 20), 16, style.ink)
     if game.start_cards[seat]:  # a seat may start out of the game (per-seat cards)
-        _paste(image, _cards(game.start_cards[seat], game.cards[seat], state), x + 10, y + 31)
+        _paste(image, _cards(game.start_cards[seat], game.cards[seat]), x + 10, y + 31)
     _text(image, (x + PANEL_W - 10, y + 39), str(game.cards[seat]), 18, style.ink, "rm")
     throw = _seat_throw(game, view, seat)
     if throw is None:
@@ -396,7 +410,7 @@ def _draw_middle(image: Image.Image, game: Game, view: _RoundView,
     _text(image, (_CENTRE_X, _CENTRE_Y - 70), _fit(title, 20, 230), 20,
           WHITE if game.winner is None else GOLD, "mm")
     _text(image, (_CENTRE_X, _CENTRE_Y - 48), _fit(subtitle, 14, 230), 14, PALE, "mm")
-    span = 3 * BIG_DIE + 2 * (BIG_DIE // 5)
+    span = 3 * BIG_DIE + 2 * _gap(BIG_DIE)
     top = _CENTRE_Y - 30
     if view.last is None:
         _dice(image, (0, 0, 0), _CENTRE_X - span / 2, top, BIG_DIE)
@@ -421,13 +435,14 @@ def draw(game: Game, names: Sequence[str] | None = None,
             else check_int("highlight", highlight, 0, game.num_players - 1))
     view = _read_round(game.log)
     lowest = _lowest(game, view)
-    image = _background().copy()
+    states = tuple(_seat_state(game, seat) for seat in range(game.num_players))
+    image = _backdrop(game.num_players, states, turn).copy()
     left, middle, right = _header(game, view, labels)
     band = BAND_H // 2
     _text(image, (14, band), left, 18, WHITE)
     _text(image, (150, band), middle, 15, PALE)
     _text(image, (WIDTH - 14, band), _fit(right, 15, 250), 15, GOLD, "rm")
     for seat in range(game.num_players):
-        _draw_seat(image, game, view, seat, labels[seat], seat == turn, seat in lowest)
+        _draw_seat(image, game, view, seat, labels[seat], states[seat], seat in lowest)
     _draw_middle(image, game, view, labels)
     return np.array(image)  # a writable copy: callers may mark up their frames
