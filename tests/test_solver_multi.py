@@ -21,8 +21,8 @@ from pagadores_env.engine import Game
 from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.policies import BasePolicy, Policy, make_policy
 from pagadores_env.rules import classify
-from pagadores_env.solver import best_response, multi_rows
-from pagadores_env.solver.multi import MultiBestResponse, best_response_multi
+from pagadores_env.solver import best_response, multi, multi_rows
+from pagadores_env.solver.multi import MultiBestResponse, best_response_multi, solve_cost
 
 MASK = np.ones(2, dtype=np.int8)
 OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]
@@ -265,3 +265,72 @@ def test_opponents_that_cannot_play_the_table_are_refused_up_front() -> None:
     with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
         best_response_multi([make_policy("stop-first"), make_policy("optimal:cards=1")],
                             num_players=3, cards=1)
+
+
+# --------------------------------------------------------------------- size limits and CLI
+@pytest.mark.parametrize(("num_players", "cards", "hero"), [
+    (2, 3, 0), (3, 2, 1), (3, [2, 1, 3], 2), (3, [0, 2, 1], 1)])
+def test_the_cost_is_counted_exactly_before_the_solve(num_players, cards, hero) -> None:
+    opponents = [make_policy("stop-first") for _ in range(num_players - 1)]
+    result = best_response_multi(opponents, num_players, cards, hero_seat=hero,
+                                 first_insteker=hero)
+    cost = solve_cost(num_players, cards, hero)
+    assert (cost.positions, cost.rows) == (len(result.values), result.rows_asked)
+    assert cost.fits
+
+
+class _Counting(BasePolicy):
+    rows = 0
+
+    def act_batch(self, obs, mask):
+        _Counting.rows += len(obs)
+        return np.zeros(len(obs), dtype=np.int64)
+
+
+@pytest.mark.parametrize(("num_players", "cards"), [(5, 1), (6, 2), (4, 3), (4, [3, 3, 3, 2])])
+def test_tables_too_big_to_solve_are_refused_before_any_work(num_players, cards) -> None:
+    _Counting.rows = 0
+    with pytest.raises(ValueError, match="too big to solve exactly: .* within the limits: "
+                                         "2–3 players with up to 10 cards each, 4 players "
+                                         "with up to 2 cards each"):
+        best_response_multi([_Counting() for _ in range(num_players - 1)], num_players, cards)
+    assert _Counting.rows == 0
+    assert not solve_cost(num_players, cards).fits
+
+
+def test_the_documented_tables_fit() -> None:
+    assert solve_cost(3, 10).fits and solve_cost(4, 2).fits
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "5", "--cards", "2"], "5 players with 2 cards each is too big to solve"),
+    (["--hero-seat", "7"], "--hero-seat must be an integer 0–2, got 7"),
+    (["--players", "7"], "--players must be an integer 2–6, got 7"),
+    (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["--opponent", "optimal"], "'optimal' plays 2-player games only"),
+    (["--opponent", "nobody"], "unknown policy 'nobody'"),
+])
+def test_command_line_errors_are_one_line(args, message, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        multi.main(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("pagadores best-response: error: ") and message in err[-1]
+    assert all(line.startswith("usage:") or line.startswith(" ") for line in err[:-1])
+
+
+def test_command_line_options_have_help(capsys) -> None:
+    with pytest.raises(SystemExit):
+        multi.main(["--help"])
+    out = capsys.readouterr().out
+    for option in ("--players", "--cards", "--hero-seat", "--opponent"):
+        line = next(line for line in out.splitlines() if line.strip().startswith(option))
+        assert len(line.split()) > 2 or option == "--hero-seat", line  # help text follows
+    assert "players at the table" in out and "the seat that best-responds" in out
+    assert "4 players with up to 2 cards each" in out
+
+
+def test_command_line_prints_the_value(capsys) -> None:
+    assert multi.main(["--players", "3", "--cards", "1", "--opponent", "stop-first"]) == 0
+    out = capsys.readouterr().out
+    assert "3 players, 1 cards each, hero seat 0 vs stop-first: hero wins with probability" in out

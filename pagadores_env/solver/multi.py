@@ -1,4 +1,4 @@
-"""Exact best response of one seat against fixed policies at a table of 2–6 players.
+"""Exact best response of one seat against fixed policies at tables of 2–4 players.
 
 ``best_response_multi(opponents, num_players, cards, hero_seat)`` gives the hero's exact
 optimal win probability (and, on request, the best-response policy) against fixed opponent
@@ -14,12 +14,19 @@ looked up in the same arrays of an earlier-solved position (``_Store``); a speci
 empties someone ends the round (R6.2). Values are exact sums over a throw's 42 strengths.
 Players out of the game keep their seat in the observations (0 cards), and a hero who is out
 has lost. Kampen is in ``multi_kampen``.
+
+Size: a position with ``m`` seats holding cards keeps arrays of ``42 ** m`` values per round
+state and asks each opponent ``41 ** (j + 1)`` rows per decision of role ``j``, so the work
+explodes with the players. ``solve_cost`` counts the positions and rows exactly and
+estimates the memory before anything runs; ``best_response_multi`` refuses tables beyond
+``MAX_ROWS`` or ``MAX_BYTES`` (in practice: 2–3 players with any cards, 4 with up to 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
@@ -27,13 +34,14 @@ from itertools import product
 
 import numpy as np
 
+from ..checks import check_int
 from ..engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from ..observation import OBS_SIZE, SLICES
 from ..policies import BasePolicy, Policy, check_tables, make_policy
 from ..rules import MAX_THROWS, NUM_STRENGTHS, PICARO_LOSS, ROUND_LOSS
 from .model import NS, PENALTY, PICARO, PLAIN, PROB, SPECIALS, follow
 from .multi_kampen import Cards, Kampen
-from .multi_rows import decision_keys, decision_row_chunks
+from .multi_rows import THROWN, decision_keys, decision_row_chunks
 from .response import _ask
 from .two_player import TIE_TOLERANCE
 
@@ -301,21 +309,138 @@ def _start_cards(num_players: int, cards: int | Sequence[int]) -> Cards:
     return (int(cards),) * num_players
 
 
+def _table(num_players: int, cards: int | Sequence[int], hero_seat: int,
+           first_insteker: int | None = None) -> Cards:
+    """The start cards of a valid table, or ``ValueError`` naming the bad argument (the
+    first insteker is checked when given)."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int) \
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {num_players!r}")
+    start = _start_cards(num_players, cards)
+    seats = {"hero_seat": hero_seat, "first_insteker": first_insteker}
+    for name, seat in ((name, seat) for name, seat in seats.items() if seat is not None):
+        if isinstance(seat, bool) or not isinstance(seat, int) \
+                or not 0 <= seat < num_players or not start[seat]:
+            raise ValueError(f"{name} must be a seat 0–{num_players - 1} with cards, got {seat!r}")
+    return start
+
+
+# -- how big a solve is ------------------------------------------------------------------
+#: Solves that would ask the opponents more observation rows than this are refused: about
+#: 25 minutes at the ~0.7 M rows/s measured at four seats (3 players with 10 cards ask
+#: 4.3e8 rows, ~3 min; 4 players with 2 cards 4.3e8, ~10 min; with 3 cards 2.2e9).
+MAX_ROWS = 10**9
+#: ... and those whose arrays would need more memory than this (5 players need ~12 GB for a
+#: single position's value arrays, which hold 42 ** 5 entries per round state).
+MAX_BYTES = 4 * 10**9
+_FLOAT = np.dtype(np.float64).itemsize
+
+
+@dataclass(frozen=True)
+class SolveCost:
+    """What ``best_response_multi`` takes for a table, known before it starts."""
+
+    positions: int  # (cards, insteker) positions solved, exactly
+    rows: int  # observation rows the opponents are asked, exactly
+    bytes: int  # peak memory of the solver's arrays, estimated from their shapes
+
+    @property
+    def fits(self) -> bool:
+        """Whether the solve is within ``MAX_ROWS`` and ``MAX_BYTES``."""
+        return self.rows <= MAX_ROWS and self.bytes <= MAX_BYTES
+
+
+def _value_keys(role: int) -> int:
+    """Round states (limit, throws used) whose values the solver keeps for ``role``: the
+    insteker's throws 1–3, a follower's throws 1…L for limits L = 1…3."""
+    return MAX_THROWS if role == 0 else MAX_THROWS * (MAX_THROWS + 1) // 2
+
+
+def _position_cost(alive: int) -> tuple[int, int, int]:
+    """For a card position with ``alive`` seats holding cards: rows asked over all its
+    instekers, bytes ``_Store`` keeps per insteker, bytes of ``_solve_position``'s arrays
+    (values, opponent choices, and the settle step's four ``[42] * alive`` arrays)."""
+    asked = [len(decision_keys(j)) * len(THROWN) ** (j + 1) for j in range(alive)]
+    rows = (alive - 1) * sum(asked)  # over the instekers the hero holds each role once
+    stored = _FLOAT * len(SPECIALS) * sum(_value_keys(j) * NS**j for j in range(alive))
+    working = _FLOAT * (sum((_value_keys(j) + len(decision_keys(j))) * NS ** (j + 1)
+                            for j in range(alive)) + 4 * NS**alive)
+    return rows, stored, working
+
+
+def solve_cost(num_players: int, cards: int | Sequence[int] = MAX_CARDS,
+               hero_seat: int = 0) -> SolveCost:
+    """The positions, opponent rows and memory of ``best_response_multi`` at this table,
+    counted without enumerating positions: by card total and seats with cards (``run``
+    solves every position where the hero and someone else hold cards)."""
+    start = _table(num_players, cards, hero_seat)
+    counts: Counter[tuple[int, int]] = Counter({(0, 0): 1})  # (card total, seats with cards)
+    for seat, most in enumerate(start):
+        grown: Counter[tuple[int, int]] = Counter()
+        for (total, alive), n in counts.items():
+            for c in range(1 if seat == hero_seat else 0, most + 1):
+                grown[(total + c, alive + (c > 0))] += n
+        counts = grown
+    positions = rows = working = 0
+    stored: Counter[int] = Counter()  # bytes stored per card total
+    for (total, alive), n in counts.items():
+        if alive >= 2:
+            asked, kept, arrays = _position_cost(alive)
+            positions += n * alive
+            rows += n * asked
+            stored[total] += n * alive * kept
+            working = max(working, arrays)
+    reach = _Store(num_players).reach  # the store holds this many totals below the current
+    store = max(sum(stored[t] for t in range(top - reach, top + 1)) for top in list(stored))
+    batch = BATCH_ROWS * OBS_SIZE * (_FLOAT + 4)  # one batch of rows, float64 and float32
+    return SolveCost(positions, rows, store + working + batch)
+
+
+def within_limits() -> str:
+    """The tables with equal cards that fit ``MAX_ROWS`` and ``MAX_BYTES``, in words, e.g.
+    "2–3 players with up to 10 cards each, 4 players with up to 2 cards each"."""
+    most: dict[int, int] = {}
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        most[n] = 0
+        while most[n] < MAX_CARDS and solve_cost(n, most[n] + 1).fits:  # grows with cards
+            most[n] += 1
+    groups: list[list[int]] = []  # runs of player counts with the same card limit
+    for n in (n for n in most if most[n]):
+        if groups and most[groups[-1][-1]] == most[n] and groups[-1][-1] == n - 1:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return ", ".join(f"{g[0]}{f'–{g[-1]}' if len(g) > 1 else ''} players with up to "
+                     f"{most[g[0]]} cards each" for g in groups)
+
+
+def check_size(num_players: int, cards: int | Sequence[int] = MAX_CARDS,
+               hero_seat: int = 0) -> SolveCost:
+    """``solve_cost`` of the table, or ``ValueError`` if it is beyond the limits."""
+    start = _table(num_players, cards, hero_seat)
+    cost = solve_cost(num_players, start, hero_seat)
+    if not cost.fits:
+        table = (f"{start[0]} cards each" if len(set(start)) == 1
+                 else f"cards {', '.join(map(str, start))}")
+        raise ValueError(
+            f"{num_players} players with {table} is too big to solve exactly: "
+            f"{cost.rows:.1e} opponent queries (limit {MAX_ROWS:.0e}) and about "
+            f"{cost.bytes / 1e9:.1f} GB of arrays (limit {MAX_BYTES / 1e9:.0f} GB); "
+            f"within the limits: {within_limits()}")
+    return cost
+
+
 def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
                         cards: int | Sequence[int] = MAX_CARDS, hero_seat: int = 0,
                         first_insteker: int = 0, keep_policy: bool = False
                         ) -> MultiBestResponse:
     """The hero's exact best response at ``hero_seat`` against ``opponents`` (one policy per
     other seat, in seat order), from the start position ``cards`` with ``first_insteker``
-    starting (R3.1). ``keep_policy`` keeps the hero's decisions for ``.policy()``."""
-    if isinstance(num_players, bool) or not isinstance(num_players, int) \
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {num_players!r}")
-    start = _start_cards(num_players, cards)
-    for name, seat in (("hero_seat", hero_seat), ("first_insteker", first_insteker)):
-        if isinstance(seat, bool) or not isinstance(seat, int) \
-                or not 0 <= seat < num_players or not start[seat]:
-            raise ValueError(f"{name} must be a seat 0–{num_players - 1} with cards, got {seat!r}")
+    starting (R3.1). ``keep_policy`` keeps the hero's decisions for ``.policy()``. Raises
+    ``ValueError`` for a bad argument and, before any work, for a table beyond
+    ``MAX_ROWS``/``MAX_BYTES`` (``check_size``)."""
+    start = _table(num_players, cards, hero_seat, first_insteker)
+    check_size(num_players, start, hero_seat)
     opponents = list(opponents)
     if len(opponents) != num_players - 1 or not all(isinstance(p, Policy) for p in opponents):
         raise ValueError(f"opponents must be {num_players - 1} policies (one per other seat, "
@@ -332,18 +457,35 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the hero's exact best-response value against scripted opponents and the time."""
+    """Print the hero's exact best-response value against scripted opponents and the time.
+    Bad options and tables too big to solve (``check_size``) are one-line errors (exit 2)."""
     parser = argparse.ArgumentParser(
         prog="pagadores best-response",
-        description="Exact best response of one seat against fixed opponent policies.")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--cards", type=int, default=MAX_CARDS)
-    parser.add_argument("--hero-seat", type=int, default=0)
+        description="Exact best response of one seat against fixed opponent policies: the "
+                    "most the hero can win against them, with every seat starting with the "
+                    f"same cards. Tables beyond {MAX_ROWS:.0e} opponent queries or "
+                    f"{MAX_BYTES / 1e9:.0f} GB are refused; within the limits: "
+                    f"{within_limits()}.")
+    parser.add_argument("--players", type=int, default=3,
+                        help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 3)")
+    parser.add_argument("--cards", type=int, default=MAX_CARDS,
+                        help=f"starting cards of every player, 1–{MAX_CARDS} "
+                             f"(default {MAX_CARDS})")
+    parser.add_argument("--hero-seat", type=int, default=0,
+                        help="the seat that best-responds, 0 to players − 1; seat 0 insteeks "
+                             "the first round (default 0)")
     parser.add_argument("--opponent", default="sensible",
                         help="policy spec for every other seat (default: sensible)")
     args = parser.parse_args(argv)
-    opponents = [make_policy(args.opponent, seed=s) for s in range(args.players - 1)]
-    result = best_response_multi(opponents, args.players, args.cards, args.hero_seat)
+    try:
+        check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_int("--cards", args.cards, 1, MAX_CARDS)
+        check_int("--hero-seat", args.hero_seat, 0, args.players - 1)
+        check_size(args.players, args.cards, args.hero_seat)  # before any policy is built
+        opponents = [make_policy(args.opponent, seed=s) for s in range(args.players - 1)]
+        result = best_response_multi(opponents, args.players, args.cards, args.hero_seat)
+    except ValueError as err:
+        parser.error(str(err))
     print(f"{args.players} players, {args.cards} cards each, hero seat {args.hero_seat} vs "
           f"{args.opponent}: hero wins with probability {result.value:.10f}")
     print(f"  {len(result.values)} positions, {result.rows_asked} observation rows asked, "
