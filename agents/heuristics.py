@@ -17,26 +17,28 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pagadores_env.engine import MAX_CARDS
 from pagadores_env.observation import SLICES
 from pagadores_env.policies import BasePolicy, register_policy
-from pagadores_env.rules import MAX_THROWS, NUM_STRENGTHS, PICARO_LOSS, THROWS, Kind
-
-_TOP = NUM_STRENGTHS - 1
-ROUND_LOSS = 1
+from pagadores_env.rules import (
+    MAX_CARDS,
+    MAX_THROWS,
+    NUM_STRENGTHS,
+    PICARO_LOSS,
+    PICARO_STRENGTH,
+    ROUND_LOSS,
+    STRENGTH_KIND,
+    STRENGTH_POINTS,
+    TOP,
+    Kind,
+)
+from pagadores_env.rules import STRENGTH_PENALTY as PENALTY_OF
+from pagadores_env.rules import STRENGTH_PROB as P_STRENGTH
 
 # ---------------------------------------------------------------- dice tables (R2, R7.2)
-#: Probability of each strength on one throw (strength 0 is the Picaro).
-P_STRENGTH = np.zeros(NUM_STRENGTHS)
-#: Cards every other player loses when this strength is thrown (R4.1): Puerta/Hermana/Celebro.
-PENALTY_OF = np.zeros(NUM_STRENGTHS, dtype=np.int64)
 #: Flamenco points per strength; +inf for Cavar and specials (above every Flamenco), -inf Picaro.
-POINTS_OF = np.zeros(NUM_STRENGTHS)
-for _t in THROWS:
-    P_STRENGTH[_t.strength] += 1 / len(THROWS)
-    PENALTY_OF[_t.strength] = _t.penalty
-    POINTS_OF[_t.strength] = {Kind.FLAMENCO: _t.points, Kind.PICARO: -np.inf}.get(_t.kind, np.inf)
-P_PICARO = P_STRENGTH[0]
+POINTS_OF = np.select([STRENGTH_KIND == Kind.FLAMENCO, STRENGTH_KIND == Kind.PICARO],
+                      [STRENGTH_POINTS, -np.inf], np.inf)
+P_PICARO = P_STRENGTH[PICARO_STRENGTH]  # the weakest strength, 0
 #: P(a fresh throw is strictly below / equal to / strictly above strength s), Picaro excluded.
 P_BELOW = np.concatenate(([0.0], np.cumsum(P_STRENGTH)[:-1] - P_PICARO))
 P_EQUAL = np.where(np.arange(NUM_STRENGTHS) > 0, P_STRENGTH, 0.0)
@@ -73,7 +75,7 @@ def read(obs: np.ndarray) -> View:
         return np.rint(obs[..., SLICES[name]] * scale).astype(np.int64)
 
     cards = field("cards", MAX_CARDS)
-    to_beat = field("to_beat", _TOP)[..., 0]
+    to_beat = field("to_beat", TOP)[..., 0]
     return View(
         my_cards=cards[..., 0],
         opp_cards=cards[..., 1:],
@@ -81,7 +83,7 @@ def read(obs: np.ndarray) -> View:
         limit=field("throw_limit", MAX_THROWS)[..., 0],
         used=field("throws_used", MAX_THROWS)[..., 0],
         left=field("throws_left", MAX_THROWS)[..., 0],
-        strength=field("my_strength", _TOP)[..., 0],
+        strength=field("my_strength", TOP)[..., 0],
         to_beat=np.where(to_beat < 0, -1, to_beat),
         tied=field("lowest", 1).sum(axis=-1),
         followers=field("to_throw", 1).sum(axis=-1),
@@ -164,8 +166,8 @@ class ThresholdPolicy(BasePolicy):
             raise ValueError("give min_strength or min_points, not both")
         if min_strength is not None:
             if isinstance(min_strength, bool) or not isinstance(min_strength, int) \
-                    or not 0 <= min_strength <= _TOP:
-                raise ValueError(f"min_strength must be an integer 0–{_TOP}, got {min_strength!r}")
+                    or not 0 <= min_strength <= TOP:
+                raise ValueError(f"min_strength must be an integer 0–{TOP}, got {min_strength!r}")
             self.bar = min_strength
             self.name = f"threshold:min_strength={min_strength}"
         else:

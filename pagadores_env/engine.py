@@ -28,17 +28,21 @@ import numpy as np
 
 from .rules import (
     CHANCE_OUTCOMES,
+    MAX_CARDS,
+    MAX_PLAYERS,
     MAX_THROWS,
+    MIN_PLAYERS,
     NUM_STRENGTHS,
     PICARO_LOSS,
     ROUND_LOSS,
     Kind,
     Throw,
     classify,
+    next_insteker,
+    special_hits,
+    turn_order,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R1.1
-MAX_CARDS = 10  # R1.1
 FORMAT = "pagadores-game"
 #: Version 2 adds ``digest``; version 1 files (no digest) still load, checked by replay only.
 FORMAT_VERSION = 2
@@ -110,10 +114,6 @@ def _events(kind: str, values: range) -> tuple[tuple[Event, ...], ...]:
 _AGAIN_EVENT, _STOP_EVENT, _LIMIT_EVENT = (_events(kind, range(MAX_THROWS + 1))
                                            for kind in ("again", "stop", "limit"))
 _SCORE_EVENT = _events("score", range(NUM_STRENGTHS))
-#: Seats in turn order from each insteker, per table size (R1.2): a new round only drops the
-#: seats without cards.
-_TURN_ORDER = {n: tuple(tuple((i + k) % n for k in range(n)) for i in range(n))
-               for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 class IllegalMoveError(ValueError):
@@ -284,9 +284,7 @@ class Game:
         self.round += 1
         self.insteker: int | None = insteker
         self.phase = _ROUND
-        cards = self.cards
-        # R1.2 (filter and map below: C-level loops, cheaper than comprehensions here)
-        self.order = list(filter(cards.__getitem__, _TURN_ORDER[self.num_players][insteker]))
+        self.order = list(turn_order(self.cards, insteker))  # R1.2
         self.pos = 0
         self.throw_limit: int | None = None
         self.throws = 0
@@ -313,34 +311,24 @@ class Game:
         """Take ``penalty`` cards from everyone in ``group`` but the thrower. True if that
         stopped the round (R6.2)."""
         cards = self.cards
-        hits = []
-        emptied = []
-        for victim in group:
-            if victim != seat:
-                lost = min(penalty, cards[victim])  # R1.4: never below 0
-                cards[victim] -= lost
-                hits.append((victim, lost))
-                if cards[victim] == 0:
-                    emptied.append(victim)
+        hits = special_hits(cards, seat, group, penalty)
+        for victim, lost in hits:
+            cards[victim] -= lost
         self.log.append(_event(Event, ("special", seat, tuple(hits))))
+        emptied = [victim for victim, _ in hits if not cards[victim]]
         if not emptied:
             return False  # R4.3: the round and the thrower's turn go on
         self._eliminate(emptied)
-        if len(emptied) == 1:  # R6.2
-            self._next_round(self._next_with_cards(emptied[0]))
-        else:
-            self._next_round(max(self.alive()))  # R6.2 + R1.3: youngest remaining
+        self._next_round(next_insteker(cards, emptied))  # R6.2
         return True
 
     def _picaro(self, seat: int) -> None:
         lost = min(PICARO_LOSS, self.cards[seat])
         self.cards[seat] -= lost
         self.log.append(_event(Event, ("picaro", seat, lost)))
-        if self.cards[seat]:
-            self._next_round(seat)  # R4.4: the thrower insteeks
-        else:
+        if not self.cards[seat]:
             self._eliminate([seat])
-            self._next_round(self._next_with_cards(seat))  # R4.4 decision → R6.1
+        self._next_round(next_insteker(self.cards, [seat]))  # R4.4 (out: R6.1)
 
     def _end_turn(self, seat: int) -> None:
         """The current player's last throw becomes their score (R3.3)."""
@@ -382,7 +370,7 @@ class Game:
             self._start_round(loser)
         else:
             self._eliminate([loser])
-            self._next_round(self._next_with_cards(loser))  # R6.1
+            self._next_round(next_insteker(cards, [loser]))  # R6.1
 
     def _eliminate(self, seats: list[int]) -> None:
         self.eliminations += 1
@@ -400,13 +388,6 @@ class Game:
         self.decision = False
         self.winner = alive[0]
         self.log.append(_event(Event, ("winner", self.winner, 0)))
-
-    def _next_with_cards(self, seat: int) -> int:
-        n = self.num_players
-        for k in range(1, n):
-            if self.cards[(seat + k) % n]:
-                return (seat + k) % n
-        return seat  # unreachable while two players hold cards; _next_round ends the game
 
     # ------------------------------------------------------------------ copies and files
     def clone(self) -> Game:

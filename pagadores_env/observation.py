@@ -17,10 +17,9 @@ import struct
 
 import numpy as np
 
-from .engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Game
-from .rules import MAX_THROWS, NUM_STRENGTHS, THROWS, Kind
+from .engine import Game
+from .rules import CLOCKWISE, MAX_CARDS, MAX_PLAYERS, MAX_THROWS, NUM_STRENGTHS, THROWS, TOP, Kind
 
-_TOP = NUM_STRENGTHS - 1
 _KINDS = len(Kind)
 
 #: (name, length, meaning). Per-seat fields are in rotated slot order (slot 0 = me).
@@ -56,19 +55,17 @@ TABLE_CACHE = 1 << 14
 
 
 # Per-table constants, so that building a table (``_table``) is lookups.
-_ROTATIONS = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
-              for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-#: _ROTATE[n][seat](per_seat) gives ``per_seat`` in rotated slot order.
-_ROTATE = {n: tuple(operator.itemgetter(*rot) for rot in rots) for n, rots in _ROTATIONS.items()}
-_PADDING = {n: (0.0,) * (MAX_PLAYERS - n) for n in _ROTATIONS}
+#: _ROTATE[n][seat](per_seat) gives ``per_seat`` in rotated slot order (R1.2).
+_ROTATE = {n: tuple(operator.itemgetter(*rot) for rot in rots) for n, rots in CLOCKWISE.items()}
+_PADDING = {n: (0.0,) * (MAX_PLAYERS - n) for n in CLOCKWISE}
 #: _AFTER_CARDS[n][seat][insteker]: what follows the cards: their padding, ``present``, and
 #: the rotated, padded ``insteker`` one-hot (all zeros once the game is over).
 _AFTER_CARDS = {n: tuple({i: _PADDING[n] + (1.0,) * n + _PADDING[n]
                           + tuple(1.0 if s == i else 0.0 for s in rot) + _PADDING[n]
                           for i in (None, *range(n))} for rot in rots)
-                for n, rots in _ROTATIONS.items()}
+                for n, rots in CLOCKWISE.items()}
 _CARDS = [c / MAX_CARDS for c in range(MAX_CARDS + 1)]
-_STRENGTH = [s / _TOP for s in range(NUM_STRENGTHS)]
+_STRENGTH = [s / TOP for s in range(NUM_STRENGTHS)]
 _SCORE = {-1: -1.0, **dict(enumerate(_STRENGTH))}  # a final score, or -1 for none yet
 _NO_SCORE = frozenset((-1,))
 #: _IS_LOW[low][score]: 1.0 if the score is the score to beat ``low`` (-1: nobody has one).
@@ -103,7 +100,7 @@ def _score_rows(n: int, seat: int, scores: tuple[int, ...]) -> tuple[tuple[float
 @functools.lru_cache(maxsize=1024)  # all fit: there are 882 (n, seat, after)
 def _to_throw(n: int, seat: int, after: tuple[int, ...]) -> tuple[float, ...]:
     """The rotated, padded ``to_throw`` field: who throws after ``seat`` this round."""
-    return tuple(1.0 if s in after else 0.0 for s in _ROTATIONS[n][seat]) + _PADDING[n]
+    return tuple(1.0 if s in after else 0.0 for s in CLOCKWISE[n][seat]) + _PADDING[n]
 
 
 def _table(n: int, seat: int, phase: str, pos: int, insteker: int | None, limit: int | None,

@@ -1,18 +1,27 @@
-"""Scoring a throw of three dice (rules R2.1–R2.5) as precomputed lookup tables.
+"""Every rule fact and pure rule helper, in one place: the engines, solvers, observation and
+scripted players import them from here.
 
-Every one of the 216 ordered outcomes is classified once at import; ``classify`` is a
-table lookup. A throw's ``strength`` is a dense rank (0 = Picaro … 41 = Celebro): higher
-beats lower and equal strengths tie (R2.3, R2.5), so engines compare plain integers.
+- Table sizes and card counts (R1.1), throws per turn (R3.2), cards lost (R3.5, R4.1, R4.4).
+- Scoring a throw of three dice (R2.1–R2.5): every one of the 216 ordered outcomes is
+  classified once at import; ``classify`` is a table lookup. A throw's ``strength`` is a dense
+  rank (0 = Picaro … ``TOP`` = 41 = Celebro): higher beats lower and equal strengths tie (R2.3,
+  R2.5), so engines compare plain integers. The same facts as numpy tables per strength
+  (``STRENGTH_*``) and per ordered outcome (``OUTCOME_*``) for array code.
+- Seats (R1.2, R1.3, R6): turn order, who a special hits, who insteeks next.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
+import numpy as np
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R1.1
+MAX_CARDS = 10  # R1.1: the official game; fewer for experiments
 NUM_DICE = 3
 FACES = 6
 MAX_THROWS = 3  # R3.2: the insteker throws at most three times
@@ -137,3 +146,74 @@ def classify(dice: Sequence[int]) -> Throw:
     if not (1 <= a <= FACES and 1 <= b <= FACES and 1 <= c <= FACES):
         raise ValueError(f"dice must be three integers from 1 to 6 (any order), got {dice!r}")
     return THROWS[ordered_index(a, b, c)]
+
+
+def _read_only(values: Iterable[float], dtype: type) -> np.ndarray:
+    array = np.array(list(values), dtype=dtype)
+    array.flags.writeable = False  # shared by every importer: nobody may change a rule
+    return array
+
+
+# ---------------------------------------------------------------- tables for array code
+#: The strongest strength, Celebro (R2.3); observations scale strengths by it.
+TOP = NUM_STRENGTHS - 1
+#: Per strength 0…TOP: its Kind (R2.2), Flamenco points (0 for other kinds, R2.1), the cards a
+#: special takes from every other player (R4.1) and its chance on one throw (R7.2: ordered
+#: outcomes of that strength / 216).
+_BY_STRENGTH = {t.strength: t for t in THROWS}
+STRENGTH_KIND = _read_only((_BY_STRENGTH[s].kind for s in range(NUM_STRENGTHS)), np.int64)
+STRENGTH_POINTS = _read_only((_BY_STRENGTH[s].points for s in range(NUM_STRENGTHS)), np.int64)
+STRENGTH_PENALTY = _read_only((_BY_STRENGTH[s].penalty for s in range(NUM_STRENGTHS)), np.int64)
+STRENGTH_PROB = _read_only(
+    (sum(t.strength == s for t in THROWS) / FACES**NUM_DICE for s in range(NUM_STRENGTHS)),
+    np.float64)
+#: The Picaro's strength (the weakest, R2.3), the specials' (R4.1, weakest first) and the
+#: plain throws' (Cavar and Flamenco: they move no cards).
+PICARO_STRENGTH = int(np.flatnonzero(STRENGTH_KIND == Kind.PICARO)[0])
+SPECIAL_STRENGTHS = tuple(int(s) for s in np.flatnonzero(STRENGTH_PENALTY))
+PLAIN_STRENGTHS = _read_only(
+    np.flatnonzero((STRENGTH_PENALTY == 0) & (STRENGTH_KIND != Kind.PICARO)), np.int64)
+
+#: R7.2: the 216 ordered outcomes (``ordered_index``), each equally likely; their strength,
+#: Kind and special penalty.
+NUM_OUTCOMES = len(THROWS)
+OUTCOME_STRENGTH = _read_only((t.strength for t in THROWS), np.int64)
+OUTCOME_KIND = _read_only((t.kind for t in THROWS), np.int64)
+OUTCOME_PENALTY = _read_only((t.penalty for t in THROWS), np.int64)
+
+
+# ---------------------------------------------------------------- seats (R1.2, R1.3, R6)
+#: CLOCKWISE[n][seat]: the n seats of an n-player table clockwise from ``seat`` (R1.2).
+CLOCKWISE = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+             for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
+def turn_order(cards: Sequence[int], insteker: int) -> tuple[int, ...]:
+    """The seats that play a round, in turn order: clockwise from ``insteker``, skipping the
+    seats without cards (R1.2, R3.4). ``cards`` has one count per seat."""
+    return tuple(filter(cards.__getitem__, CLOCKWISE[len(cards)][insteker]))
+
+
+def next_with_cards(cards: Sequence[int], seat: int) -> int:
+    """The first seat clockwise after ``seat`` that holds cards (R6.1); ``seat`` itself if no
+    other seat does."""
+    return next((s for s in CLOCKWISE[len(cards)][seat][1:] if cards[s]), seat)
+
+
+def next_insteker(cards: Sequence[int], losers: Sequence[int]) -> int:
+    """Who insteeks after a round that ended with ``losers`` losing cards, ``cards`` being the
+    counts after it: a single loser who still has cards (R3.5, R4.4, R5.3); the next seat
+    clockwise with cards after a single loser who is out (R6.1, R6.2); the youngest seat
+    with cards (the highest, R1.3) when one special emptied several at once (R6.2)."""
+    if len(losers) == 1:
+        seat = losers[0]
+        return seat if cards[seat] else next_with_cards(cards, seat)
+    return max(s for s, c in enumerate(cards) if c)
+
+
+def special_hits(cards: Sequence[int], thrower: int, group: Iterable[int],
+                 penalty: int) -> list[tuple[int, int]]:
+    """(victim, cards lost) for everyone in ``group`` but the thrower of a special taking
+    ``penalty`` cards (R4.1; in kampen the group is the kampen players, R5.2). Nobody goes
+    below 0 cards (R1.4)."""
+    return [(victim, min(penalty, cards[victim])) for victim in group if victim != thrower]

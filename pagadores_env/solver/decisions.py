@@ -13,12 +13,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import MAX_CARDS, Game
+from ..engine import Game
 from ..observation import OBS_SIZE, SLICES
-from ..rules import MAX_THROWS, NUM_STRENGTHS
-from .model import FOLLOWER, INSTEKER, KIND, PICARO, PolicyTable
-
-_TOP = NUM_STRENGTHS - 1
+from ..rules import MAX_CARDS, MAX_THROWS, NUM_STRENGTHS, TOP
+from ..rules import STRENGTH_KIND as KIND
+from .model import FOLLOWER, INSTEKER, PICARO, PolicyTable
 
 
 class Decision(NamedTuple):
@@ -72,9 +71,9 @@ def _requirements(decisions: np.ndarray, cards: int) -> list[tuple[np.ndarray, s
         ((used >= 1) & (used < left_limit),
          "throws_used must be at least 1 and below the throw limit (3 for the insteker): "
          "a decision needs throws left (R3.6)"),
-        ((s > PICARO) & (s <= _TOP), f"strength must be {PICARO + 1}–{_TOP}"),
-        (ins | ((score > PICARO) & (score <= _TOP)),
-         f"a follower's insteker_score must be {PICARO + 1}–{_TOP}"),
+        ((s > PICARO) & (s <= TOP), f"strength must be {PICARO + 1}–{TOP}"),
+        (ins | ((score > PICARO) & (score <= TOP)),
+         f"a follower's insteker_score must be {PICARO + 1}–{TOP}"),
     ]
 
 
@@ -118,9 +117,9 @@ def decode_batch(obs: np.ndarray) -> np.ndarray:
     out[:, 1] = np.rint(_field(obs, "cards") * MAX_CARDS)
     out[:, 2] = np.rint(_field(obs, "cards", 1) * MAX_CARDS)
     out[:, 3] = np.rint(_field(obs, "throws_used") * MAX_THROWS)
-    out[:, 4] = np.rint(_field(obs, "my_strength") * _TOP)
+    out[:, 4] = np.rint(_field(obs, "my_strength") * TOP)
     out[:, 5] = np.where(follower, np.rint(_field(obs, "throw_limit") * MAX_THROWS), MAX_THROWS)
-    out[:, 6] = np.where(follower, np.rint(_field(obs, "scores", 1) * _TOP), -1)
+    out[:, 6] = np.where(follower, np.rint(_field(obs, "scores", 1) * TOP), -1)
     return out
 
 
@@ -145,16 +144,16 @@ def encode_decisions(decisions: np.ndarray) -> np.ndarray:
     put("insteker", 0, ~follower)
     put("insteker", 1, follower)
     put("scores", 0, -1.0)
-    put("scores", 1, np.where(follower, score / _TOP, -1.0))
+    put("scores", 1, np.where(follower, score / TOP, -1.0))
     put("lowest", 1, follower)  # the insteker's score is the only one, so the lowest
     put("to_throw", 1, ~follower)  # the follower throws after the insteker (R3.4)
     put("limit_set", 0, follower)
     put("throw_limit", 0, np.where(follower, limit / MAX_THROWS, 0.0))
     put("throws_used", 0, used / MAX_THROWS)
     put("throws_left", 0, (limit - used) / MAX_THROWS)
-    put("my_strength", 0, mine / _TOP)
+    put("my_strength", 0, mine / TOP)
     rows[np.arange(len(role)), SLICES["my_kind"].start + KIND[mine] - 1] = 1.0
-    put("to_beat", 0, np.where(follower, score / _TOP, -1.0))
+    put("to_beat", 0, np.where(follower, score / TOP, -1.0))
     put("versus", 0, np.where(follower, np.sign(mine - score), -1.0))
     return rows.astype(np.float32)
 

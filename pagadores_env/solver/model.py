@@ -28,47 +28,27 @@ from typing import Literal
 import numpy as np
 
 from ..checks import check_int
-from ..engine import MAX_CARDS
 from ..rules import (
-    FACES,
+    MAX_CARDS,
     MAX_THROWS,
-    MULTIPLICITY,
-    NUM_DICE,
     NUM_STRENGTHS,
     PICARO_LOSS,
     ROUND_LOSS,
-    UNORDERED,
-    Kind,
-    classify,
 )
+from ..rules import PICARO_STRENGTH as PICARO
+from ..rules import PLAIN_STRENGTHS as PLAIN
+from ..rules import SPECIAL_STRENGTHS as SPECIALS
+from ..rules import STRENGTH_PENALTY as PENALTY
+from ..rules import STRENGTH_PROB as PROB
 
 NS = NUM_STRENGTHS
-
-
-def _strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    prob = np.zeros(NS)
-    penalty = np.zeros(NS, dtype=np.int64)
-    kind = np.zeros(NS, dtype=np.int64)
-    for dice, mult in zip(UNORDERED, MULTIPLICITY, strict=True):
-        throw = classify(dice)
-        prob[throw.strength] += mult / FACES**NUM_DICE  # R7.2
-        penalty[throw.strength] = throw.penalty
-        kind[throw.strength] = throw.kind
-    return prob, penalty, kind
-
-
-#: PROB[s]: chance that one throw has strength s; PENALTY[s]: cards a special takes (R4.1);
-#: KIND[s]: its Kind (R2.2). Strength 0 is the Picaro.
-PROB, PENALTY, KIND = _strength_tables()
-PICARO = int(np.flatnonzero(KIND == Kind.PICARO)[0])
-#: Strengths of the specials (R4.1) and of the plain throws (Cavar, Flamenco).
-SPECIALS = tuple(int(s) for s in np.flatnonzero(PENALTY))
-_IS_PLAIN = (PENALTY == 0) & (KIND != Kind.PICARO)
-PLAIN = np.flatnonzero(_IS_PLAIN)
-_P_PLAIN = PROB[PLAIN]
+#: Chance of each plain strength (``PLAIN``): the throws that move no cards.
+P_PLAIN = PROB[PLAIN]
 #: Chance that a throw is plain and strictly below / above strength s (kampen comparisons).
-_PLAIN_UP_TO = np.cumsum(np.where(_IS_PLAIN, PROB, 0.0))
-_PLAIN_BELOW = _PLAIN_UP_TO - np.where(_IS_PLAIN, PROB, 0.0)
+_P_IF_PLAIN = np.zeros(NS)
+_P_IF_PLAIN[PLAIN] = P_PLAIN
+_PLAIN_UP_TO = np.cumsum(_P_IF_PLAIN)
+_PLAIN_BELOW = _PLAIN_UP_TO - _P_IF_PLAIN
 _PLAIN_ABOVE = _PLAIN_UP_TO[-1] - _PLAIN_UP_TO
 INSTEKER, FOLLOWER = 0, 1
 
@@ -214,7 +194,7 @@ class _Backward:
 
     def _follower_throw(self, i: int, a: int, b: int, limit: int, k: int) -> np.ndarray:
         value = PROB[PICARO] * self._loses(i, a, b, FOLLOWER, PICARO_LOSS)  # R4.4
-        value = value + self._follower_after(i, a, b, limit, k)[:, PLAIN] @ _P_PLAIN
+        value = value + self._follower_after(i, a, b, limit, k)[:, PLAIN] @ P_PLAIN
         for x in SPECIALS:  # R4.1/R4.2: the insteker loses cards; emptied ends it (R6.2)
             left = a - PENALTY[x]
             value = value + PROB[x] * (self._wins(1 - i) if left <= 0 else
@@ -232,7 +212,7 @@ class _Backward:
 
     def _insteker_throw(self, i: int, a: int, b: int, k: int) -> float:
         value = PROB[PICARO] * self._loses(i, a, b, INSTEKER, PICARO_LOSS)  # R4.4
-        value += float(self._insteker_after(i, a, b, k)[PLAIN] @ _P_PLAIN)
+        value += float(self._insteker_after(i, a, b, k)[PLAIN] @ P_PLAIN)
         for x in SPECIALS:  # R4.1/R4.2 on the follower; emptied ends the game (R6.2)
             left = b - PENALTY[x]
             value += PROB[x] * (self._wins(i) if left <= 0 else

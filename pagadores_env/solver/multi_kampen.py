@@ -19,9 +19,7 @@ from functools import cache
 import numpy as np
 
 from ..rules import PICARO_LOSS, ROUND_LOSS
-from .model import NS, PENALTY, PICARO, PLAIN, PROB, SPECIALS
-
-_P_PLAIN = PROB[PLAIN]
+from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS
 
 Cards = tuple[int, ...]
 #: ``lose(cards, seat, count)``: value once ``seat`` loses ``count`` cards and the round ends.
@@ -61,7 +59,7 @@ class Kampen:
             size = len(group)
             arrays: dict[tuple[Cards, int], np.ndarray] = {}
             known = self._before(cards, group, 0, cards, arrays)[NS, 0]
-            tie = float(np.sum(_P_PLAIN**size))  # everyone plain and equal: the same kampen
+            tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
             self.memo[key] = float(known) / (1.0 - tie)
         return self.memo[key]
 
@@ -90,7 +88,7 @@ class Kampen:
         new_m, new_t = _transitions(len(group), j)
         after = self._before(cards, group, j + 1, root, arrays)
         value = PROB[PICARO] * self.lose(cards, thrower, PICARO_LOSS)  # R5.2 → R4.4
-        value = value + np.einsum("y,ymt->mt", _P_PLAIN, after[new_m[PLAIN], new_t[PLAIN]])
+        value = value + np.einsum("y,ymt->mt", P_PLAIN, after[new_m[PLAIN], new_t[PLAIN]])
         for y in SPECIALS:  # R5.2: only the other kampen players are hit
             hit_cards, ended = self.hit(cards, thrower, group, int(PENALTY[y]))
             if ended is not None:

@@ -17,12 +17,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine import MAX_CARDS
 from ..observation import OBS_SIZE, SLICES
-from ..rules import MAX_THROWS, NUM_STRENGTHS
-from .model import KIND, PICARO
+from ..rules import MAX_CARDS, MAX_THROWS, NUM_STRENGTHS, TOP
+from ..rules import STRENGTH_KIND as KIND
+from .model import PICARO
 
-_TOP = NUM_STRENGTHS - 1
 #: The strengths a decision can show or a score can hold: everything but the Picaro (R4.4).
 THROWN = np.arange(PICARO + 1, NUM_STRENGTHS)
 #: Grids up to this many rows (three seats in a round) are built once and cached.
@@ -61,16 +60,16 @@ def encode_states(num_players: int, cards: tuple[int, ...], order: tuple[int, ..
         rows[:, col("to_throw", slot)] = s in order[role + 1:]
         if s in order[:role]:
             score = prefix[:, order.index(s)]
-            rows[:, col("scores", slot)] = score / _TOP
+            rows[:, col("scores", slot)] = score / TOP
             rows[:, col("lowest", slot)] = score == low
     top = MAX_THROWS if role == 0 else limit
     rows[:, col("limit_set")] = role > 0
     rows[:, col("throw_limit")] = limit / MAX_THROWS if role else 0.0
     rows[:, col("throws_used")] = used / MAX_THROWS
     rows[:, col("throws_left")] = (top - used) / MAX_THROWS
-    rows[:, col("my_strength")] = strength / _TOP
+    rows[:, col("my_strength")] = strength / TOP
     rows[np.arange(len(strength)), col("my_kind") + KIND[strength] - 1] = 1.0
-    rows[:, col("to_beat")] = low / _TOP if role else -1.0
+    rows[:, col("to_beat")] = low / TOP if role else -1.0
     rows[:, col("versus")] = np.sign(strength - low) if role else -1.0
     return rows.astype(np.float32)
 

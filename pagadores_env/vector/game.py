@@ -20,31 +20,45 @@ method is how the differential test feeds both engines the same throws.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, Phase
+from ..engine import Phase
 from ..observation import FIELDS, OBS_SIZE, SLICES
-from ..rules import MAX_THROWS, NUM_STRENGTHS, PICARO_LOSS, ROUND_LOSS, THROWS, Kind
+from ..rules import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_THROWS,
+    MIN_PLAYERS,
+    NUM_OUTCOMES,
+    NUM_STRENGTHS,
+    OUTCOME_KIND,
+    OUTCOME_PENALTY,
+    OUTCOME_STRENGTH,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    THROWS,
+    TOP,
+    Kind,
+    next_insteker,
+    special_hits,
+    turn_order,
+)
 
 # Phases as small integers; ``PHASES`` names them as ``engine.Phase`` does.
 ROUND, KAMPEN, OVER = 0, 1, 2
 PHASES = (Phase.ROUND, Phase.KAMPEN, Phase.OVER)
 
-NUM_OUTCOMES = len(THROWS)  # R7.2: 216 ordered outcomes, uniformly likely
-#: Per ordered outcome 0…215 (``rules.ordered_index``): strength, kind and special penalty.
-STRENGTH = np.array([t.strength for t in THROWS], dtype=np.int64)
-KIND = np.array([int(t.kind) for t in THROWS], dtype=np.int64)
-PENALTY = np.array([t.penalty for t in THROWS], dtype=np.int64)
+#: The sorted dice of each ordered outcome 0…215 (``rules.ordered_index``), for tests and logs.
 SORTED_DICE = tuple(t.dice for t in THROWS)
 
-_TOP = NUM_STRENGTHS - 1
 _NO_SCORE = NUM_STRENGTHS  # above every strength: "no score" never is the lowest
 _F32 = np.float32
 # observation.encode divides in float64 and rounds to float32; tables repeat that exactly.
 _CARDS_F = (np.arange(MAX_CARDS + 1) / MAX_CARDS).astype(_F32)
-_STRENGTH_F = (np.arange(NUM_STRENGTHS) / _TOP).astype(_F32)
+_STRENGTH_F = (np.arange(NUM_STRENGTHS) / TOP).astype(_F32)
 
 
 def _turn_table() -> np.ndarray:
@@ -69,12 +83,12 @@ def _throw_table() -> np.ndarray:
     table = np.zeros((NUM_OUTCOMES + 1, NUM_STRENGTHS + 1, width), _F32)
     for current in range(-1, NUM_OUTCOMES):
         mine = -1 if current < 0 else THROWS[current].strength
-        kind = np.zeros(len(Kind)) if current < 0 else np.eye(len(Kind))[KIND[current] - 1]
+        kind = np.zeros(len(Kind)) if current < 0 else np.eye(len(Kind))[OUTCOME_KIND[current] - 1]
         for low in range(NUM_STRENGTHS + 1):
             none = low == _NO_SCORE
             versus = -1.0 if none or mine < 0 else float((mine > low) - (mine < low))
-            table[current + 1, low] = (mine / _TOP if mine >= 0 else 0.0, *kind,
-                                       -1.0 if none else low / _TOP, versus)
+            table[current + 1, low] = (mine / TOP if mine >= 0 else 0.0, *kind,
+                                       -1.0 if none else low / TOP, versus)
     return table.reshape(-1, width)
 
 
@@ -94,12 +108,44 @@ _BIT = 1 << np.arange(MAX_PLAYERS + 1)  # one spare entry so -1 (no seat) indexe
 _BITS = (np.arange(_MASKS)[:, None] >> np.arange(MAX_PLAYERS)) & 1  # mask -> 0/1 per seat
 _POPCOUNT = _BITS.sum(axis=1)
 _HIGHEST = np.array([m.bit_length() - 1 for m in range(_MASKS)])  # the only seat of 1-bit masks
-_IS_PICARO = KIND == Kind.PICARO  # R4.4
-_ONLY_SEAT = np.maximum(_HIGHEST, 0)  # as _HIGHEST, but the empty mask gives seat 0 (unused)
-_RARE = (PENALTY > 0) | _IS_PICARO  # throws that move cards (R4.1, R4.4)
+_IS_PICARO = OUTCOME_KIND == Kind.PICARO  # R4.4
+_RARE = (OUTCOME_PENALTY > 0) | _IS_PICARO  # throws that move cards (R4.1, R4.4)
 _MAX_THROWS_OF_LIMIT = np.array([MAX_THROWS, 1, 2, 3])  # R3.2, R3.4: 0 = limit not yet set
-# Card losses of a throw: code = the special's penalty (R4.1), or 4 for a Picaro (R4.4)
-_LOSS_CODE = np.where(_IS_PICARO, 4, PENALTY)
+# Card losses of a throw: code = the special's penalty (R4.1), or _PICARO_CODE (R4.4)
+_PICARO_CODE = int(OUTCOME_PENALTY.max()) + 1
+_LOSS_CODE = np.where(_IS_PICARO, _PICARO_CODE, OUTCOME_PENALTY)
+
+
+class _SeatTables(NamedTuple):
+    """The rules' seat helpers (``rules.turn_order``, ``next_insteker``, ``special_hits``)
+    as lookup tables over seat bitmasks, for one table size."""
+
+    #: [start * masks + mask]: the first seat clockwise after ``start`` in ``mask`` (``start``
+    #: itself last), -1 if the mask is empty (R1.2).
+    next_seat: np.ndarray
+    #: [(seat * masks + emptied) * masks + alive]: who insteeks when a round ends by ``seat``
+    #: losing cards (``emptied`` = 0) or by the seats of ``emptied`` going out, ``alive``
+    #: being the seats with cards after it (R3.5, R4.4, R6.1, R6.2).
+    insteker: np.ndarray
+    #: [(code * n + thrower) * masks + group, seat]: cards each seat loses to a throw of loss
+    #: code ``code`` (``_LOSS_CODE``), before the R1.4 cap (R4.1, R4.4, R5.2).
+    losses: np.ndarray
+
+
+@cache
+def _seat_tables(n: int) -> _SeatTables:
+    masks = range(1 << n)
+    holding = [tuple(m >> s & 1 for s in range(n)) for m in masks]  # as card counts
+    seats_of = [tuple(s for s in range(n) if m >> s & 1) for m in masks]
+    full = (MAX_CARDS,) * n  # more than any special takes: the losses before the cap
+    next_seat = [next(iter(turn_order(holding[m], (s + 1) % n)), -1) for s in range(n)
+                 for m in masks]
+    insteker = [next_insteker(holding[alive], seats_of[emptied] or (s,)) if alive else -1
+                for s in range(n) for emptied in masks for alive in masks]
+    losses = [[PICARO_LOSS * (v == s) for v in range(n)] if code == _PICARO_CODE else
+              [dict(special_hits(full, s, seats_of[m], code)).get(v, 0) for v in range(n)]
+              for code in range(_PICARO_CODE + 1) for s in range(n) for m in masks]
+    return _SeatTables(np.array(next_seat), np.array(insteker), np.array(losses))
 
 
 class Finished(NamedTuple):
@@ -161,16 +207,7 @@ class VectorGame:
                                    for s in range(n) for m in range(self._masks)], bool)
         # [(insteker - seat) % n] one-hot slot of the insteker; row n: none (game over)
         self._insteker_slot = np.eye(n + 1, n, dtype=_F32)
-        # [(code * n + thrower) * masks + group]: cards each seat loses (R4.1, R4.4, R5.2)
-        self._loss_table = np.array([
-            [PICARO_LOSS * (v == s) if code == 4 else code * (v != s and m >> v & 1)
-             for v in range(n)]
-            for code in range(5) for s in range(n) for m in range(self._masks)
-        ])
-        self._next_table = np.array([  # [start * masks + mask]: first seat after start in mask
-            next(((s + k) % n for k in range(1, n + 1) if m >> ((s + k) % n) & 1), -1)
-            for s in range(n) for m in range(self._masks)
-        ])
+        self._next_table, self._insteker_table, self._loss_table = _seat_tables(n)
         i64 = np.int64
         self.cards = np.zeros((b, n), i64)
         self.out = np.zeros((b, n), i64)  # elimination batch (1-based) per seat, 0 = still in
@@ -416,7 +453,7 @@ class VectorGame:
             kampen = ~in_round
             kampen_rows = rows[kampen]
             seat = self.seat[kampen_rows]
-            strength = STRENGTH[dice[kampen]]
+            strength = OUTCOME_STRENGTH[dice[kampen]]
             self._kampen_flat[kampen_rows * self.num_players + seat] = strength
             self._scored(kampen_rows, seat, _BIT[seat], strength)
 
@@ -437,11 +474,9 @@ class VectorGame:
         if ended.any():
             rows, seat, emptied, alive = rows[ended], seat[ended], emptied[ended], holding[ended]
             self.alive[rows] = alive
-            count = _POPCOUNT.take(emptied)
-            after_one = self._next(_ONLY_SEAT.take(emptied), alive)  # R6.1
-            youngest = _HIGHEST.take(alive)  # R6.2 + R1.3
-            insteker = np.where(count == 0, seat, np.where(count == 1, after_one, youngest))
-            hit = count > 0
+            insteker = self._insteker_table.take(  # R4.4, R6.1, R6.2
+                (seat * self._masks + emptied) * self._masks + alive)
+            hit = emptied != 0
             if hit.any():
                 self._eliminate(rows[hit], emptied[hit])
             self._new_round(rows, insteker)
@@ -453,7 +488,7 @@ class VectorGame:
         seat = self.seat[rows]
         first = rows[seat == self.insteker[rows]]
         self.throw_limit[first] = self.throws[first]  # R3.2
-        strength = STRENGTH[self.current[rows]]
+        strength = OUTCOME_STRENGTH[self.current[rows]]
         self._scores_flat[rows * self.num_players + seat] = strength
         bit = _BIT[seat]
         self.scored[rows] |= bit
@@ -504,7 +539,8 @@ class VectorGame:
                 self.alive[rows] = alive
                 self._eliminate(rows[out], gone[out])
                 # R3.5: the loser insteeks; R6.1: if out, the next player clockwise with cards
-                loser = np.where(out, self._next(loser, alive), loser)
+                loser = self._insteker_table.take((loser * self._masks + gone) * self._masks
+                                                  + alive)
             self._new_round(rows, loser)
 
     def _eliminate(self, rows: np.ndarray, emptied: np.ndarray) -> None:
