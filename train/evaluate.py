@@ -16,7 +16,10 @@ model answers them in one forward pass:
 
 ``tournament(agents, num_games, seed, cards, progress) -> TournamentResult``
     Round-robin: every pair of agents plays ``num_games`` two-player games with rotated
-    seats. Gives the win-rate matrix and a Bradley–Terry rating per agent.
+    seats. Gives the win-rate matrix and a Bradley–Terry rating per agent with a 95 %
+    interval (from the fit's Hessian, so deterministic) and the range of ranks the
+    uncertainty allows: with a few hundred games a pair, agents within a few Elo points of
+    each other (the good heuristics and ``optimal``) share a range instead of a false order.
 
 Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interval, mean final
 placement (1 = winner; players knocked out together share a place), mean cards lost per round
@@ -49,20 +52,26 @@ Randomness: agent row ``r``'s own generator is seeded from ``(seed, 1, r)``. Sca
 0…215 mapped through ``rules.THROWS``); the batch engine draws all dice from one generator
 seeded ``(seed, 3)``. So a result depends only on its arguments; the two engines throw
 different dice, so their numbers agree only within sampling error.
+
+Both results write CSV, JSON and a plot (``to_csv``, ``to_json``, ``plot``), each file
+atomically (``pagadores_env.atomic``): an interrupted write leaves the earlier file.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
+from pagadores_env.atomic import write_atomic
 from pagadores_env.checks import check_choice, check_int
 from pagadores_env.dice import DiceStream
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -74,6 +83,8 @@ from .exact_report import DRAWN, Yardstick, decimals, yardstick
 
 AgentLike = str | Policy
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+ELO = 400.0 / math.log(10)  # Elo points per unit of natural-log Bradley–Terry strength
+BT_PRIOR = 1.0  # virtual wins each side of every pair gets in the Bradley–Terry fit
 CHUNK = 512  # games played concurrently; fixed, because it orders shared generators' draws
 BATCH_CHUNK = 65_536  # the same for the batch engine (which also shares its dice generator)
 ENGINES = ("auto", "batch", "scalar")
@@ -182,21 +193,23 @@ class EvalResult:
                     "seed": self.seed, "cards": self.cards,
                     "mean_game_length": self.mean_game_length, "engine": self.engine}
         names = [f.name for f in fields(AgentStats)] + list(settings)
-        with open(path, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=names)
-            writer.writeheader()
-            for row in self.rows:
-                line = asdict(row)
-                line["seat_counts"] = " ".join(map(str, row.seat_counts))
-                writer.writerow(line | settings)
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=names)
+        writer.writeheader()
+        for row in self.rows:
+            line = asdict(row)
+            line["seat_counts"] = " ".join(map(str, row.seat_counts))
+            writer.writerow(line | settings)
+        write_atomic(path, buffer.getvalue())
 
     def to_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(asdict(self), indent=2))
+        write_atomic(path, json.dumps(asdict(self), indent=2))
 
     def plot(self, path: str | Path) -> None:
         """Win-rate bars with 95 % CI error bars, the exact win probabilities as diamonds
         (when present) and the fair-share (1/num_players) line."""
-        fig, ax = _figure()
+        fig = _figure()
+        ax = fig.add_subplot()
         labels = [r.label for r in self.rows]
         rates = np.array([r.win_rate for r in self.rows])
         errors = np.array([[r.win_rate - r.ci_low for r in self.rows],
@@ -212,14 +225,17 @@ class EvalResult:
         ax.set_ylabel("win rate (95% Wilson CI)")
         ax.set_title(f"{self.num_players} players, {self.num_games} games, seats rotated")
         ax.legend()
-        fig.savefig(path)
+        _save_figure(fig, path)
 
 
 @dataclass(frozen=True)
 class TournamentResult:
     """Round-robin outcome: ``win_rate[i][j]`` is agent i's win rate against agent j (None on
     the diagonal), from ``wins[i][j]`` of ``num_games``; ``rating`` is a Bradley–Terry strength on
-    the Elo scale (mean 0; a gap of d points predicts a win rate of 1 / (1 + 10^(-d/400)))."""
+    the Elo scale (mean 0; a gap of d points predicts a win rate of 1 / (1 + 10^(-d/400))),
+    with a 95 % interval ``[rating_low, rating_high]`` (``bradley_terry_covariance``).
+    ``rank_best``/``rank_worst`` are the ranks each agent could hold given that uncertainty
+    (``rank_ranges``): agents whose ranges overlap are not told apart by these games."""
 
     labels: tuple[str, ...]
     num_games: int
@@ -228,47 +244,81 @@ class TournamentResult:
     wins: tuple[tuple[int, ...], ...]
     win_rate: tuple[tuple[float | None, ...], ...]
     rating: tuple[float, ...]
+    rating_low: tuple[float, ...]
+    rating_high: tuple[float, ...]
+    rank_best: tuple[int, ...]
+    rank_worst: tuple[int, ...]
+
+    def ranked(self) -> list[int]:
+        """Agent indices from the highest rating down (ties keep the given order)."""
+        return sorted(range(len(self.labels)), key=lambda i: (-self.rating[i], i))
+
+    def rank_text(self, i: int) -> str:
+        """Agent ``i``'s rank, or the range of ranks it could hold (``2–5``)."""
+        best, worst = self.rank_best[i], self.rank_worst[i]
+        return str(best) if best == worst else f"{best}–{worst}"
 
     def table(self) -> str:
-        header = ("agent", "rating", *self.labels)
-        body = [(label, f"{rating:+.0f}", *("-" if i == j else f"{rate:.3f}"
-                                           for j, rate in enumerate(rates)))
-                for i, (label, rating, rates) in enumerate(
-                    zip(self.labels, self.rating, self.win_rate, strict=True))]
+        """Agents from the highest rating down, rows and columns in that order."""
+        order = self.ranked()
+        header = ("rank", "agent", "rating", "95% CI", *(self.labels[j] for j in order))
+        body = [(self.rank_text(i), self.labels[i], f"{self.rating[i]:+.0f}",
+                 f"[{self.rating_low[i]:+.0f}, {self.rating_high[i]:+.0f}]",
+                 *("-" if i == j else f"{self.win_rate[i][j]:.3f}" for j in order))
+                for i in order]
         title = (f"round-robin, {self.num_games} two-player games per pair, {self.cards} cards, "
                  f"seed {self.seed}; cell = row's win rate against column")
-        return title + "\n" + _aligned([header, *body])
+        note = ("rating: Bradley–Terry on the Elo scale with its 95% interval; rank a–b: the "
+                "ranks the rating differences allow at 95% for all pairs together (agents "
+                "with overlapping ranks are not told apart by these games)")
+        return "\n".join([title, _aligned([header, *body]), note])
 
     def to_csv(self, path: str | Path) -> None:
-        """The win-rate matrix with a rating column (empty cells on the diagonal)."""
-        with open(path, "w", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(["agent", "rating", *self.labels])
-            for label, rating, rates in zip(self.labels, self.rating, self.win_rate,
-                                            strict=True):
-                writer.writerow([label, rating, *("" if r is None else r for r in rates)])
+        """The win-rate matrix after the ratings, their intervals and rank ranges (agents in
+        the given order; empty cells on the diagonal)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(["agent", "rating", "rating_low", "rating_high", "rank_best",
+                         "rank_worst", *self.labels])
+        for i, label in enumerate(self.labels):
+            writer.writerow([label, self.rating[i], self.rating_low[i], self.rating_high[i],
+                             self.rank_best[i], self.rank_worst[i],
+                             *("" if r is None else r for r in self.win_rate[i])])
+        write_atomic(path, buffer.getvalue())
 
     def to_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(asdict(self), indent=2))
+        write_atomic(path, json.dumps(asdict(self), indent=2))
 
     def plot(self, path: str | Path) -> None:
-        """Heatmap of the win-rate matrix, each cell annotated."""
-        size = len(self.labels)
-        fig, ax = _figure(size=(2 + 1.1 * size, 1.5 + 1.0 * size))
-        image = ax.imshow(np.array(self.win_rate, dtype=float), cmap="RdYlGn", vmin=0, vmax=1)
-        for i in range(size):
-            for j in range(size):
-                if i != j:
-                    ax.text(j, i, f"{self.win_rate[i][j]:.2f}", ha="center", va="center")
-        ticks = [f"{label}\n({rating:+.0f})" for label, rating in zip(self.labels, self.rating,
-                                                                      strict=True)]
-        ax.set_xticks(range(size), self.labels, rotation=30, ha="right")
-        ax.set_yticks(range(size), ticks)
-        ax.set_xlabel("opponent")
-        ax.set_ylabel("agent (rating)")
-        ax.set_title(f"win rate of row against column, {self.num_games} games per pair")
-        fig.colorbar(image, ax=ax)
-        fig.savefig(path)
+        """Left: heatmap of the win-rate matrix, agents by rating, each cell annotated.
+        Right: the ratings with their 95 % intervals, labelled with the rank ranges."""
+        order = self.ranked()
+        size = len(order)
+        labels = [self.labels[i] for i in order]
+        fig = _figure(size=(5 + 1.1 * size, 1.5 + 1.0 * size))
+        heat, bars = fig.subplots(1, 2, width_ratios=(size, 3))
+        matrix = np.array([[self.win_rate[i][j] for j in order] for i in order], dtype=float)
+        image = heat.imshow(matrix, cmap="RdYlGn", vmin=0, vmax=1)
+        for row in range(size):
+            for col in range(size):
+                if row != col:
+                    heat.text(col, row, f"{matrix[row, col]:.2f}", ha="center", va="center")
+        heat.set_xticks(range(size), labels, rotation=30, ha="right")
+        heat.set_yticks(range(size), labels)
+        heat.set_xlabel("opponent")
+        heat.set_ylabel("agent")
+        heat.set_title(f"win rate of row against column, {self.num_games} games per pair")
+        fig.colorbar(image, ax=heat)
+        rating = np.array([self.rating[i] for i in order])
+        errors = np.array([[self.rating[i] - self.rating_low[i] for i in order],
+                           [self.rating_high[i] - self.rating[i] for i in order]])
+        bars.errorbar(rating, range(size), xerr=errors, fmt="o", capsize=5)
+        bars.axvline(0, color="grey", linestyle=":")
+        bars.set_yticks(range(size), [f"{self.rank_text(i)}. {self.labels[i]}" for i in order])
+        bars.set_ylim(size - 0.5, -0.5)  # the best on top, as in the heatmap
+        bars.set_xlabel("Bradley–Terry rating (Elo), 95% interval")
+        bars.set_title("rank: ranks the intervals allow")
+        _save_figure(fig, path)
 
 
 # ---------------------------------------------------------------------- public API
@@ -386,12 +436,17 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     rates = tuple(tuple(None if i == j else wins[i, j] / played for j in range(size))
                   for i in range(size))
     labels = _labels(agents, agents)
+    rating = bradley_terry(wins)
+    covariance = bradley_terry_covariance(wins, rating)
+    half = Z95 * np.sqrt(np.diag(covariance))
+    best, worst = rank_ranges(rating, covariance)
     return TournamentResult(tuple(labels), played, seed, cards,
-                            tuple(map(tuple, wins.tolist())), rates,
-                            tuple(bradley_terry(wins).tolist()))
+                            tuple(map(tuple, wins.tolist())), rates, tuple(rating.tolist()),
+                            tuple((rating - half).tolist()), tuple((rating + half).tolist()),
+                            tuple(best.tolist()), tuple(worst.tolist()))
 
 
-def bradley_terry(wins: np.ndarray, prior: float = 1.0, iterations: int = 1000,
+def bradley_terry(wins: np.ndarray, prior: float = BT_PRIOR, iterations: int = 1000,
                   tol: float = 1e-10) -> np.ndarray:
     """Bradley–Terry strengths fitted by Hunter's MM algorithm, on the Elo scale (mean 0).
 
@@ -412,7 +467,43 @@ def bradley_terry(wins: np.ndarray, prior: float = 1.0, iterations: int = 1000,
             p = new
             break
         p = new
-    return 400.0 * np.log10(p)
+    return ELO * np.log(p)
+
+
+def bradley_terry_covariance(wins: np.ndarray, rating: np.ndarray,
+                             prior: float = BT_PRIOR) -> np.ndarray:
+    """Covariance of the ``bradley_terry`` ratings (Elo scale) from the observed information.
+
+    With strengths ``t = rating / ELO`` and ``n_ij`` games between i and j (prior included),
+    the log-likelihood's negative Hessian is the weighted graph Laplacian with weights
+    ``n_ij p_ij (1 - p_ij)``, ``p_ij = 1 / (1 + exp(t_j - t_i))``. It is singular along
+    "everyone + c" (only differences are identified); its pseudo-inverse is the covariance
+    under the mean-0 constraint the ratings are normalised to. Deterministic: no resampling.
+    """
+    wins = np.asarray(wins, dtype=float)
+    off = ~np.eye(len(wins), dtype=bool)
+    games = np.where(off, wins + wins.T + 2 * prior, 0.0)
+    strength = np.asarray(rating, dtype=float) / ELO
+    p = 1.0 / (1.0 + np.exp(strength[None, :] - strength[:, None]))  # p[i, j]: i beats j
+    weight = games * p * p.T
+    laplacian = np.diag(weight.sum(axis=1)) - weight
+    return ELO**2 * np.linalg.pinv(laplacian)
+
+
+def rank_ranges(rating: np.ndarray, covariance: np.ndarray,
+                level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """The best and worst rank (1 = top) each agent could hold: i is placed above j only
+    when their rating difference exceeds ``z·se``, with ``z`` Bonferroni-corrected over all
+    pairs so that every separation shown holds together at ``level`` (per-pair 95 % tests
+    would separate one of 21 equal pairs by chance every other tournament). Agents that
+    no pair separates share a range, so ties within the uncertainty show."""
+    rating = np.asarray(rating, dtype=float)
+    pairs = max(1, len(rating) * (len(rating) - 1) // 2)
+    z = NormalDist().inv_cdf(1 - (1 - level) / (2 * pairs))
+    var = np.diag(covariance)
+    se = np.sqrt(np.maximum(var[:, None] + var[None, :] - 2 * covariance, 0.0))
+    above = rating[:, None] - rating[None, :] > z * se  # above[i, j]: i surely above j
+    return 1 + above.sum(axis=0), len(rating) - above.sum(axis=1)
 
 
 # ---------------------------------------------------------------------- the game loop
@@ -567,11 +658,19 @@ def _progress_bar(total: int, enabled: bool, label: str) -> Any:
     return tqdm(total=total, desc=label, unit="game" if label == "evaluate" else "pair")
 
 
-def _figure(size: tuple[float, float] = (7.0, 4.5)) -> tuple[Any, Any]:
+def _figure(size: tuple[float, float] = (7.0, 4.5)) -> Any:
     """A matplotlib figure on the Agg canvas: no pyplot, no global backend switch."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)
-    return fig, fig.add_subplot()
+    return fig
+
+
+def _save_figure(fig: Any, path: str | Path) -> None:
+    """Render ``fig`` in the format its file suffix names (PNG without one) and write it
+    atomically."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=Path(path).suffix.lstrip(".") or "png")
+    write_atomic(path, buffer.getvalue())
