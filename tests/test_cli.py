@@ -110,7 +110,9 @@ def test_play_with_four_players_and_a_later_seat() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--seat", "2"], "seat must be 0–1, got 2"),
-    (["random", "random"], "give 1 opponent (reused) or 1 (one per other seat), got 2"),
+    (["random", "random"], "give 1 opponent, got 2"),
+    (["random"] * 2 + ["--players", "4"],
+     "give 1 opponent (reused in every other seat) or 3 (one per seat), got 2"),
     (["nobody"], "unknown policy 'nobody'"),
     (["--players", "7"], "num_players must be 2–6, got 7"),
     (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),
@@ -181,3 +183,100 @@ def test_delegated_commands_reach_their_module(command: str,
     monkeypatch.setattr(module, "main", lambda argv: seen.append(list(argv)) or 0)
     assert main([command, "--flag", "value"]) == 0
     assert seen == [["--flag", "value"]]
+
+
+# --------------------------------------------------------------------------- one-line endings
+def test_help_lists_every_registered_agent(capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.policies import registered_policies
+
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    epilog = capsys.readouterr().out.split("agent specs:")[1]
+    assert "optimal" in epilog
+    for name in registered_policies():
+        assert name in epilog
+
+
+@pytest.mark.parametrize("command", ["bench", "exact", "solve", "best-response"])
+def test_delegated_commands_name_themselves(command: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: pagadores {command} ") and "python -m" not in out
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--no-such-option"])
+    assert exit_.value.code == 2
+    assert f"pagadores {command}: error: unrecognized arguments" in capsys.readouterr().err
+
+
+class _CtrlC(io.StringIO):
+    def readline(self, *args: object) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_abandons_the_game_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", _CtrlC())
+    code, out, err = run_cli(["play", "--seed", "1"], capsys)
+    assert code == 130
+    assert err.strip() == "game abandoned"
+    assert "Dados de Pagadores" in out and "Traceback" not in out + err
+
+
+def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import train.evaluate
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train.evaluate, "evaluate", interrupted)
+    code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
+    assert code == 130
+    assert err.strip() == "pagadores evaluate: interrupted"
+
+
+@pytest.mark.parametrize("command", ["evaluate", "tournament"])
+@pytest.mark.parametrize("where", ["file", "under a file"])
+def test_out_that_cannot_be_a_folder_is_refused_before_playing(
+        command: str, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "results"
+    blocker.write_text("user data")
+    out = blocker if where == "file" else blocker / "sub"
+    code, stdout, err = run_cli([command, "sensible", "random", "--games", "10",
+                                 "--out", str(out)], capsys)
+    assert code == 2
+    assert stdout == ""  # no games were played
+    assert err.strip() == (f"pagadores {command}: error: --out {out}: {blocker} is a file, "
+                           "not a folder")
+    assert blocker.read_text() == "user data"
+
+
+def test_a_failed_write_at_the_end_is_one_line_and_keeps_the_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "evaluate.json").mkdir()  # a folder where a result file goes
+    code, out, err = run_cli(["evaluate", "sensible", "random", "--games", "10", "--no-exact",
+                              "--out", str(tmp_path)], capsys)
+    assert code == 2
+    assert "sensible" in out  # the results were shown before the write failed
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"pagadores evaluate: error: cannot write the results into "
+                               f"--out {tmp_path}: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["evaluate.csv", "evaluate.json"]
+
+
+def test_an_unwritable_solver_cache_is_a_one_line_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("")
+    monkeypatch.setenv("PAGADORES_CACHE", str(blocker / "cache"))
+    code, out, err = run_cli(["evaluate", "optimal:cards=2", "random", "--cards", "2",
+                              "--games", "10"], capsys)
+    assert code == 0 and "optimal:cards=2" in out
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith("pagadores evaluate: warning: could not cache the "
+                                         "solution") for line in lines)

@@ -1,4 +1,4 @@
-"""Benchmarks that print how fast things run: ``python -m train.bench [--json] [--section S]``.
+"""Benchmarks that print how fast things run: ``pagadores bench [--json] [--section S]``.
 
 Each section is a function ``(options) -> dict`` returning ``{"title", "columns", "rows",
 "summary", "notes"}``: ``rows`` are dicts printed as a table, ``summary`` holds the flat numbers
@@ -47,8 +47,8 @@ def format_table(section: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train.bench", description=__doc__.split(
-        "\n")[0])
+    parser = argparse.ArgumentParser(prog="pagadores bench",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with every section's summary")
     parser.add_argument("--section", action="append", choices=sorted(SECTIONS),

@@ -1,4 +1,4 @@
-"""Benchmark section ``aec`` (run through ``python -m train.bench``).
+"""Benchmark section ``aec`` (run through ``pagadores bench``).
 
 Agent steps per second of the PettingZoo AEC env, driven the way learners drive it —
 ``agent_iter()``, ``last()``, a uniformly random legal action from the action mask

@@ -1,18 +1,24 @@
 """``pagadores``: the command line of pagadores-env.
 
 Subcommands: ``play`` (you against agents in the terminal), ``evaluate`` and ``tournament``
-(agents against agents, with confidence intervals), and ``train``, ``bench`` and ``solve``,
-which hand their arguments to ``train.train``, ``train.bench`` and ``pagadores_env.solver``
-(so ``pagadores train --help`` shows the trainer's own options). Heavy modules (torch,
-stable-baselines3) are imported only by the subcommand that needs them.
+(agents against agents, with confidence intervals), and ``train``, ``bench``, ``solve``,
+``best-response`` and ``exact``, which hand their arguments to the ``main(argv)`` of the
+module in ``DELEGATED`` (so ``pagadores train --help`` shows the trainer's own options).
+Heavy modules (torch, stable-baselines3) are imported only by the subcommand that needs them.
+
+For its own subcommands the command line speaks in single lines on stderr: bad input is
+``pagadores <cmd>: error: ...`` with exit status 2, a warning (such as an unwritable solver
+cache) is ``pagadores <cmd>: warning: ...``, and Ctrl-C ends with one line and status 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
@@ -29,27 +35,41 @@ DELEGATED = {
               "exploitability (see: pagadores exact -h)"),
 }
 
-AGENTS_HELP = ("agent specs: random, stop-first, always-throw, threshold:min_points=100, "
-               "sensible, lookahead, model:path=runs/default/model.zip")
+#: How the help shows the players that take parameters; the others appear by name.
+SPEC_EXAMPLES = {"threshold": "threshold:min_points=100",
+                 "model": "model:path=runs/default/model.zip"}
+#: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
+INTERRUPTED = 130
+
+
+def agents_help() -> str:
+    """The help's list of agent specs, read from the policy registry so it lists every
+    registered player (a player added later cannot be left out)."""
+    from pagadores_env.policies import registered_policies
+
+    return "agent specs: " + ", ".join(SPEC_EXAMPLES.get(name, name)
+                                       for name in registered_policies())
 
 
 _DESCRIPTIONS = {
     "evaluate": "The first AGENT is under test; the others fill the other seats (one per seat, "
                 "or one reused). Seats rotate so nobody profits from starting.",
     "tournament": "Every pair of AGENTs plays --games two-player games; prints the win-rate "
-                  "matrix and Bradley–Terry ratings.",
+                  "matrix and Bradley–Terry ratings with 95% intervals, best first, and the "
+                  "ranks the intervals allow (agents sharing ranks are not told apart).",
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
+    agents = agents_help()
     parser = argparse.ArgumentParser(
         prog="pagadores", description="Dados de Pagadores: play, evaluate, train and solve.",
-        epilog=AGENTS_HELP)
+        epilog=agents)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play against agents in the terminal",
                           description="Play in the terminal: s = stop, t = throw again, "
-                                      "? = rules summary, q = quit.", epilog=AGENTS_HELP)
+                                      "? = rules summary, q = quit.", epilog=agents)
     play.add_argument("opponents", nargs="*", default=["sensible"], metavar="AGENT",
                       help="one agent reused in every other seat, or one per other seat "
                            "(default: sensible)")
@@ -61,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, helptext in (("evaluate", "agent under test against opponents"),
                            ("tournament", "round-robin of 2-player matches")):
-        cmd = sub.add_parser(name, help=helptext, epilog=AGENTS_HELP,
+        cmd = sub.add_parser(name, help=helptext, epilog=agents,
                              description=_DESCRIPTIONS[name])
         cmd.add_argument("agents", nargs="+", metavar="AGENT")
         if name == "evaluate":
@@ -82,16 +102,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """Play one game; Ctrl-C abandons it with one line and exit status 130."""
     from .play import play
 
-    play(args.opponents, num_players=args.players, human_seat=args.seat, cards=args.cards,
-         seed=args.seed)
+    try:
+        play(args.opponents, num_players=args.players, human_seat=args.seat, cards=args.cards,
+             seed=args.seed)
+    except KeyboardInterrupt:
+        print("\ngame abandoned", file=sys.stderr)  # the prompt line is still open
+        return INTERRUPTED
     return 0
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
     from .evaluate import evaluate
 
+    _check_out(args.out)
     result = evaluate(args.agents, num_players=args.players, num_games=args.games,
                       seed=args.seed, cards=args.cards, progress=args.progress,
                       exact=False if args.no_exact else None)
@@ -101,21 +127,48 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_tournament(args: argparse.Namespace) -> int:
     from .evaluate import tournament
 
+    _check_out(args.out)
     result = tournament(args.agents, num_games=args.games, seed=args.seed, cards=args.cards,
                         progress=args.progress)
     return _report(result, args.out, "tournament")
 
 
+def _check_out(out: Path | None) -> None:
+    """``ValueError`` if ``--out`` can neither be nor become a folder we can write into,
+    checked before any game is played (so a long run is not lost at the end)."""
+    if out is None:
+        return
+    existing = out
+    while not existing.exists():  # the nearest part of the path that is there
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"--out {out}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: {existing} is not writable")
+
+
 def _report(result: object, out: Path | None, stem: str) -> int:
-    """Print the result's table and write its CSV, JSON and plot into ``out``."""
+    """Print the result's table and write its CSV, JSON and plot into ``out`` (each file
+    atomically, by the result's writers); a failed write is a ``ValueError``."""
     print(result.table())  # type: ignore[attr-defined]
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        for ext in ("csv", "json", "png"):
-            writer = getattr(result, "plot" if ext == "png" else f"to_{ext}")
-            writer(out / f"{stem}.{ext}")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for ext in ("csv", "json", "png"):
+                writer = getattr(result, "plot" if ext == "png" else f"to_{ext}")
+                writer(out / f"{stem}.{ext}")
+        except OSError as err:
+            raise ValueError(f"cannot write the results into --out {out}: {err}") from None
         print(f"wrote {out / stem}.csv, .json and .png")
     return 0
+
+
+def _one_line_warning(command: str) -> Callable[..., None]:
+    """``warnings.showwarning`` for the command line: one line on stderr, no source line."""
+    def show(message: Warning | str, *_: object, **__: object) -> None:
+        print(f"pagadores {command}: warning: {message}", file=sys.stderr)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,11 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(DELEGATED[argv[0]][0])
         return module.main(argv[1:]) or 0
     args = build_parser().parse_args(argv)
-    try:
-        return args.run(args)
-    except ValueError as err:
-        print(f"pagadores {args.command}: error: {err}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():  # restores the warnings machinery afterwards
+        warnings.showwarning = _one_line_warning(args.command)
+        try:
+            return args.run(args)
+        except ValueError as err:
+            print(f"pagadores {args.command}: error: {err}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(f"\npagadores {args.command}: interrupted", file=sys.stderr)
+            return INTERRUPTED
 
 
 if __name__ == "__main__":

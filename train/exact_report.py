@@ -21,7 +21,7 @@ calls drew; :attr:`Yardstick.exact` is False for such a table (asking again gave
 different answers), and reports mark it with ``†``.
 
 ``exact_metrics(policy, opponent)`` is the training-loop hook (the opponent's yardstick is
-cached); ``pairwise_table`` / ``python -m train.exact_report`` print the README table.
+cached); ``pairwise_table`` / ``pagadores exact`` print the README table.
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS)
 def main(argv: Sequence[str] | None = None) -> int:
     """Print ``pairwise_table`` (Markdown on stdout, the time taken on stderr)."""
     parser = argparse.ArgumentParser(
-        prog="python -m train.exact_report",
+        prog="pagadores exact",
         description="Exact two-player win probabilities and exploitability of agents, as a "
                     "Markdown table.")
     parser.add_argument("agents", nargs="*", default=list(SHIPPED), metavar="AGENT",

@@ -52,8 +52,9 @@ def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: in
         raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
     others = [s for s in range(num_players) if s != human_seat]
     if len(opponents) not in (1, len(others)):
-        raise ValueError(f"give 1 opponent (reused) or {len(others)} (one per other seat), "
-                         f"got {len(opponents)}")
+        choices = ("1 opponent" if len(others) == 1 else
+                   f"1 opponent (reused in every other seat) or {len(others)} (one per seat)")
+        raise ValueError(f"give {choices}, got {len(opponents)}")
     specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
     rng = np.random.default_rng(seed)
     players = {s: make_policy(spec, seed=int(rng.integers(2**31)))
