@@ -2,9 +2,12 @@
 
 The algorithm is read from the zip (its ``data`` entry names the policy class and holds the
 algorithm's hyper-parameters) or given as ``algo=`` (``maskable_ppo``, ``ppo``, ``a2c``,
-``dqn``). Play is deterministic. MaskablePPO gets the action mask; the other algorithms cannot
-take one, so an illegal choice is replaced by the legal action. torch and SB3 are imported only
-when a model is loaded, so importing ``agents`` stays light.
+``dqn``). A model is checked when it is loaded: its observation and action spaces must be
+the environment's (``Box(49,)``, ``Discrete(2)``), so a model of another environment is
+refused at once with both spaces named, not at its first decision. Play is deterministic.
+MaskablePPO gets the action mask; the other algorithms cannot take one, so an illegal choice
+is replaced by the legal action. torch and SB3 are imported only when a model is loaded, so
+importing ``agents`` stays light.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
+from pagadores_env.engine import Action
+from pagadores_env.observation import OBS_SIZE
 from pagadores_env.policies import BasePolicy, register_policy
 
 #: algo name -> (module, class). MaskablePPO lives in sb3-contrib.
@@ -43,6 +49,27 @@ def detect_algo(path: str | Path) -> str:
     return "ppo" if "clip_range" in data else "a2c"
 
 
+def describe_space(space: Any) -> str:
+    """A space in short: ``Box(49,)``, ``Discrete(2)``, else its class name."""
+    if isinstance(space, spaces.Box):
+        return f"Box{space.shape}"
+    if isinstance(space, spaces.Discrete):
+        return f"Discrete({int(space.n)})"
+    return type(space).__name__
+
+
+def check_spaces(model: Any) -> None:
+    """``ValueError`` unless ``model`` takes this environment's observations (``OBS_SIZE``
+    floats) and answers with its actions (``Discrete(len(Action))``: stop, throw again)."""
+    obs, act = model.observation_space, model.action_space
+    ours = (f"Box({OBS_SIZE},)", f"Discrete({len(Action)})")
+    if (describe_space(obs), describe_space(act)) != ours:
+        raise ValueError(
+            f"the model expects observations {describe_space(obs)} and actions "
+            f"{describe_space(act)}, but Pagadores gives observations {ours[0]} and actions "
+            f"{ours[1]}: was it trained on another environment?")
+
+
 class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
 
@@ -52,6 +79,9 @@ class SB3Policy(BasePolicy):
                  seed: int | None = None) -> None:
         super().__init__(seed)
         file = Path(str(path))
+        if file.is_dir():
+            raise ValueError(f"model path {str(file)!r} is a directory; expected the .zip file "
+                             "a stable-baselines3 model was saved to (e.g. runs/<name>/model.zip)")
         if not file.is_file():
             raise ValueError(f"model file {str(file)!r} does not exist")
         algo = detect_algo(file) if algo is None else str(algo).lower()
@@ -60,7 +90,13 @@ class SB3Policy(BasePolicy):
         module, cls = ALGORITHMS[algo]
         self.algo = algo
         self.masked = algo == "maskable_ppo"
-        self.model = getattr(__import__(module, fromlist=[cls]), cls).load(file, device=device)
+        try:
+            self.model = getattr(__import__(module, fromlist=[cls]), cls).load(file,
+                                                                               device=device)
+        except Exception as err:  # SB3, torch and pickle raise many kinds; name the file
+            reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            raise ValueError(f"{str(file)!r} does not load as a {cls} model: {reason}") from None
+        check_spaces(self.model)
         self.name = f"model:path={path}"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:

@@ -249,6 +249,39 @@ def test_sb3_algo_override_and_bad_files(saved_models, tmp_path):
         make_policy(f"model:path={junk}")
 
 
+@pytest.mark.parametrize(("env_id", "expects"), [
+    ("CartPole-v1", "observations Box(4,) and actions Discrete(2)"),
+    ("MountainCar-v0", "observations Box(2,) and actions Discrete(3)"),
+])
+def test_a_model_of_another_environment_is_refused_naming_both_spaces(env_id, expects,
+                                                                       tmp_path):
+    from stable_baselines3 import PPO
+
+    path = tmp_path / "other.zip"
+    PPO("MlpPolicy", env_id, n_steps=16, batch_size=16, device="cpu", seed=0).save(path)
+    spec = f"model:path={path}"
+    with pytest.raises(ValueError) as error:
+        make_policy(spec)
+    message = str(error.value)
+    assert message == (f"policy {spec!r}: the model expects {expects}, but Pagadores gives "
+                       "observations Box(49,) and actions Discrete(2): was it trained on "
+                       "another environment?")
+
+
+def test_a_directory_or_a_damaged_model_is_named(saved_models, tmp_path):
+    with pytest.raises(ValueError, match=f"model path '{tmp_path}' is a directory; expected "
+                                         "the .zip file"):
+        make_policy(f"model:path={tmp_path}")
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(saved_models["ppo"]) as source, zipfile.ZipFile(broken, "w") as out:
+        for name in source.namelist():
+            if name != "policy.pth":  # the network's weights
+                out.writestr(name, source.read(name))
+    with pytest.raises(ValueError, match=f"policy 'model:path={broken}': '{broken}' does not "
+                                         "load as a PPO model: "):
+        make_policy(f"model:path={broken}")
+
+
 def test_heuristics_module_stays_free_of_torch():
     import subprocess
     import sys
