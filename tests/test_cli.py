@@ -280,3 +280,18 @@ def test_an_unwritable_solver_cache_is_a_one_line_warning(
     lines = err.strip().splitlines()
     assert lines and all(line.startswith("pagadores evaluate: warning: could not cache the "
                                          "solution") for line in lines)
+
+
+@pytest.mark.parametrize("command", ["best-response", "exact", "solve"])
+def test_ctrl_c_in_a_delegated_command_is_one_line(command: str,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    def interrupted(argv: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module(DELEGATED[command][0]), "main", interrupted)
+    code, _, err = run_cli([command], capsys)
+    assert code == 130
+    assert err.strip() == f"pagadores {command}: interrupted"

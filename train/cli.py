@@ -6,9 +6,11 @@ Subcommands: ``play`` (you against agents in the terminal), ``evaluate`` and ``t
 module in ``DELEGATED`` (so ``pagadores train --help`` shows the trainer's own options).
 Heavy modules (torch, stable-baselines3) are imported only by the subcommand that needs them.
 
-For its own subcommands the command line speaks in single lines on stderr: bad input is
-``pagadores <cmd>: error: ...`` with exit status 2, a warning (such as an unwritable solver
-cache) is ``pagadores <cmd>: warning: ...``, and Ctrl-C ends with one line and status 130.
+The command line speaks in single lines on stderr: bad input is ``pagadores <cmd>: error:
+...`` with exit status 2, and Ctrl-C ends with one line and status 130 (for every
+subcommand, unless it says more itself, as ``train`` does); in this module's own
+subcommands a warning (such as an unwritable solver cache) is ``pagadores <cmd>: warning:
+...``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
@@ -171,24 +174,36 @@ def _one_line_warning(command: str) -> Callable[..., None]:
     return show
 
 
+def _dispatch(argv: list[str]) -> tuple[str, Callable[[], int | None]]:
+    """The subcommand ``argv`` names and the call that runs it (help and usage errors from
+    argparse exit here already)."""
+    if argv and argv[0] in DELEGATED:
+        module = importlib.import_module(DELEGATED[argv[0]][0])
+        return argv[0], partial(module.main, argv[1:])
+    args = build_parser().parse_args(argv)
+    return args.command, partial(_run_own, args)
+
+
+def _run_own(args: argparse.Namespace) -> int:
+    """Run one of this module's subcommands with warnings shown in one line each (the
+    delegated commands keep their own way of showing them)."""
+    with warnings.catch_warnings():  # restores the warnings machinery afterwards
+        warnings.showwarning = _one_line_warning(args.command)
+        return args.run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pagadores`` console script. Bad input exits with status 2 and
     a message saying what was wrong."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in DELEGATED:
-        module = importlib.import_module(DELEGATED[argv[0]][0])
-        return module.main(argv[1:]) or 0
-    args = build_parser().parse_args(argv)
-    with warnings.catch_warnings():  # restores the warnings machinery afterwards
-        warnings.showwarning = _one_line_warning(args.command)
-        try:
-            return args.run(args)
-        except ValueError as err:
-            print(f"pagadores {args.command}: error: {err}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print(f"\npagadores {args.command}: interrupted", file=sys.stderr)
-            return INTERRUPTED
+    command, run = _dispatch(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return run() or 0
+    except ValueError as err:
+        print(f"pagadores {command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # a delegated command may say more itself (train does)
+        print(f"\npagadores {command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
