@@ -159,13 +159,15 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, building only the selected agent's info when infos are stale."""
-        if not self.agents:
-            raise IllegalMoveError(f"last(): {self._no_agent_reason()}")
         agent = self.agent_selection
+        try:
+            reward = self._cumulative_rewards[agent]
+        except (KeyError, AttributeError):  # every agent has left, or reset() never ran
+            raise IllegalMoveError(f"last(): {self._no_agent_reason()}") from None
         infos = self._infos
         return (
             self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
+            reward,
             self.terminations[agent],
             self.truncations[agent],
             self._info(agent) if infos is None else infos[agent],
