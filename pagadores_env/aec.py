@@ -66,7 +66,8 @@ def check_cards(num_players: int, cards: Any) -> int | tuple[int, ...]:
 
 
 def picture_drawer() -> Callable[..., np.ndarray]:
-    """``picture.draw``, imported only for ``render_mode="rgb_array"`` (it needs Pillow)."""
+    """``picture.draw``, imported only for ``render_mode="rgb_array"``: importing the package
+    does not load Pillow."""
     from .picture import draw
 
     return draw

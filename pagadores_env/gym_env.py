@@ -56,8 +56,10 @@ Info (the same keys and shapes at every step, as replay buffers need)
 Rendering (``render_mode``)
     ``"ansi"``: ``render()`` returns the table as text (``render.render_table``);
     ``"human"``: the table is printed after ``reset()`` and every step; ``"rgb_array"``:
-    ``render()`` returns a picture of the table (``picture.draw``), so Gymnasium's
-    ``RecordVideo`` can record episodes (``metadata["render_fps"]`` is 2).
+    ``render()`` returns a picture of the table (``picture.draw``, the learner's seat named
+    "(learner)"), so Gymnasium's ``RecordVideo`` can record episodes
+    (``metadata["render_fps"]`` is 2). Without a ``render_mode``, ``render()`` warns in one
+    line and returns None.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ from .dice import DiceStream
 from .engine import Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
 from .policies import Policy, check_tables, make_policy
-from .render import render_table
+from .render import player, render_table
 from .rewards import check_scheme, final_reward
 
 MAX_SILENT_GAMES = 1000
@@ -179,7 +181,9 @@ class PagadoresGymEnv(gym.Env):
         if self.game is None:
             raise RuntimeError("render(): there is no game yet; call reset() first")
         if self._draw_picture is not None:
-            return self._draw_picture(self.game)
+            names = [player(s) + (" (learner)" if s == self.seat else "")
+                     for s in range(self.num_players)]
+            return self._draw_picture(self.game, names)
         text = render_table(self.game)
         if self.render_mode == "human":
             print(text, end="\n\n")

@@ -216,10 +216,11 @@ stream.
 throw limit, current throw, score to beat; `pagadores_env.render.render_table`).
 `render_mode="human"`: after `reset()` and every step the env prints the events since its
 last print as sentences, then the table; `render()` prints the table.
-`render_mode="rgb_array"`: `render()` returns a picture of the table, an H×W×3 uint8 array
-(`pagadores_env.picture.draw`: seats, cards, the dice of the current round, the score to
-beat; it needs Pillow), for video recorders; `metadata["render_fps"]` is 2. Without a
-`render_mode`, `render()` warns in one line and returns None.
+`render_mode="rgb_array"`: `render()` returns a picture of the table, an RGB uint8 array
+of `picture.HEIGHT × picture.WIDTH × 3` (`pagadores_env.picture.draw`: seats, cards, the
+latest dice, the score to beat, the player to act framed in gold), for video recorders;
+`metadata["render_fps"]` is 2. Without a `render_mode`, `render()` warns in one line and
+returns None.
 
 ### Version History
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from pagadores_env import Game, IllegalMoveError, pagadores_v0
+from pagadores_env import Game, IllegalMoveError, pagadores_v0, picture
 from pagadores_env.dice import DICE_BLOCK
 from pagadores_env.observation import OBS_SIZE, encode, field_table
 from pagadores_env.rules import THROWS
@@ -575,8 +575,36 @@ def test_reset_with_a_seed_restarts_the_dice_and_without_continues_them():
     assert continued != first
 
 
+# ---------------------------------------------------------------- rendering
 def test_render_modes_are_listed_in_metadata():
-    assert set(pagadores_v0.raw_env.metadata["render_modes"]) == {"ansi", "human"}
+    assert set(pagadores_v0.raw_env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
+    assert pagadores_v0.raw_env.metadata["render_fps"] > 0  # video recorders need a rate
+
+
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+def test_rgb_array_is_a_picture_of_the_table_at_every_step(make):
+    env = make(num_players=3, cards=2, render_mode="rgb_array")
+    frames = []
+    play(env, seed=4, on_select=lambda env, agent, last: frames.append(
+        (env.render(), env.unwrapped.game.clone())))
+    frames.append((env.render(), env.unwrapped.game))  # after the game, too
+    for frame, game in frames:
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        assert frame.shape == frames[0][0].shape
+        assert np.array_equal(frame, picture.draw(game, env.possible_agents))
+    distinct = {frame.tobytes() for frame, _ in frames}
+    assert len(distinct) > len(frames) // 2  # the picture follows the game
+
+
+@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+def test_render_without_a_render_mode_says_so_in_one_line(make):
+    env = make()
+    env.reset(seed=0)
+    with pytest.warns(UserWarning) as caught:
+        assert env.render() is None
+    [warning] = caught
+    assert "\n" not in str(warning.message)
+    assert "render_mode='ansi', 'human' or 'rgb_array'" in str(warning.message)
 
 
 # ---------------------------------------------------------------- benchmark smoke test

@@ -9,11 +9,14 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
+from gymnasium.wrappers import RecordVideo, RenderCollection
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env import picture
 from pagadores_env.engine import IllegalMoveError
 from pagadores_env.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
 from pagadores_env.observation import OBS_SIZE, encode
+from pagadores_env.render import render_table
 from pagadores_env.rewards import final_reward, placement_reward
 
 
@@ -244,6 +247,73 @@ def test_illegal_action_penalty_ends_the_episode():
     _, reward, terminated, truncated, info = env.step(True)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     assert info["placement"] == 3  # a forfeit is last (it read as 1, the winner's place)
+
+
+# ---------------------------------------------------------------- rendering
+def test_render_modes_pass_gymnasiums_render_check():
+    for mode in ("rgb_array", "ansi"):
+        gym_check_env(make(render_mode=mode))  # the render check included
+
+
+def test_rgb_array_frames_of_an_episode_follow_the_game():
+    env = RenderCollection(gym.make("Pagadores-v0", num_players=3, render_mode="rgb_array",
+                                    opponents=["random"], learner_seat=1))
+    env.reset(seed=5)
+    games = [env.unwrapped.game.clone()]
+    rng = np.random.default_rng(0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(rng.integers(2)))
+        games.append(env.unwrapped.game.clone())
+    frames = env.render()
+    names = ["player_0", "player_1 (learner)", "player_2"]
+    assert len(frames) == len(games) > 2
+    for frame, game in zip(frames, games, strict=True):
+        assert frame.dtype == np.uint8 and frame.shape == (picture.HEIGHT, picture.WIDTH, 3)
+        assert np.array_equal(frame, picture.draw(game, names))
+    assert len({frame.tobytes() for frame in frames}) == len(frames)
+
+
+def test_record_video_accepts_the_env(tmp_path):
+    """RecordVideo needs moviepy, which is not a dependency: without it, the env must get
+    past every check of RecordVideo's own (render mode, fps) up to that import."""
+    env = gym.make("Pagadores-v0", render_mode="rgb_array", opponents=["random"])
+    try:
+        import moviepy  # noqa: F401
+    except ImportError:
+        with pytest.raises(gym.error.DependencyNotInstalled, match="(?i)moviepy"):
+            RecordVideo(env, str(tmp_path / "videos"), episode_trigger=lambda _: True)
+        return
+    recorder = RecordVideo(env, str(tmp_path / "videos"), episode_trigger=lambda _: True)
+    recorder.reset(seed=0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = recorder.step(1)
+    recorder.close()
+    assert list((tmp_path / "videos").glob("*.mp4"))
+
+
+def test_ansi_and_human_show_the_table(capsys):
+    env = make(render_mode="ansi", opponents=["random"])
+    env.reset(seed=1)
+    assert env.render() == render_table(env.game)
+    human = make(render_mode="human", opponents=["random"])
+    human.reset(seed=1)
+    human.step(0)
+    printed = capsys.readouterr().out
+    assert printed.count("seat       cards") == 2  # after reset() and after step()
+    assert render_table(human.game) in printed
+
+
+def test_render_without_a_render_mode_says_so_in_one_line():
+    env = make()
+    env.reset(seed=0)
+    with pytest.warns(UserWarning) as caught:
+        assert env.render() is None
+    [warning] = caught
+    assert "\n" not in str(warning.message) and "render_mode='ansi'" in str(warning.message)
+    with pytest.raises(RuntimeError, match=r"^render\(\): there is no game yet; call reset"):
+        make(render_mode="ansi").render()
 
 
 # ---------------------------------------------------------------- options and their errors
