@@ -39,9 +39,62 @@ def test_default_config_is_the_main_job() -> None:
         "MaskablePPO", 2, ["sensible"])
 
 
-def test_empty_config_is_all_defaults() -> None:
-    assert config_from_dict({}, name="x") == config_from_dict(None, name="x")
-    assert config_from_dict({}).algo.name == "MaskablePPO"
+def test_empty_mapping_is_all_defaults() -> None:
+    config = config_from_dict({}, name="x")
+    assert (config.name, config.total_timesteps, config.algo.name) == (
+        "x", Config().total_timesteps, "MaskablePPO")
+
+
+def test_an_empty_yaml_file_is_refused(tmp_path: Path) -> None:
+    """An empty file (or only comments) is a mistake, not a request for a 300k-step run."""
+    for text in ("", "# nothing yet\n"):
+        path = tmp_path / "empty.yaml"
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=r"empty\.yaml is empty: a config is a mapping"):
+            load_config(path)
+    with pytest.raises(ConfigError, match="the config must be a mapping of keys to values"):
+        config_from_dict(None)
+    (tmp_path / "braces.yaml").write_text("{}\n")  # an explicit empty mapping: all defaults
+    assert load_config(tmp_path / "braces.yaml").total_timesteps == Config().total_timesteps
+
+
+@pytest.mark.parametrize("name", [".", "..", "../victim", "a/b", "a\\b", "/tmp", "", " "])
+def test_run_names_are_plain_folder_names(name: str) -> None:
+    """``--fresh`` clears the run folder, so a name must never lead outside ``output_dir``."""
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"name": name})
+    assert str(err.value).startswith("name must be a ")
+    assert len(str(err.value).splitlines()) == 1
+
+
+def test_a_config_file_stem_is_checked_as_a_run_name(tmp_path: Path) -> None:
+    (tmp_path / "..yaml").write_text("{}\n")  # its stem is "."
+    with pytest.raises(ConfigError, match=r"name must be a plain folder name .* got '\.'"):
+        load_config(tmp_path / "..yaml")
+    assert config_from_dict({"name": "run-2.a_b"}).name == "run-2.a_b"
+
+
+def test_per_seat_cards_are_accepted_and_checked(tmp_path: Path) -> None:
+    config = config_from_dict({"env": {"num_players": 3, "cards": [3, 4, 10],
+                                       "opponents": ["random"]}}, name="seats")
+    assert config.env.cards == [3, 4, 10]
+    save_config(config, tmp_path / "c.yaml")
+    assert load_config(tmp_path / "c.yaml") == config
+    env = config.env.make()
+    env.reset(seed=0)
+    assert list(env.unwrapped.game.start_cards) == [3, 4, 10]
+    for cards, message in [
+        ([3], "env.cards must list one count per seat (2 for 2 players), got 1"),
+        ([3, 4, 5], "env.cards must list one count per seat (2 for 2 players), got 3"),
+        ([0, 4], "env.cards[0] must be 1–10, got 0"),
+        ([3, 11], "env.cards[1] must be 1–10, got 11"),
+        ([3, True], "env.cards[1] must be 1–10, got True"),
+        ([], "env.cards must be 1–10 or a list of one count 1–10 per seat, got []"),
+        ("3,4", "env.cards must be 1–10 or a list of one count 1–10 per seat, got '3,4'"),
+    ]:
+        with pytest.raises(ConfigError) as err:
+            config_from_dict({"env": {"cards": cards}})
+        assert message in str(err.value)
 
 
 def test_saved_config_loads_back_equal(tmp_path: Path) -> None:
@@ -57,7 +110,8 @@ def test_saved_config_loads_back_equal(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("data", "message"), [
     ({"env": {"num_players": 7}}, "env.num_players must be 2–6, got 7"),
     ({"env": {"num_players": True}}, "env.num_players must be 2–6, got True"),
-    ({"env": {"cards": 0}}, "env.cards must be 1–10, got 0"),
+    ({"env": {"cards": 0}}, "env.cards must be 1–10 or a list of one count 1–10 per seat, "
+                            "got 0"),
     ({"env": {"reward": "score"}}, "env.reward must be one of 'win', 'placement'"),
     ({"env": {"illegal_action": "ignore"}}, "env.illegal_action must be one of"),
     ({"env": {"learner_seat": 2}}, "env.learner_seat must be 'random' or a seat 0–1, got 2"),
@@ -117,8 +171,11 @@ def test_trainer_owned_arguments_are_refused() -> None:
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"n_steps": 12.5}, "algo.hyperparams.n_steps must be an integer, got 12.5"),
-    ({"learning_rate": "fast"}, "algo.hyperparams.learning_rate must be a number, got 'fast'"),
+    ({"n_steps": 12.5}, "algo.hyperparams.n_steps must be an integer ≥ 1, got 12.5"),
+    ({"learning_rate": "fast"},
+     "algo.hyperparams.learning_rate must be a number > 0, got 'fast'"),
+    ({"target_kl": "none"}, "algo.hyperparams.target_kl must be a number > 0, got 'none'"),
+    ({"stats_window_size": 2.5}, "algo.hyperparams.stats_window_size must be an integer ≥ 1"),
     ({"normalize_advantage": 1}, "algo.hyperparams.normalize_advantage must be true or false"),
     ({"policy_kwargs": [64, 64]}, "algo.hyperparams.policy_kwargs must be a mapping"),
     ({"policy_kwargs": {"activation_fn": "sigmoid"}},
@@ -128,6 +185,79 @@ def test_hyperparameter_types_follow_the_defaults(params: dict, message: str) ->
     with pytest.raises(ConfigError) as err:
         config_from_dict({"algo": {"hyperparams": params}})
     assert message in str(err.value)
+
+
+ON_POLICY = {"name": "PPO"}
+DQN = {"name": "DQN"}
+
+
+@pytest.mark.parametrize(("algo", "params", "message"), [
+    (ON_POLICY, {"n_steps": -5}, "algo.hyperparams.n_steps must be an integer ≥ 1, got -5"),
+    (ON_POLICY, {"n_steps": 0}, "n_steps must be an integer ≥ 1, got 0"),
+    (ON_POLICY, {"batch_size": 0}, "batch_size must be an integer ≥ 1, got 0"),
+    (ON_POLICY, {"n_epochs": 0}, "n_epochs must be an integer ≥ 1, got 0"),
+    (ON_POLICY, {"learning_rate": 0}, "learning_rate must be a number > 0, got 0"),
+    (ON_POLICY, {"learning_rate": "lin_-1e-3"}, "learning_rate must be a number > 0, got '-1e-3'"),
+    (ON_POLICY, {"learning_rate": ".nan"}, "learning_rate must be a number > 0, got '.nan'"),
+    (ON_POLICY, {"gamma": 1.5}, "gamma must be a number in [0, 1], got 1.5"),
+    (ON_POLICY, {"gae_lambda": -0.1}, "gae_lambda must be a number in [0, 1], got -0.1"),
+    (ON_POLICY, {"clip_range": 0.0}, "clip_range must be a number > 0, got 0.0"),
+    (ON_POLICY, {"clip_range": "lin_0"}, "clip_range must be a number > 0, got '0'"),
+    (ON_POLICY, {"clip_range_vf": -1}, "clip_range_vf must be a number > 0, got -1"),
+    (ON_POLICY, {"ent_coef": -0.01}, "ent_coef must be a number ≥ 0, got -0.01"),
+    (ON_POLICY, {"vf_coef": -1}, "vf_coef must be a number ≥ 0, got -1"),
+    (ON_POLICY, {"max_grad_norm": 0}, "max_grad_norm must be a number > 0, got 0"),
+    (ON_POLICY, {"target_kl": 0}, "target_kl must be a number > 0, got 0"),
+    ({"name": "A2C"}, {"rms_prop_eps": 0}, "rms_prop_eps must be a number > 0, got 0"),
+    (DQN, {"buffer_size": 0}, "buffer_size must be an integer ≥ 1, got 0"),
+    (DQN, {"learning_starts": -1}, "learning_starts must be an integer ≥ 0, got -1"),
+    (DQN, {"train_freq": 0}, "train_freq must be an integer ≥ 1, got 0"),
+    (DQN, {"gradient_steps": -2}, "gradient_steps must be an integer ≥ -1, got -2"),
+    (DQN, {"target_update_interval": 0}, "target_update_interval must be an integer ≥ 1"),
+    (DQN, {"tau": 1.5}, "tau must be a number in [0, 1], got 1.5"),
+    (DQN, {"exploration_fraction": 2}, "exploration_fraction must be a number in [0, 1], got 2"),
+    (DQN, {"exploration_initial_eps": -0.5}, "exploration_initial_eps must be a number in [0, 1]"),
+    (DQN, {"exploration_final_eps": 1.01}, "exploration_final_eps must be a number in [0, 1]"),
+])
+def test_hyperparameters_out_of_range_are_refused_up_front(algo: dict, params: dict,
+                                                          message: str) -> None:
+    """Values SB3 would take and fail on later (``n_steps: -5`` died inside SB3 after the
+    run folder was written) are refused when the config is read."""
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"algo": algo | {"hyperparams": params},
+                          "env": {"illegal_action": "replace"}})
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"algo": {"name": "MaskablePPO", "hyperparams": {"n_steps": 1}}, "vec_env": {"n_envs": 1}},
+     "algo.hyperparams.n_steps × vec_env.n_envs must be ≥ 2 with normalize_advantage (one "
+     "advantage cannot be normalised), got 1 × 1"),
+    ({"algo": {"name": "PPO", "hyperparams": {"batch_size": 1}}},
+     "algo.hyperparams.batch_size must be ≥ 2 with normalize_advantage"),
+    ({"algo": {"name": "A2C", "hyperparams": {"n_steps": 1, "normalize_advantage": True}},
+      "vec_env": {"n_envs": 1}}, "n_steps × vec_env.n_envs must be ≥ 2"),
+])
+def test_a_single_advantage_to_normalise_is_refused(data: dict, message: str) -> None:
+    """MaskablePPO took these and trained until its logits were NaN."""
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data | {"env": {"illegal_action": "replace"}})
+    assert message in str(err.value)
+    data["algo"]["hyperparams"]["normalize_advantage"] = False  # then they are fine
+    config_from_dict(data | {"env": {"illegal_action": "replace"}})
+
+
+def test_hyperparameter_range_edges_are_allowed() -> None:
+    ppo = config_from_dict({"algo": {"name": "PPO", "hyperparams": {
+        "gamma": 1, "gae_lambda": 0, "ent_coef": 0, "n_steps": 1, "clip_range_vf": None,
+        "target_kl": 0.01}}, "vec_env": {"n_envs": 2}})
+    assert ppo.algo.hyperparams == {"gamma": 1.0, "gae_lambda": 0.0, "ent_coef": 0.0,
+                                    "n_steps": 1, "clip_range_vf": None, "target_kl": 0.01}
+    dqn = config_from_dict({"algo": {"name": "DQN", "hyperparams": {
+        "gradient_steps": -1, "learning_starts": 0, "max_grad_norm": 0.5,
+        "exploration_final_eps": 0}}})
+    # DQN's max_grad_norm defaults to the int 10 but is a float: 0.5 is allowed
+    assert dqn.algo.hyperparams["max_grad_norm"] == 0.5
 
 
 def test_yaml_exponent_floats_are_read_as_numbers() -> None:

@@ -159,7 +159,8 @@ def test_every_algorithm_config_trains_a_few_hundred_steps(name: str, tmp_path: 
     assert (result.run_dir / "model.zip").exists()
     assert len(rows(result.run_dir / "final_eval.csv")) == 2
     if config.algo.name == "DQN":  # off-policy: the replay buffer is kept for resuming
-        assert (result.run_dir / "checkpoints" / "replay_buffer.pkl").exists()
+        buffers = list((result.run_dir / "checkpoints").glob("replay_buffer_*"))
+        assert [b.name for b in buffers] == [f"replay_buffer_{result.timesteps}_steps.pkl"]
 
 
 def test_resuming_one_checkpoint_twice_gives_the_same_model(tmp_path: Path) -> None:

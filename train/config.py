@@ -7,15 +7,23 @@ the offending key path and what is allowed, e.g. ``env.num_players must be 2–6
 ``unknown key 'algo.lr' (allowed: name, policy, hyperparams)``.
 
 Hyper-parameters under ``algo.hyperparams`` are handed to the stable-baselines3 constructor;
-their names are checked against that constructor's signature and their types against its
-defaults. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
+their names are checked against that constructor's signature, the common ones against their
+allowed ranges (``HYPERPARAMS``, e.g. ``n_steps`` ≥ 1, ``gamma`` in [0, 1]) and the others'
+types against their defaults, so a bad value is refused before a run starts, not deep inside
+SB3. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
+
+``name`` is a plain folder name (no path separators, not ``.`` or ``..``), so a run folder is
+always a child of ``output_dir``. ``env.cards`` is one count for every seat or a list with one
+count per seat (R1.1). An empty YAML file is refused rather than read as "all defaults".
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +33,7 @@ import gymnasium
 import yaml
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.atomic import write_atomic
 from pagadores_env.engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.rewards import REWARDS
 
@@ -74,6 +83,28 @@ def integer(lo: int | None = None, hi: int | None = None) -> Check:
     return check
 
 
+def number(lo: float = -math.inf, hi: float = math.inf, above: bool = False) -> Check:
+    """A number (int or float, not bool, not NaN) from ``lo`` (excluded if ``above``) to
+    ``hi``; numeric strings count, as YAML reads ``3e-4`` (no dot) as a string. Returns a
+    float."""
+    if hi < math.inf:
+        allowed = f"a number in {'(' if above else '['}{lo:g}, {hi:g}]"
+    elif lo > -math.inf:
+        allowed = f"a number {'>' if above else '≥'} {lo:g}"
+    else:
+        allowed = "a number"
+
+    def check(value: Any, key: str) -> float:
+        try:
+            x = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            x = None
+        if x is None or math.isnan(x) or (x <= lo if above else x < lo) or x > hi:
+            raise ConfigError(f"{key} must be {allowed}, got {value!r}")
+        return x
+    return check
+
+
 def choice(*options: Any) -> Check:
     def check(value: Any, key: str) -> Any:
         if value not in options:
@@ -93,6 +124,31 @@ def boolean(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{key} must be true or false, got {value!r}")
     return value
+
+
+def run_name(value: Any, key: str) -> str:
+    """A plain folder name: the run folder must be a child of ``output_dir`` (``--fresh``
+    clears it, so ``.``, ``..`` or a path must never reach it)."""
+    text(value, key)
+    if value in (".", "..") or any(sep in value for sep in ("/", "\\", "\0")):
+        raise ConfigError(
+            f"{key} must be a plain folder name (no '/' or '\\', not '.' or '..'), "
+            f"got {value!r}")
+    return value
+
+
+def cards_spec(value: Any, key: str) -> int | list[int]:
+    """One starting count for every seat, or a list of one count per seat (its length is
+    checked against the table size in ``_check_env``)."""
+    if isinstance(value, list):
+        if not value:
+            raise ConfigError(f"{key} must be 1–{MAX_CARDS} or a list of one count 1–{MAX_CARDS} "
+                              "per seat, got []")
+        return [integer(1, MAX_CARDS)(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_CARDS:
+        return value
+    raise ConfigError(f"{key} must be 1–{MAX_CARDS} or a list of one count 1–{MAX_CARDS} per "
+                      f"seat, got {value!r}")
 
 
 def optional(inner: Check) -> Check:
@@ -158,7 +214,8 @@ class AlgoConfig:
 @dataclass
 class EnvConfig:
     num_players: int = _field(2, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table (R1.1)")
-    cards: int = _field(10, integer(1, MAX_CARDS), "starting cards per player (R1.1)")
+    cards: int | list[int] = _field(
+        10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
     opponents: list[str] = _field(["sensible"], spec_list,
                                   "one spec reused in every other seat, or one per other seat")
     learner_seat: str | int = _field("random", seat, "'random' (each episode) or a fixed seat")
@@ -172,6 +229,13 @@ class EnvConfig:
         return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
                               opponents=list(self.opponents), learner_seat=self.learner_seat,
                               reward=self.reward, illegal_action=self.illegal_action)
+
+
+def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
+    """``env.make()`` in a SubprocVecEnv worker, which ignores Ctrl-C: the trainer handles it
+    (saves a checkpoint, closes the workers) instead of every worker dying with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return env.make()
 
 
 @dataclass
@@ -191,12 +255,14 @@ class EvalConfig:
     opponents: list[str] = _field(["random", "stop-first", "always-throw", "sensible"],
                                   spec_list, "opponents to evaluate against")
     exact: bool = _field(True, boolean,
-                         "add the solver's exact win probability and exploitability (2 players)")
+                         "add the solver's exact win probability and exploitability (2 players "
+                         "with one card count for both; skipped otherwise)")
 
 
 @dataclass
 class Config:
-    name: str | None = _field(None, optional(text), "run folder name (default: YAML file stem)")
+    name: str | None = _field(None, optional(run_name),
+                              "run folder name, a plain name (default: YAML file stem)")
     seed: int = _field(0, integer(0), "seeds the envs, the model and the evaluations")
     total_timesteps: int = _field(300_000, integer(1), "learner decisions to train on")
     algo: AlgoConfig = field(default_factory=AlgoConfig)
@@ -247,6 +313,25 @@ def algorithm_class(name: str) -> type:
     return getattr(importlib.import_module(module), cls)
 
 
+#: Allowed values of the common hyper-parameters, wherever an algorithm takes them (SB3's
+#: constructors check few of them, and fail late and obscurely on the rest).
+_POSITIVE_INT, _PROBABILITY = integer(1), number(0, 1)
+HYPERPARAMS: dict[str, Check] = {
+    "n_steps": _POSITIVE_INT, "batch_size": _POSITIVE_INT, "n_epochs": _POSITIVE_INT,
+    "buffer_size": _POSITIVE_INT, "train_freq": _POSITIVE_INT,
+    "target_update_interval": _POSITIVE_INT, "stats_window_size": _POSITIVE_INT,
+    "learning_starts": integer(0),
+    "gradient_steps": integer(-1),  # -1: as many gradient steps as env steps (SB3)
+    "learning_rate": number(0, above=True), "clip_range": number(0, above=True),
+    "clip_range_vf": number(0, above=True), "max_grad_norm": number(0, above=True),
+    "target_kl": number(0, above=True), "rms_prop_eps": number(0, above=True),
+    "gamma": _PROBABILITY, "gae_lambda": _PROBABILITY, "tau": _PROBABILITY,
+    "exploration_fraction": _PROBABILITY, "exploration_initial_eps": _PROBABILITY,
+    "exploration_final_eps": _PROBABILITY,
+    "ent_coef": number(0), "vf_coef": number(0),
+}
+
+
 def _check_hyperparams(algo: AlgoConfig) -> None:
     """Names against the constructor's signature, types against its defaults."""
     params = inspect.signature(algorithm_class(algo.name).__init__).parameters
@@ -257,10 +342,12 @@ def _check_hyperparams(algo: AlgoConfig) -> None:
             owned = " (set by the trainer)" if name in TRAINER_OWNED else ""
             raise ConfigError(
                 f"unknown key '{key}'{owned} for {algo.name} (allowed: {', '.join(allowed)})")
+        default = params[name].default
+        check = HYPERPARAMS.get(name) or like_default(default)
         if name in SCHEDULES and isinstance(value, str) and value.startswith(LINEAR):
-            _like_default(value[len(LINEAR):], 0.0, key)  # the start value is a number
-        else:
-            algo.hyperparams[name] = _like_default(value, params[name].default, key)
+            check(value[len(LINEAR):], key)  # the start value must be allowed
+        elif not (value is None and default is None):  # None where SB3's default is None
+            algo.hyperparams[name] = check(value, key)
     kwargs = algo.hyperparams.get("policy_kwargs")
     if kwargs is not None:
         mapping(kwargs, "algo.hyperparams.policy_kwargs")
@@ -269,25 +356,39 @@ def _check_hyperparams(algo: AlgoConfig) -> None:
                                  "algo.hyperparams.policy_kwargs.activation_fn")
 
 
-def _like_default(value: Any, default: Any, key: str) -> Any:
-    """Check a hyper-parameter against the type of its default. YAML reads ``3e-4`` as a
-    string (YAML 1.1 floats need a dot), so numeric strings are accepted for floats."""
+def _check_normalisation(config: Config) -> None:
+    """One advantage cannot be normalised (its std is NaN): PPO refuses a rollout of one
+    step, MaskablePPO and A2C train on until the policy's logits are NaN."""
+    params = inspect.signature(algorithm_class(config.algo.name).__init__).parameters
+    chosen = {name: p.default for name, p in params.items()} | config.algo.hyperparams
+    if not chosen.get("normalize_advantage"):
+        return
+    why = "with normalize_advantage (one advantage cannot be normalised)"
+    if chosen["n_steps"] * config.vec_env.n_envs < 2:
+        raise ConfigError(f"algo.hyperparams.n_steps × vec_env.n_envs must be ≥ 2 {why}, got "
+                          f"{chosen['n_steps']} × {config.vec_env.n_envs}")
+    if chosen.get("batch_size", 2) < 2:
+        raise ConfigError(f"algo.hyperparams.batch_size must be ≥ 2 {why}, got 1")
+
+
+def like_default(default: Any) -> Check:
+    """A check of a hyper-parameter by the type of its default (for those without an entry
+    in ``HYPERPARAMS``). YAML reads ``3e-4`` as a string (YAML 1.1 floats need a dot), so
+    numeric strings are accepted for floats."""
     if isinstance(default, bool):
-        return boolean(value, key)
+        return boolean
     if isinstance(default, int):
-        return integer()(value, key)
-    if isinstance(default, float) and not isinstance(value, bool):
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key} must be a number, got {value!r}") from None
+        return integer()
     if isinstance(default, float):
-        raise ConfigError(f"{key} must be a number, got {value!r}")
-    return value
+        return number()
+    return lambda value, key: value
 
 
 def _check_env(config: Config) -> None:
     env, n = config.env, config.env.num_players
+    if isinstance(env.cards, list) and len(env.cards) != n:
+        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
+                          f"got {len(env.cards)}")
     if len(env.opponents) not in (1, n - 1):
         raise ConfigError(
             f"env.opponents must list 1 spec (reused) or {n - 1} (one per other seat) for "
@@ -306,10 +407,11 @@ def _check_env(config: Config) -> None:
 def config_from_dict(data: Any, name: str | None = None) -> Config:
     """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
     ``name``. Raises ``ConfigError`` naming the first bad key."""
-    config = _build(Config, {} if data is None else data, "")
-    if config.name is None:
-        config.name = name
+    config = _build(Config, data, "")
+    if config.name is None and name is not None:
+        config.name = run_name(name, "name")
     _check_hyperparams(config.algo)
+    _check_normalisation(config)
     _check_env(config)
     return config
 
@@ -323,12 +425,16 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
     except yaml.YAMLError as err:
         raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    if data is None:
+        raise ConfigError(f"{path} is empty: a config is a mapping of keys to values "
+                          "(write {} to take every default)")
     return config_from_dict(data, name=path.stem)
 
 
 def save_config(config: Config, path: str | Path) -> None:
-    """Write the config (defaults filled in) as YAML that ``load_config`` reads back."""
-    Path(path).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    """Write the config (defaults filled in) as YAML that ``load_config`` reads back,
+    atomically."""
+    write_atomic(path, yaml.safe_dump(config.to_dict(), sort_keys=False))
 
 
 def describe(cls: type = Config, path: str = "") -> str:

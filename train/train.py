@@ -1,9 +1,10 @@
 """Train a stable-baselines3 agent on Pagadores-v0 from a YAML config.
 
-Read top to bottom, ``train(config)`` does: make the run folder → make the vectorised env →
-build the model, or resume it from the folder's last checkpoint → learn with callbacks that
-checkpoint and evaluate on a schedule → save the final model → evaluate it against every
-evaluation opponent → draw the learning curve.
+Read top to bottom, ``train(config)`` does: check the run folder → make the vectorised env →
+build the model, or resume it from the folder's newest good checkpoint → set up the folder →
+learn with callbacks that evaluate and checkpoint on a schedule → save the final model →
+evaluate it against every evaluation opponent → draw the learning curve. It says in one line
+what it does: starting a new run, resuming from step N, or re-evaluating a complete run.
 
 A run folder ``OUTPUT_DIR/NAME/`` holds:
 
@@ -11,45 +12,78 @@ A run folder ``OUTPUT_DIR/NAME/`` holds:
 config.yaml           the validated config, defaults filled in
 model.zip             the final model (load with ``ALGO.load`` or ``model:path=…``)
 checkpoints/          ``model_<timesteps>_steps.zip``, ``latest.json`` (resume point),
-                      ``replay_buffer.pkl`` for off-policy algorithms
+                      ``replay_buffer_<timesteps>_steps.pkl`` for off-policy algorithms
 tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
                       ``eval/exact_win/<opponent>`` and ``eval/exploitability``)
 eval.csv              the model against each evaluation opponent during training: games,
-                      win rate with 95 % CI, timesteps, wall time; with two players also
-                      the solver's exact win probability, % of the best response's and
-                      the policy's exploitability (``train.exact_report``)
+                      win rate with 95 % CI, timesteps, wall time; with two players and one
+                      card count the solver's exact win probability, % of the best
+                      response's and the policy's exploitability (``train.exact_report``)
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability)
 ====================  ===========================================================
 
-Running the same config again continues the run: the model, its timestep count, the eval CSV
-and the tensorboard log carry on from the last checkpoint. Seeded runs repeat exactly (a
-resumed run is reproducible from its checkpoint, not identical to an uninterrupted run).
+Every file is written atomically (a temporary file in the same folder, then renamed), so a
+kill at any moment leaves each file as it was or complete. Nothing else in the folder is
+touched: a folder holding run files (names above) but no run's ``config.yaml`` is refused.
 
-Command line: ``python -m train.train CONFIG [--timesteps N] [--fresh] [--no-progress]``.
+**Resume.** Running the same config again continues the run from its last checkpoint: the
+model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone)
+and the tensorboard log carry on. Only ``total_timesteps``, ``progress_bar``, ``name`` and
+``output_dir`` may differ; ``total_timesteps`` may not go below a step the run has already
+passed (the model cannot be untrained). A run that has reached ``total_timesteps`` is not
+trained again; its final evaluation is redone and replaces ``final_eval.csv``. At a step
+where both are due the evaluation is written before the checkpoint, so a kill never loses an
+evaluation the checkpoint has passed; an evaluation still missing at the resume step (as a
+Ctrl-C during it leaves) is done first. Seeded runs repeat exactly (a resumed run is
+reproducible from its checkpoint, not identical to an uninterrupted run).
+
+**Damaged checkpoints.** If ``latest.json`` is missing, empty or names a missing or damaged
+model, the run resumes from the newest ``model_<t>_steps.zip`` that loads, and says so on
+stderr; with none usable it stops with a one-line error.
+
+**New runs and --fresh.** A folder with no checkpoint (and no ``model.zip``) holds no run to
+protect: a new run replaces whatever run files a failed or killed start left there, whatever
+its config. ``--fresh`` starts over in a folder that holds a run: it removes only the files
+and folders a run writes (the table above, the checkpoint and tensorboard files inside them,
+and leftover temporary files) and leaves anything else. The model is built before anything
+is removed or written, so a config SB3 refuses changes nothing.
+
+**Ctrl-C** saves a checkpoint at the current step (if the model exists) and prints the
+command that resumes; the command line exits with status 130.
+
+Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
+[--fresh] [--no-progress]`` (also ``python -m train.train``).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
+import re
+import shlex
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 import torch
+import yaml
+from stable_baselines3.common import callbacks as sb3_callbacks
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
+from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from pagadores_env.atomic import write_atomic
 from pagadores_env.policies import make_policy
 
 from .config import (
@@ -61,6 +95,7 @@ from .config import (
     config_from_dict,
     describe,
     load_config,
+    make_env_in_worker,
     save_config,
 )
 from .evaluate import AgentStats, evaluate
@@ -73,53 +108,207 @@ EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rat
 LATEST = "latest.json"
 #: Config keys that may differ when a run is continued.
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir"})
+#: What a run writes into its folder: files, and in its two sub-folders the entries matching
+#: these patterns. ``--fresh`` removes exactly these (and leftover temporary files).
+RUN_FILES = ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", "learning_curve.png")
+RUN_FOLDERS = {"checkpoints": ("model_*_steps.zip", "replay_buffer_*_steps.pkl", LATEST),
+               "tensorboard": ("*_[0-9]*",)}  # SB3's <tb_log_name>_<run id>
+#: The temporary files ``pagadores_env.atomic.write_atomic`` leaves if killed mid-write.
+TEMPORARY = ".*.tmp"
+CHECKPOINT_NAME = re.compile(r"model_(\d+)_steps\.zip")
+
+
+class RunError(ValueError):
+    """A run folder that cannot be used as asked (not ours, or no usable checkpoint)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; ``timesteps`` is the step of the checkpoint saved on the way out
+    (None if that save was interrupted too: the previous checkpoint stands)."""
+
+    def __init__(self, timesteps: int | None) -> None:
+        super().__init__(timesteps)
+        self.timesteps = timesteps
 
 
 # --------------------------------------------------------------------------- the pipeline
 def train(config: Config, fresh: bool = False) -> RunResult:
-    """Train (or continue training) ``config`` and evaluate the result; see the module doc."""
+    """Train (or continue training) ``config`` and evaluate the result; see the module doc.
+    Raises ``ConfigError``/``RunError`` before changing anything in the run folder, and
+    ``Interrupted`` on Ctrl-C once the run has started."""
     torch.set_num_threads(config.torch_threads)
-    run_dir = prepare_run_dir(config, fresh)
+    run_dir = config.run_dir
+    saved = saved_run(config, fresh)
     env = make_vec_env(config)
-    model, resumed = build_or_resume(config, env, run_dir)
-    clock = Clock(resumed.get("wall_time_s", 0.0))
-    callbacks = [
-        CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock),
-        EvaluateEvery(config, run_dir / "eval.csv", clock),
-    ]
-    remaining = max(0, config.total_timesteps - model.num_timesteps)
-    if remaining:
-        model.learn(remaining, callback=callbacks, reset_num_timesteps=False,
-                    progress_bar=config.progress_bar, tb_log_name=config.algo.name)
-        callbacks[0].save(model)  # so a rerun resumes from exactly here
-    env.close()
-    model.save(run_dir / "model.zip")
-    final = final_evaluation(model, config)
-    write_rows(run_dir / "final_eval.csv", final, model.num_timesteps, clock())
-    plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png",
-                        config.env.num_players)
+    try:
+        if saved is None:
+            model, clock = new_model(config, env), Clock()
+            start = f"starting a new run in {run_dir}" + (
+                " (removed the previous run's files)" if run_entries(run_dir) else "")
+        else:
+            model, clock = resume(config, env, run_dir)
+            check_not_backwards(config, saved, model.num_timesteps)
+            start = (f"resuming from step {model.num_timesteps:,} in {run_dir}"
+                     if model.num_timesteps < config.total_timesteps else
+                     f"run {run_dir} is already complete at {model.num_timesteps:,} steps: "
+                     "re-evaluating")
+        set_up_run_dir(config, new=saved is None, timesteps=model.num_timesteps)
+        say(start)
+        checkpoints = CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock)
+        try:
+            final = learn_and_evaluate(model, config, clock, checkpoints)
+        except KeyboardInterrupt:
+            raise Interrupted(save_on_interrupt(checkpoints, model)) from None
+    finally:
+        env.close()
     return RunResult(run_dir, model.num_timesteps, clock(), final)
 
 
-def prepare_run_dir(config: Config, fresh: bool) -> Path:
-    """Create the run folder and write its config. An existing run may only be continued
-    with the same config; ``total_timesteps`` and ``progress_bar`` may change, and ``name``
-    and ``output_dir`` only say where the folder is (so a copied run resumes too)."""
+def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
+                       checkpoints: CheckpointEvery) -> list[Evaluation]:
+    """Learn up to ``total_timesteps`` (if not there yet), then save the model and its final
+    evaluation and draw the learning curve."""
     run_dir = config.run_dir
-    if fresh and run_dir.exists():
-        shutil.rmtree(run_dir)
-    saved = run_dir / "config.yaml"
-    if saved.exists():
-        before, now = _flat(load_config(saved).to_dict()), _flat(config.to_dict())
-        changed = [k for k in sorted(before.keys() | now.keys())
-                   if k not in RESUMABLE_CHANGES and before.get(k) != now.get(k)]
-        if changed:
-            raise ConfigError(
-                f"{run_dir} holds a run with a different config ({', '.join(changed)} "
-                "changed); pick another name or pass --fresh to start over")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    save_config(config, saved)
-    return run_dir
+    remaining = max(0, config.total_timesteps - model.num_timesteps)
+    if remaining:
+        # Evaluation before checkpoint: a checkpoint must never pass a missing evaluation.
+        callbacks = [EvaluateEvery(config, run_dir / "eval.csv", clock), checkpoints]
+        bar = ProgressBar() if config.progress_bar else None
+        if bar is not None:
+            callbacks.append(bar)
+        try:
+            model.learn(remaining, callback=callbacks, reset_num_timesteps=False,
+                        progress_bar=False, tb_log_name=config.algo.name)
+        finally:
+            if bar is not None:
+                bar.close()  # also on Ctrl-C, so the resume line is not drawn over
+        checkpoints.save(model)  # so a rerun resumes from exactly here
+    write_atomic(run_dir / "model.zip", saved_bytes(model.save))
+    final = final_evaluation(model, config)
+    write_csv(run_dir / "final_eval.csv", eval_rows(final, model.num_timesteps, clock()))
+    plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png",
+                        config.env.num_players)
+    return final
+
+
+def save_on_interrupt(checkpoints: CheckpointEvery, model: BaseAlgorithm) -> int | None:
+    """Checkpoint the model after a Ctrl-C; the step saved, or None if a second Ctrl-C
+    stopped the save (the atomic write then leaves the previous checkpoint as it was)."""
+    try:
+        checkpoints.save(model)
+    except KeyboardInterrupt:
+        return None
+    return model.num_timesteps
+
+
+def say(message: str) -> None:
+    print(message, flush=True)
+
+
+def warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- the run folder
+def saved_run(config: Config, fresh: bool) -> Config | None:
+    """The saved config of the run in ``config.run_dir`` to continue, or None to start a new
+    run there (``fresh``, or no checkpoint yet). Reads only: raises ``RunError`` if the folder
+    is not a run folder of ours, ``ConfigError`` if it holds a run of another config."""
+    run_dir = config.run_dir
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
+                       "--output-dir")
+    entries = run_entries(run_dir)
+    if entries and not is_run_config(run_dir / "config.yaml"):
+        names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
+        raise RunError(f"{run_dir} holds {names} but no config.yaml of a run, so it is not a "
+                       "run folder of ours and is left alone; pick another --name or "
+                       "--output-dir")
+    if fresh or not has_progress(run_dir):
+        return None
+    try:
+        before = load_config(run_dir / "config.yaml")
+    except ConfigError as err:
+        raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
+                       "pass --fresh to start over or pick another --name") from None
+    old, now = _flat(before.to_dict()), _flat(config.to_dict())
+    changed = [k for k in sorted(old.keys() | now.keys())
+               if k not in RESUMABLE_CHANGES and old.get(k) != now.get(k)]
+    if changed:
+        raise ConfigError(
+            f"{run_dir} holds a run with a different config ({', '.join(changed)} "
+            "changed); pick another name or pass --fresh to start over")
+    return before
+
+
+def run_entries(run_dir: Path) -> list[Path]:
+    """The files and folders in ``run_dir`` that a run writes (``RUN_FILES``, the matching
+    entries of ``RUN_FOLDERS``, leftover temporary files of atomic writes)."""
+    if not run_dir.is_dir():
+        return []
+    found = [run_dir / name for name in RUN_FILES if (run_dir / name).exists()]
+    found += run_dir.glob(TEMPORARY)
+    for folder, patterns in RUN_FOLDERS.items():
+        if (run_dir / folder).is_dir():
+            found += [p for pattern in (*patterns, TEMPORARY)
+                      for p in (run_dir / folder).glob(pattern)]
+    return found
+
+
+def is_run_config(path: Path) -> bool:
+    """Whether ``path`` is a config a run saved: a YAML mapping of config keys including
+    ``algo`` and ``env``. It need not validate (a run of an older version is still ours)."""
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return (isinstance(data, dict) and {"algo", "env"} <= data.keys()
+            and data.keys() <= {f.name for f in fields(Config)})
+
+
+def has_progress(run_dir: Path) -> bool:
+    """Whether the folder holds a trained model: a checkpoint or a final model."""
+    checkpoints = run_dir / "checkpoints"
+    return ((checkpoints / LATEST).exists() or (run_dir / "model.zip").exists()
+            or any(checkpoints.glob("model_*_steps.zip")))
+
+
+def remove_run_files(run_dir: Path) -> None:
+    """Remove what a run wrote (``run_entries``), then its sub-folders if that empties them;
+    anything else in the folder stays."""
+    for path in run_entries(run_dir):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    for folder in RUN_FOLDERS:
+        if (run_dir / folder).is_dir() and not any((run_dir / folder).iterdir()):
+            (run_dir / folder).rmdir()
+
+
+def set_up_run_dir(config: Config, new: bool, timesteps: int) -> None:
+    """Write the config into the run folder: for a new run after removing an earlier run's
+    files, when resuming after dropping evaluations past the resume step."""
+    run_dir = config.run_dir
+    try:
+        if new:
+            remove_run_files(run_dir)
+        run_dir.mkdir(parents=True, exist_ok=True)
+        save_config(config, run_dir / "config.yaml")
+    except OSError as err:
+        raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
+    if not new:
+        truncate_rows(run_dir / "eval.csv", timesteps)
+
+
+def check_not_backwards(config: Config, saved: Config, timesteps: int) -> None:
+    """Refuse a smaller ``total_timesteps`` than the saved one that the run has already
+    passed: config.yaml would no longer describe the model."""
+    if config.total_timesteps < saved.total_timesteps and timesteps > config.total_timesteps:
+        raise ConfigError(
+            f"{config.run_dir} is already at step {timesteps:,}, past total_timesteps "
+            f"{config.total_timesteps:,}, and a run cannot go back; give total_timesteps "
+            f"{saved.total_timesteps:,} or more, or pass --fresh to start over")
 
 
 def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -133,40 +322,120 @@ def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+# --------------------------------------------------------------------------- env and model
 def make_vec_env(config: Config) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
-    SubprocVecEnv unpickle ``config.env.make``, which imports only the light config module."""
+    SubprocVecEnv unpickle ``train.config.make_env_in_worker``, which imports only the light config
+    module and leaves Ctrl-C to this process."""
     if config.vec_env.kind == "batch":
         env = config.env
         return VecMonitor(PagadoresVecEnv(
             config.vec_env.n_envs, num_players=env.num_players, cards=env.cards,
             opponents=env.opponents, learner_seat=env.learner_seat, reward=env.reward,
             seed=config.seed))
-    vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv}[config.vec_env.kind]
+    if config.vec_env.kind == "subproc":
+        return sb3_make_vec_env(make_env_in_worker, n_envs=config.vec_env.n_envs,
+                                seed=config.seed, vec_env_cls=SubprocVecEnv,
+                                env_kwargs={"env": config.env})
     return sb3_make_vec_env(config.env.make, n_envs=config.vec_env.n_envs, seed=config.seed,
-                            vec_env_cls=vec_cls)
+                            vec_env_cls=DummyVecEnv)
 
 
-def build_or_resume(config: Config, env: VecEnv,
-                    run_dir: Path) -> tuple[BaseAlgorithm, dict[str, Any]]:
-    """A new model, or the one in the run's last checkpoint. Returns it with the checkpoint's
-    record (empty for a new model)."""
+def new_model(config: Config, env: VecEnv) -> BaseAlgorithm:
+    """A new model; hyper-parameters SB3 or torch refuse (e.g. an unknown
+    ``policy_kwargs`` key, or a negative layer size) are a ``ConfigError``."""
     algo = algorithm_class(config.algo.name)
-    latest = run_dir / "checkpoints" / LATEST
-    if not latest.exists():
-        model = algo(config.algo.policy, env, seed=config.seed, verbose=0, device="cpu",
-                     tensorboard_log=str(run_dir / "tensorboard"),
-                     **hyperparams(config))
-        return model, {}
-    record = json.loads(latest.read_text())
-    model = algo.load(latest.parent / record["model"], env=env, device="cpu")
-    # Re-seed from the checkpoint so a resumed run repeats; the env seeds move on too.
-    model.set_random_seed(config.seed + model.num_timesteps)
-    buffer = latest.parent / "replay_buffer.pkl"
-    if hasattr(model, "replay_buffer") and buffer.exists():
-        model.load_replay_buffer(buffer)
-    truncate_rows(run_dir / "eval.csv", model.num_timesteps)
-    return model, record
+    try:
+        return algo(config.algo.policy, env, seed=config.seed, verbose=0, device="cpu",
+                    tensorboard_log=str(config.run_dir / "tensorboard"), **hyperparams(config))
+    except (AssertionError, ValueError, TypeError, RuntimeError) as err:  # SB3's and torch's
+        reason = " ".join(str(err).split())
+        raise ConfigError(f"algo.hyperparams: {config.algo.name} refuses them: {reason}"
+                          ) from None
+
+
+class DamagedCheckpoint(Exception):
+    """A checkpoint file that cannot be read (the message says which and why)."""
+
+
+def resume(config: Config, env: VecEnv, run_dir: Path) -> tuple[BaseAlgorithm, Clock]:
+    """The model of the run's newest good checkpoint (the one ``latest.json`` names, else the
+    newest ``model_<t>_steps.zip`` that loads, which is said on stderr), re-seeded so the
+    resumed run repeats, with its replay buffer, and the run's clock at that checkpoint.
+    Raises ``RunError`` if no checkpoint loads."""
+    folder = run_dir / "checkpoints"
+    algo = algorithm_class(config.algo.name)
+    record, problems = read_latest(folder)
+    for path in checkpoint_candidates(folder, record):
+        try:
+            model = load_model(algo, path, env)
+        except DamagedCheckpoint as err:
+            problems.append(str(err))
+            continue
+        if record is None or path.name != record["model"]:
+            warn(f"{folder}: {'; '.join(problems)}: resuming from {path.name}, the newest "
+                 "good checkpoint")
+            record = {"wall_time_s": _wall_time_at(run_dir / "eval.csv", model.num_timesteps)}
+        # Re-seed from the checkpoint so a resumed run repeats; the env seeds move on too.
+        model.set_random_seed(config.seed + model.num_timesteps)
+        if hasattr(model, "replay_buffer"):
+            load_replay_buffer(model, folder / f"replay_buffer_{model.num_timesteps}_steps.pkl")
+        return model, Clock(record["wall_time_s"])
+    raise RunError(f"{run_dir} has no usable checkpoint ({'; '.join(problems) or 'none saved'}"
+                   "); pass --fresh to start over or pick another --name")
+
+
+def read_latest(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
+    """``latest.json``'s record (``model``: a checkpoint's file name, ``wall_time_s``), or
+    None and what is wrong with it."""
+    path = folder / LATEST
+    if not path.exists():
+        return None, [f"{LATEST} is missing"]
+    try:
+        record = json.loads(path.read_text())
+        record = {"model": record["model"], "wall_time_s": float(record["wall_time_s"])}
+        if CHECKPOINT_NAME.fullmatch(record["model"]):
+            return record, []
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+        pass
+    return None, [f"{LATEST} is damaged (empty or not a checkpoint record)"]
+
+
+def checkpoint_candidates(folder: Path, record: dict[str, Any] | None) -> list[Path]:
+    """Model files to resume from, best first: the one ``record`` names, then every
+    ``model_<t>_steps.zip`` from the newest."""
+    saved = sorted((p for p in folder.glob("model_*_steps.zip")
+                    if CHECKPOINT_NAME.fullmatch(p.name)),
+                   key=lambda p: int(CHECKPOINT_NAME.fullmatch(p.name)[1]), reverse=True)
+    first = [folder / record["model"]] if record is not None else []
+    return list(dict.fromkeys(first + saved))
+
+
+def load_model(algo: type[BaseAlgorithm], path: Path, env: VecEnv) -> BaseAlgorithm:
+    """``algo.load(path)``, or ``DamagedCheckpoint`` saying why it cannot be."""
+    if not path.is_file():
+        raise DamagedCheckpoint(f"{path.name} is missing")
+    try:
+        return algo.load(path, env=env, device="cpu")
+    except Exception:  # SB3, torch and pickle fail on a damaged file in many ways
+        raise DamagedCheckpoint(f"{path.name} is damaged (it does not load)") from None
+
+
+def load_replay_buffer(model: BaseAlgorithm, path: Path) -> None:
+    """The replay buffer saved with the checkpoint; without one (an older checkpoint found by
+    the fallback, whose buffer was superseded) or an unreadable one, it starts empty."""
+    try:
+        model.load_replay_buffer(path)
+    except Exception as err:  # missing, or damaged in any of the ways pickle can fail
+        warn(f"{path.parent}: no usable {path.name} ({type(err).__name__}): the replay buffer "
+             "starts empty")
+
+
+def _wall_time_at(csv_path: Path, timesteps: int) -> float:
+    """The run's wall time at ``timesteps`` as far as eval.csv tells (for a checkpoint found
+    without its latest.json record)."""
+    return max((float(r["wall_time_s"]) for r in read_rows(csv_path)
+                if int(r["timesteps"]) <= timesteps), default=0.0)
 
 
 def hyperparams(config: Config) -> dict[str, Any]:
@@ -183,6 +452,17 @@ def hyperparams(config: Config) -> dict[str, Any]:
     if policy_kwargs:
         params["policy_kwargs"] = policy_kwargs
     return params
+
+
+def planned_timesteps(model: BaseAlgorithm, total_timesteps: int) -> int:
+    """The step ``model.learn`` stops at when asked to reach ``total_timesteps``: it checks
+    only between rollouts of ``n_steps`` (on-policy) or ``train_freq`` (off-policy, in steps)
+    steps of every env, so it runs on to the end of the rollout that crosses the total."""
+    per_env = (model.n_steps if isinstance(model, OnPolicyAlgorithm)
+               else model.train_freq.frequency)
+    rollout = per_env * model.n_envs
+    remaining = max(0, total_timesteps - model.num_timesteps)
+    return model.num_timesteps + -(-remaining // rollout) * rollout
 
 
 # --------------------------------------------------------------------------- playing a model
@@ -227,8 +507,8 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Eva
                                           exact=False).rows[0])
             for opponent in config.eval.opponents
         ]
-        if env.num_players != 2 or not config.eval.exact:
-            return results
+        if not (config.eval.exact and env.num_players == 2 and isinstance(env.cards, int)):
+            return results  # the solver is two-player, one card count for both
         mine = yardstick(player, env.cards)
     return [replace(r, exact=mine.against(theirs), drawn=not theirs.exact)
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
@@ -267,8 +547,10 @@ class _Every:
 
 
 class CheckpointEvery(BaseCallback):
-    """Saves ``model_<t>_steps.zip`` (and the replay buffer of off-policy algorithms) every
-    ``every`` timesteps, and points ``latest.json`` at it: the resume point."""
+    """Saves ``model_<t>_steps.zip`` (and ``replay_buffer_<t>_steps.pkl`` for off-policy
+    algorithms) every ``every`` timesteps, then points ``latest.json`` at it: the resume
+    point. Each file is written atomically and ``latest.json`` last, so a kill leaves the
+    previous resume point whole."""
 
     def __init__(self, every: int, folder: Path, clock: Clock) -> None:
         super().__init__()
@@ -286,17 +568,24 @@ class CheckpointEvery(BaseCallback):
 
     def save(self, model: BaseAlgorithm) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        name = f"model_{model.num_timesteps}_steps.zip"
-        model.save(self.folder / name)
+        steps = model.num_timesteps
+        name = f"model_{steps}_steps.zip"
+        write_atomic(self.folder / name, saved_bytes(model.save))
+        buffer = f"replay_buffer_{steps}_steps.pkl"
         if hasattr(model, "replay_buffer"):
-            model.save_replay_buffer(self.folder / "replay_buffer.pkl")
-        record = {"model": name, "timesteps": model.num_timesteps, "wall_time_s": self.clock()}
-        (self.folder / LATEST).write_text(json.dumps(record, indent=2))
+            write_atomic(self.folder / buffer, saved_bytes(model.save_replay_buffer))
+        record = {"model": name, "timesteps": steps, "wall_time_s": self.clock()}
+        write_atomic(self.folder / LATEST, json.dumps(record, indent=2))
+        for old in self.folder.glob("replay_buffer_*_steps.pkl"):  # one buffer is enough
+            if old.name != buffer:
+                old.unlink()
 
 
 class EvaluateEvery(BaseCallback):
     """Evaluates the model every ``eval.every`` timesteps (and before a new run's first
-    step, for the untrained baseline), appending to the eval CSV and tensorboard."""
+    step, for the untrained baseline), appending to the eval CSV and tensorboard. When
+    training starts at a step whose evaluation is missing from the CSV, it is done first
+    (``evaluation_missing``)."""
 
     def __init__(self, config: Config, path: Path, clock: Clock) -> None:
         super().__init__()
@@ -306,9 +595,10 @@ class EvaluateEvery(BaseCallback):
         self.clock = clock
 
     def _on_training_start(self) -> None:
-        if self.num_timesteps == 0:
-            self.run()
         self.schedule.start_at(self.num_timesteps)
+        last = max((int(r["timesteps"]) for r in read_rows(self.path)), default=-1)
+        if evaluation_missing(self.num_timesteps, last, self.schedule.every):
+            self.run()
 
     def _on_step(self) -> bool:
         if self.schedule.due(self.num_timesteps):
@@ -317,7 +607,8 @@ class EvaluateEvery(BaseCallback):
 
     def run(self) -> None:
         results = evaluate_model(self.model, self.config, self.config.eval.games)
-        write_rows(self.path, results, self.num_timesteps, self.clock())
+        write_csv(self.path,
+                  read_rows(self.path) + eval_rows(results, self.num_timesteps, self.clock()))
         for result in results:
             self.logger.record(f"eval/win_rate/{result.opponent}", result.stats.win_rate)
             if result.exact is not None:
@@ -327,17 +618,52 @@ class EvaluateEvery(BaseCallback):
             self.logger.record("eval/exploitability", results[0].exact.exploitability)
 
 
+def evaluation_missing(timesteps: int, last: int, every: int) -> bool:
+    """Whether the evaluation due where training starts (``timesteps``) is missing from an
+    eval CSV whose last row is at ``last`` (-1: no rows): the untrained baseline of a new run,
+    or a scheduled one whose step a checkpoint reached first (a Ctrl-C during the evaluation
+    saves the checkpoint at its step)."""
+    return last < 0 or (every > 0 and timesteps // every > last // every)
+
+
+class ProgressBar(ProgressBarCallback):
+    """SB3's progress bar, but its total is the step ``learn`` will really stop at
+    (``planned_timesteps``), not the one asked for, which it overshoots to the end of a
+    rollout (the bar ended at 20,480/20,000)."""
+
+    pbar = None
+
+    def _on_training_start(self) -> None:
+        total = planned_timesteps(self.model, self.locals["total_timesteps"])
+        self.pbar = sb3_callbacks.tqdm(total=total - self.model.num_timesteps)
+
+    def close(self) -> None:
+        if self.pbar is not None:
+            self.pbar.close()
+
+
 # --------------------------------------------------------------------------- files
-def write_rows(path: Path, results: list[Evaluation], timesteps: int,
-               wall_time: float) -> None:
-    """Append one CSV row per opponent (header written with the first row)."""
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
-        if new:
-            writer.writeheader()
-        for result in results:
-            writer.writerow({"timesteps": timesteps, "wall_time_s": wall_time} | result.row())
+def eval_rows(results: list[Evaluation], timesteps: int,
+              wall_time: float) -> list[dict[str, Any]]:
+    """One CSV row per opponent."""
+    return [{"timesteps": timesteps, "wall_time_s": wall_time} | r.row() for r in results]
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` (``EVAL_FIELDS`` columns) as the whole CSV, atomically."""
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=EVAL_FIELDS)
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(path, text.getvalue())
+
+
+def saved_bytes(save: Callable[[io.BytesIO], object]) -> bytes:
+    """What ``save`` (``model.save``, ``fig.savefig``, …) writes to a file object, so that
+    ``write_atomic`` can put it in place in one step."""
+    buffer = io.BytesIO()
+    save(buffer)
+    return buffer.getvalue()
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
@@ -349,13 +675,10 @@ def read_rows(path: Path) -> list[dict[str, str]]:
 
 def truncate_rows(path: Path, timesteps: int) -> None:
     """Drop evaluations after ``timesteps``: a resumed run redoes them."""
-    rows = [r for r in read_rows(path) if int(r["timesteps"]) <= timesteps]
-    path.unlink(missing_ok=True)
-    if rows:
-        with path.open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
-            writer.writeheader()
-            writer.writerows(rows)
+    rows = read_rows(path)
+    kept = [r for r in rows if int(r["timesteps"]) <= timesteps]
+    if kept != rows:
+        write_csv(path, kept)
 
 
 def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> None:
@@ -393,7 +716,7 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
         right.set(xlabel="timesteps", ylabel="exploitability (exact)", yscale="log",
                   title="exploitability (0 = optimal)")
     fig.tight_layout()
-    fig.savefig(png_path, dpi=100)
+    write_atomic(png_path, saved_bytes(lambda f: fig.savefig(f, format="png", dpi=100)))
     plt.close(fig)
 
 
@@ -435,24 +758,30 @@ class RunResult:
 
 
 # --------------------------------------------------------------------------- command line
-def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
-    parser = parser or argparse.ArgumentParser(prog="python -m train.train")
-    parser.description = "Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it."
-    parser.epilog = "config keys (YAML, nested by the dots):\n" + describe()
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+PROG = "pagadores train"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it. "
+                    "Running it again resumes the run from its last checkpoint.",
+        epilog="config keys (YAML, nested by the dots):\n" + describe())
     parser.add_argument("config", help="YAML config file, e.g. configs/default.yaml")
     parser.add_argument("--timesteps", type=int, metavar="N",
                         help="override total_timesteps (smoke tests)")
-    parser.add_argument("--name", help="override the run name (the run folder)")
+    parser.add_argument("--name", help="override the run name (the run folder), a plain name")
     parser.add_argument("--output-dir", help="override output_dir")
     parser.add_argument("--fresh", action="store_true",
-                        help="delete an existing run folder of this name instead of resuming")
+                        help="start over instead of resuming: removes the files an earlier run "
+                             "of this name wrote (and nothing else)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config."""
+    """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config
+    or an unusable run folder, 130 on Ctrl-C (after saying how to resume)."""
     try:
         config = load_config(args.config)
         overrides = {"total_timesteps": args.timesteps, "name": args.name,
@@ -462,13 +791,39 @@ def run(args: argparse.Namespace) -> int:
             data["progress_bar"] = False
         config = config_from_dict(data)
         result = train(config, fresh=args.fresh)
-    except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (ConfigError, RunError) as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as stop:
+        print(interrupted(stop, args), file=sys.stderr)
+        return 130
     print(f"\n{config.algo.name} on {config.env.num_players} players, "
           f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
     print(result.table())
     return 0
+
+
+def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
+    """The one line after Ctrl-C: where the run stands and the command that goes on."""
+    if not isinstance(stop, Interrupted):  # before the run folder was touched
+        return f"interrupted before the run started; start it again with: {command(args)}"
+    where = ("the last checkpoint stands" if stop.timesteps is None
+             else f"checkpoint saved at step {stop.timesteps:,}")
+    return f"interrupted: {where}; resume with: {command(args, fresh=False)}"
+
+
+def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
+    """The command line that runs ``args`` again (``fresh`` overrides ``--fresh``)."""
+    words = [*PROG.split(), args.config]
+    for flag, value in (("--timesteps", args.timesteps), ("--name", args.name),
+                        ("--output-dir", args.output_dir)):
+        if value is not None:
+            words += [flag, str(value)]
+    if args.fresh if fresh is None else fresh:
+        words.append("--fresh")
+    if args.no_progress:
+        words.append("--no-progress")
+    return shlex.join(words)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,391 @@
+"""The training run keeps user data safe and recovers: ``--fresh`` removes only run files of
+ours, a kill or Ctrl-C loses no evaluation, damaged checkpoints fall back to a good one, a
+refused config changes nothing, and the command line says what it does (issue 8)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.test_train import CONFIGS, rows, tiny
+from train import train as trainer
+from train.config import ConfigError, load_config, save_config
+from train.train import Interrupted, RunError, main, train
+
+# tiny(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
+STEPS_0_TO_512 = [0, 0, 256, 256, 512, 512]
+
+
+def base(out: Path, timesteps: int = 512, **changes: Any):
+    return tiny(load_config(CONFIGS / "default.yaml"), out, timesteps, **changes)
+
+
+def eval_steps(run: Path) -> list[int]:
+    return [int(r["timesteps"]) for r in rows(run / "eval.csv")]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 512-step run (checkpoints at 256 and 512), copied by the tests below."""
+    out = tmp_path_factory.mktemp("finished")
+    train(base(out))
+    return out / "default"
+
+
+@pytest.fixture
+def run(finished: Path, tmp_path: Path) -> Path:
+    """A private copy of the finished run, as ``tmp_path/default``."""
+    shutil.copytree(finished, tmp_path / "default")
+    return tmp_path / "default"
+
+
+@pytest.fixture
+def smoke_yaml(tmp_path: Path) -> Path:
+    """A tiny config file whose runs go to ``tmp_path`` (run name: ``smoke``)."""
+    path = tmp_path / "smoke.yaml"
+    save_config(base(tmp_path), path)
+    data = yaml.safe_load(path.read_text())
+    del data["name"]
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+# --------------------------------------------------------------------------- item 1: --fresh
+@pytest.mark.parametrize("name", [".", "../victim"])
+def test_fresh_with_a_path_as_name_is_refused_and_deletes_nothing(
+        name: str, tmp_path: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    (out / "other-run").mkdir(parents=True)
+    (out / "other-run" / "model.zip").write_bytes(b"precious")
+    (tmp_path / "victim").mkdir()
+    (tmp_path / "victim" / "thesis.tex").write_text("years of work")
+    code = main([str(smoke_yaml), "--output-dir", str(out), "--name", name, "--fresh",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("pagadores train: error: name must be a plain folder name")
+    assert len(err.strip().splitlines()) == 1
+    assert (out / "other-run" / "model.zip").read_bytes() == b"precious"
+    assert (tmp_path / "victim" / "thesis.tex").read_text() == "years of work"
+
+
+def test_fresh_removes_only_what_a_run_wrote(run: Path) -> None:
+    (run / "notes.txt").write_text("mine")
+    (run / "checkpoints" / "keep.txt").write_text("mine too")
+    (run / "tensorboard" / "my_plots").mkdir()
+    train(base(run.parent, 256), fresh=True)
+    assert (run / "notes.txt").read_text() == "mine"
+    assert (run / "checkpoints" / "keep.txt").read_text() == "mine too"
+    assert (run / "tensorboard" / "my_plots").is_dir()
+    # the old run's files are gone: no 512-step checkpoint, eval.csv starts over
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == [
+        "keep.txt", "latest.json", "model_256_steps.zip"]
+    assert eval_steps(run) == [0, 0, 256, 256]
+    assert [p.name for p in (run / "tensorboard").iterdir() if p.name != "my_plots"] == [
+        "MaskablePPO_0"]
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+@pytest.mark.parametrize("files", [{"eval.csv": "my,own\n1,2\n"},
+                                   {"config.yaml": "paper: draft\n", "model.zip": "x"}])
+def test_a_folder_that_is_not_a_run_of_ours_is_refused(fresh: bool, files: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    folder = tmp_path / "default"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    with pytest.raises(RunError, match=r"no config\.yaml of a run, so it is not a run folder "
+                                       r"of ours and is left alone"):
+        train(base(tmp_path), fresh=fresh)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(files)
+    for name, text in files.items():
+        assert (folder / name).read_text() == text
+
+
+def test_a_folder_with_only_other_files_is_used_and_they_stay(tmp_path: Path) -> None:
+    (tmp_path / "default").mkdir()
+    (tmp_path / "default" / "README.txt").write_text("about this experiment")
+    train(base(tmp_path, 128))
+    assert (tmp_path / "default" / "README.txt").read_text() == "about this experiment"
+    assert (tmp_path / "default" / "model.zip").exists()
+
+
+# --------------------------------------------------------------------------- item 3: eval.csv
+def _evaluate_failing_at(step: int, error: BaseException,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the evaluation during training at ``step`` raise ``error`` (a kill or Ctrl-C in
+    the middle of it), once."""
+    real = trainer.evaluate_model
+    state = {"armed": True}
+
+    def evaluate_model(model: Any, config: Any, games: int) -> Any:
+        if state["armed"] and model.num_timesteps == step:
+            state["armed"] = False
+            raise error
+        return real(model, config, games)
+    monkeypatch.setattr(trainer, "evaluate_model", evaluate_model)
+
+
+def test_a_kill_during_an_evaluation_loses_no_row(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """checkpoint_every = eval.every: the checkpoint at 512 must not be saved before the
+    evaluation at 512, or the resumed run never evaluates 512."""
+    config = base(tmp_path, 768)
+    _evaluate_failing_at(512, RuntimeError("killed"), monkeypatch)
+    with pytest.raises(RuntimeError, match="killed"):
+        train(config)
+    run = tmp_path / "default"
+    assert eval_steps(run) == [0, 0, 256, 256]
+    assert not (run / "checkpoints" / "model_512_steps.zip").exists()
+    train(config)
+    assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
+
+
+def test_an_evaluation_missing_at_the_resume_step_is_done_first(run: Path) -> None:
+    """As a kill between the checkpoint at 512 and its evaluation left it (the old order)."""
+    kept = [r for r in rows(run / "eval.csv") if r["timesteps"] != "512"]
+    trainer.write_csv(run / "eval.csv", kept)
+    train(base(run.parent, 768))
+    assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
+
+
+def test_ctrl_c_during_an_evaluation_checkpoints_and_the_resume_redoes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = base(tmp_path, 768)
+    _evaluate_failing_at(512, KeyboardInterrupt(), monkeypatch)
+    with pytest.raises(Interrupted) as stop:
+        train(config)
+    assert stop.value.timesteps == 512
+    run = tmp_path / "default"
+    assert (run / "checkpoints" / "model_512_steps.zip").exists()
+    assert eval_steps(run) == [0, 0, 256, 256]
+    train(config)
+    assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
+
+
+# --------------------------------------------------------------------------- item 4: reruns
+def test_rerunning_a_finished_run_replaces_its_final_evaluation(
+        run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = rows(run / "final_eval.csv")
+    again = train(base(run.parent))
+    assert again.timesteps == 512
+    assert f"run {run} is already complete at 512 steps: re-evaluating" in capsys.readouterr(
+        ).out
+    after = rows(run / "final_eval.csv")
+    assert len(after) == len(before) == 2
+    assert [r["opponent"] for r in after] == ["random", "sensible"]
+    assert eval_steps(run) == STEPS_0_TO_512
+
+
+def test_a_smaller_total_than_the_run_has_passed_is_refused(run: Path) -> None:
+    config_yaml = (run / "config.yaml").read_bytes()
+    with pytest.raises(ConfigError, match=r"already at step 512, past total_timesteps 256, "
+                                          r"and a run cannot go back; give total_timesteps "
+                                          r"512 or more, or pass --fresh"):
+        train(base(run.parent, 256))
+    assert (run / "config.yaml").read_bytes() == config_yaml
+    assert load_config(run / "config.yaml").total_timesteps == 512
+
+
+# --------------------------------------------------------------------------- item 5: damage
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+@pytest.mark.parametrize(("damage", "problem", "resumed_from"), [
+    (lambda c: (c / "latest.json").write_text(""),
+     "latest.json is damaged (empty or not a checkpoint record)", 512),
+    (lambda c: (c / "latest.json").unlink(), "latest.json is missing", 512),
+    (lambda c: _truncate(c / "model_512_steps.zip"),
+     "model_512_steps.zip is damaged (it does not load)", 256),
+    (lambda c: (c / "model_512_steps.zip").unlink(), "model_512_steps.zip is missing", 256),
+])
+def test_a_damaged_checkpoint_falls_back_to_the_newest_good_one(
+        damage: Any, problem: str, resumed_from: int, run: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    damage(run / "checkpoints")
+    result = train(base(run.parent, 768))
+    out, err = capsys.readouterr()
+    assert f"{problem}: resuming from model_{resumed_from}_steps.zip, the newest good " \
+           "checkpoint" in err
+    assert ".zip.zip" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert f"resuming from step {resumed_from} in {run}" in out
+    assert result.timesteps == 768
+    assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
+
+
+def test_with_no_good_checkpoint_the_error_is_one_line(
+        run: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for zip_path in (run / "checkpoints").glob("model_*_steps.zip"):
+        _truncate(zip_path)
+    (run / "checkpoints" / "latest.json").write_text("")
+    listing = sorted(p.name for p in (run / "checkpoints").iterdir())
+    code = main([str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"pagadores train: error: {run} has no usable checkpoint (")
+    assert "model_256_steps.zip is damaged" in err and "--fresh" in err
+    assert len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == listing
+
+
+@pytest.mark.parametrize("victim", ["latest.json", "model_768_steps.zip"])
+def test_a_kill_while_checkpointing_leaves_the_previous_checkpoint_whole(
+        victim: str, run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint's files are written to temporaries and renamed into place (latest.json
+    last): a kill before a rename leaves the previous resume point as it was."""
+    before = {p.name: p.read_bytes() for p in (run / "checkpoints").iterdir()}
+    real_replace = os.replace
+
+    def replace(src: Any, dst: Any) -> None:
+        if Path(dst).name == victim:
+            raise KeyboardInterrupt  # the kill, just before the rename
+        real_replace(src, dst)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(Interrupted):
+        train(base(run.parent, 1024))  # the next checkpoint is at 768
+    monkeypatch.setattr(os, "replace", real_replace)
+    after = {p.name: p.read_bytes() for p in (run / "checkpoints").iterdir()}
+    assert after["latest.json"] == before["latest.json"]
+    assert {name: after[name] for name in before} == before
+    assert not list(run.rglob("*.tmp"))  # no temporary file left behind
+    assert train(base(run.parent, 1024)).timesteps == 1024
+    assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768, 1024, 1024]
+
+
+# --------------------------------------------------------------------------- item 6: bad starts
+def typo_in_policy_kwargs(out: Path) -> Any:
+    """A config the validation passes (policy_kwargs are the policy's business) and SB3
+    refuses when building the model."""
+    config = base(out, 128)
+    config.algo.hyperparams["policy_kwargs"] = {"net_arch": [64, 64], "activaton_fn": "relu"}
+    return config
+
+
+def test_a_config_sb3_refuses_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^algo\.hyperparams: MaskablePPO refuses them: "
+                                          r".*activaton_fn"):
+        train(typo_in_policy_kwargs(tmp_path))
+    assert not (tmp_path / "default").exists()
+
+
+def test_fresh_with_a_refused_config_keeps_the_old_run(run: Path) -> None:
+    listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
+    with pytest.raises(ConfigError, match="MaskablePPO refuses them"):
+        train(typo_in_policy_kwargs(run.parent), fresh=True)
+    assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == listing
+
+
+def test_a_folder_without_a_checkpoint_is_not_a_run_to_protect(tmp_path: Path) -> None:
+    """A failed start left config.yaml (and a baseline eval) but no checkpoint: the corrected
+    config starts a new run there instead of being refused."""
+    failed = base(tmp_path, 128, seed=7)
+    (tmp_path / "default").mkdir()
+    save_config(failed, tmp_path / "default" / "config.yaml")
+    trainer.write_csv(tmp_path / "default" / "eval.csv", [
+        {"timesteps": 0, "wall_time_s": 0.1, "opponent": "stale", "games": 20}])
+    result = train(base(tmp_path, 128))
+    assert load_config(result.run_dir / "config.yaml").seed == 0
+    assert [(r["timesteps"], r["opponent"]) for r in rows(result.run_dir / "eval.csv")] == [
+        ("0", "random"), ("0", "sensible")]
+
+
+# --------------------------------------------------------------------------- item 10: Ctrl-C
+def test_ctrl_c_prints_the_resume_command_and_exits_130(
+        tmp_path: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _evaluate_failing_at(256, KeyboardInterrupt(), monkeypatch)
+    args = [str(smoke_yaml), "--timesteps", "512", "--fresh", "--no-progress"]
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert err == (f"interrupted: checkpoint saved at step 256; resume with: pagadores train "
+                   f"{smoke_yaml} --timesteps 512 --no-progress\n")
+    resume = err.split("resume with: pagadores train ")[1].split()
+    assert main(resume) == 0
+    assert "resuming from step 256" in capsys.readouterr().out
+    assert eval_steps(tmp_path / "smoke") == STEPS_0_TO_512
+
+
+def test_ctrl_c_before_the_run_starts_changes_nothing(
+        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(config: Any) -> Any:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(trainer, "make_vec_env", interrupted)
+    listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
+    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent), "--fresh"]
+    assert main(args) == 130
+    assert capsys.readouterr().err == (
+        "interrupted before the run started; start it again with: pagadores train "
+        f"{smoke_yaml} --name default --output-dir {run.parent} --fresh\n")
+    assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == listing
+
+
+# --------------------------------------------------------------------------- item 15 and more
+def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: pagadores train ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["x.yaml", "--timesteps", "many"])
+    assert exit_.value.code == 2
+    assert "pagadores train: error: argument --timesteps" in capsys.readouterr().err
+
+
+def test_the_progress_bar_total_is_the_timesteps_really_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SB3 stops only after whole rollouts (here 2 envs x 64 steps): asked for 200 it runs
+    256, and the bar must say 256, not end at 256/200."""
+    bars = []
+
+    class Bar:
+        def __init__(self, total: int) -> None:
+            self.total, self.n = total, 0
+            bars.append(self)
+
+        def update(self, n: int) -> None:
+            self.n += n
+
+        def refresh(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+    from stable_baselines3.common import callbacks
+
+    monkeypatch.setattr(callbacks, "tqdm", Bar)
+    result = train(base(tmp_path, 200, progress_bar=True))
+    assert result.timesteps == 256
+    assert [(b.total, b.n) for b in bars] == [(256, 256)]
+    resumed = train(base(tmp_path, 300, progress_bar=True))  # from 256: one more rollout
+    assert resumed.timesteps == 384
+    assert [(b.total, b.n) for b in bars[1:]] == [(128, 128)]
+
+
+def test_train_says_what_it_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    train(base(tmp_path, 256))
+    assert f"starting a new run in {tmp_path / 'default'}\n" in capsys.readouterr().out
+    train(base(tmp_path, 384))
+    assert f"resuming from step 256 in {tmp_path / 'default'}\n" in capsys.readouterr().out
+    train(base(tmp_path, 384), fresh=True)
+    assert (f"starting a new run in {tmp_path / 'default'} (removed the previous run's files)"
+            in capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("kind", ["batch", "dummy"])
+def test_per_seat_cards_train(kind: str, tmp_path: Path) -> None:
+    """``env.cards: [3, 4]``: the exact columns (one card count for both) are left empty."""
+    result = train(base(tmp_path, 256, env={"cards": [3, 4], "opponents": ["sensible"]},
+                        vec_env={"n_envs": 2, "kind": kind},
+                        eval={"every": 0, "games": 20, "final_games": 20,
+                              "opponents": ["random"], "exact": True}))
+    assert load_config(result.run_dir / "config.yaml").env.cards == [3, 4]
+    assert [r["exact_win"] for r in rows(result.run_dir / "final_eval.csv")] == [""]
+    assert result.timesteps == 256
