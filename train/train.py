@@ -12,7 +12,8 @@ A run folder ``OUTPUT_DIR/NAME/`` holds:
 config.yaml           the validated config, defaults filled in
 model.zip             the final model (load with ``ALGO.load`` or ``model:path=…``)
 checkpoints/          ``model_<timesteps>_steps.zip``, ``latest.json`` (resume point),
-                      ``replay_buffer_<timesteps>_steps.pkl`` for off-policy algorithms
+                      ``replay_buffer_<timesteps>_steps.pkl`` (the newest checkpoint's)
+                      for off-policy algorithms
 tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
                       ``eval/exact_win/<opponent>`` and ``eval/exploitability``)
 eval.csv              the model against each evaluation opponent during training: games,
@@ -23,9 +24,10 @@ final_eval.csv        the same columns for the final evaluation (``eval.final_ga
 learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability)
 ====================  ===========================================================
 
-Every file is written atomically (a temporary file in the same folder, then renamed), so a
-kill at any moment leaves each file as it was or complete. Nothing else in the folder is
-touched: a folder holding run files (names above) but no run's ``config.yaml`` is refused.
+Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
+(``pagadores_env.atomic``: a temporary file in the same folder, then renamed), so a kill at
+any moment leaves each file as it was or complete. Nothing else in the folder is touched: a
+folder holding run files (names above) but no run's ``config.yaml`` is refused.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
 model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone)
@@ -49,8 +51,9 @@ and folders a run writes (the table above, the checkpoint and tensorboard files 
 and leftover temporary files) and leaves anything else. The model is built before anything
 is removed or written, so a config SB3 refuses changes nothing.
 
-**Ctrl-C** saves a checkpoint at the current step (if the model exists) and prints the
-command that resumes; the command line exits with status 130.
+**Ctrl-C** once the run has started saves a checkpoint at the current step and prints the
+command that resumes (before that, nothing has been written, and it prints the command to
+start again); the command line exits with status 130.
 
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
 [--fresh] [--no-progress]`` (also ``python -m train.train``).
