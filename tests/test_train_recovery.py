@@ -4,6 +4,7 @@ refused config changes nothing, and the command line says what it does (issue 8)
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -313,6 +314,23 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(
     assert eval_steps(tmp_path / "smoke") == STEPS_0_TO_512
 
 
+def test_a_second_ctrl_c_during_the_checkpoint_leaves_the_last_one(
+        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _evaluate_failing_at(768, KeyboardInterrupt(), monkeypatch)
+
+    def save(self: Any, model: Any) -> None:
+        raise KeyboardInterrupt  # the second Ctrl-C, while saving after the first
+    monkeypatch.setattr(trainer.CheckpointEvery, "save", save)
+    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
+            "--timesteps", "1024"]
+    assert main(args) == 130
+    assert capsys.readouterr().err == (
+        "interrupted: the last checkpoint stands; resume with: pagadores train "
+        f"{smoke_yaml} --timesteps 1024 --name default --output-dir {run.parent}\n")
+    assert json.loads((run / "checkpoints" / "latest.json").read_text())["timesteps"] == 512
+
+
 def test_ctrl_c_before_the_run_starts_changes_nothing(
         run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -339,34 +357,54 @@ def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]
     assert "pagadores train: error: argument --timesteps" in capsys.readouterr().err
 
 
-def test_the_progress_bar_total_is_the_timesteps_really_run(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SB3 stops only after whole rollouts (here 2 envs x 64 steps): asked for 200 it runs
-    256, and the bar must say 256, not end at 256/200."""
-    bars = []
+class FakeBar:
+    """Stands in for SB3's tqdm to record the progress bar's total and count."""
 
-    class Bar:
-        def __init__(self, total: int) -> None:
-            self.total, self.n = total, 0
-            bars.append(self)
+    made: list[FakeBar] = []
 
-        def update(self, n: int) -> None:
-            self.n += n
+    def __init__(self, total: int) -> None:
+        self.total, self.n = total, 0
+        self.made.append(self)
 
-        def refresh(self) -> None:
-            pass
+    def update(self, n: int) -> None:
+        self.n += n
 
-        def close(self) -> None:
-            pass
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def bars(monkeypatch: pytest.MonkeyPatch) -> list[FakeBar]:
     from stable_baselines3.common import callbacks
 
-    monkeypatch.setattr(callbacks, "tqdm", Bar)
+    monkeypatch.setattr(FakeBar, "made", [])
+    monkeypatch.setattr(callbacks, "tqdm", FakeBar)
+    return FakeBar.made
+
+
+def test_the_progress_bar_total_is_the_timesteps_really_run(tmp_path: Path,
+                                                             bars: list[FakeBar]) -> None:
+    """SB3 stops only after whole rollouts (here 2 envs x 64 steps): asked for 200 it runs
+    256, and the bar must say 256, not end at 256/200."""
     result = train(base(tmp_path, 200, progress_bar=True))
     assert result.timesteps == 256
     assert [(b.total, b.n) for b in bars] == [(256, 256)]
     resumed = train(base(tmp_path, 300, progress_bar=True))  # from 256: one more rollout
     assert resumed.timesteps == 384
     assert [(b.total, b.n) for b in bars[1:]] == [(128, 128)]
+
+
+@pytest.mark.parametrize(("name", "runs"), [("a2c_2p", 384), ("dqn_2p", 304)])
+def test_the_progress_bar_knows_every_algorithms_rollout(name: str, runs: int, tmp_path: Path,
+                                                         bars: list[FakeBar]) -> None:
+    """A2C: rollouts of 2 envs x 64 steps; DQN: train_freq 4 steps of 2 envs."""
+    result = train(tiny(load_config(CONFIGS / f"{name}.yaml"), tmp_path, 300,
+                        progress_bar=True))
+    assert result.timesteps == runs
+    assert [(b.total, b.n) for b in bars] == [(runs, runs)]
 
 
 def test_train_says_what_it_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
