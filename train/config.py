@@ -333,7 +333,8 @@ HYPERPARAMS: dict[str, Check] = {
 
 
 def _check_hyperparams(algo: AlgoConfig) -> None:
-    """Names against the constructor's signature, types against its defaults."""
+    """Names against the constructor's signature; values against ``HYPERPARAMS``, or else by
+    the type of their default."""
     params = inspect.signature(algorithm_class(algo.name).__init__).parameters
     allowed = [p for p in params if p not in TRAINER_OWNED]
     for name, value in algo.hyperparams.items():

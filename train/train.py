@@ -634,7 +634,7 @@ class ProgressBar(ProgressBarCallback):
     (``planned_timesteps``), not the one asked for, which it overshoots to the end of a
     rollout (the bar ended at 20,480/20,000)."""
 
-    pbar = None
+    pbar = None  # until training starts
 
     def _on_training_start(self) -> None:
         total = planned_timesteps(self.model, self.locals["total_timesteps"])
