@@ -22,8 +22,9 @@ Spaces
 Options
     ``num_players`` 2–6; ``cards`` 1–10 each (or one count per seat, as ``Game`` takes);
     ``opponents``: policy specs (``"threshold:min_points=100"``) or policy objects, one per
-    other seat in seat order skipping the learner, or a single one reused in every other seat
-    (a spec string then builds one instance per seat); ``learner_seat``: a seat number or
+    other seat in seat order skipping the learner, or a single one: ONE policy object shared
+    by every other seat (``opponents.seat_opponents``, as the VecEnv seats them; before 0.2 a
+    single spec built one object per seat); ``learner_seat``: a seat number or
     ``"random"`` (drawn per game); ``reward``: ``"win"`` or ``"placement"``
     (``rewards.py``, the same mapping the PettingZoo env pays); ``illegal_action``,
     ``info_events`` and ``render_mode`` as below. The PettingZoo env takes the same
@@ -32,7 +33,8 @@ Options
 Episode
     ``reset(seed)`` seeds the dice (blocks of ordered outcomes 0…215 drawn from Gymnasium's
     ``np_random``, i.e. ``np.random.default_rng(seed)``, mapped through ``rules.THROWS``), the
-    learner seat draw and the opponents' own generators, so a seeded run repeats exactly. It
+    learner seat draw and the opponents' own generators (``opponents.reseed_opponents``: the
+    same seeds the VecEnv gives them), so a seeded run repeats exactly. It
     returns the learner's first decision; if a whole game passes without one (possible with
     few cards), it starts another game, and gives up with an error after ``MAX_SILENT_GAMES``
     such games. The episode ends (``terminated=True``) when the learner is knocked out or the
@@ -82,7 +84,7 @@ from .checks import check_choice
 from .dice import DiceStream
 from .engine import Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
-from .policies import Policy, check_tables, make_policy
+from .opponents import Opponents, reseed_opponents, seat_opponents
 from .render import player, render_table
 from .rewards import check_scheme, final_reward
 
@@ -96,7 +98,7 @@ class PagadoresGymEnv(gym.Env):
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
-                 opponents: Sequence[str | Policy] | str | Policy = ("random",),
+                 opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  illegal_action: str = "raise", render_mode: str | None = None,
                  info_events: bool = False) -> None:
@@ -114,8 +116,7 @@ class PagadoresGymEnv(gym.Env):
         self.learner_seat = learner_seat
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.opponents = _resolve_opponents(opponents, num_players)
-        check_tables(self.opponents, num_players, self.cards)  # e.g. optimal: 2 players only
+        self.opponents = seat_opponents(opponents, num_players, self.cards)
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)
         self.game: Game | None = None
@@ -130,11 +131,7 @@ class PagadoresGymEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
             self._dice = DiceStream(self.np_random)
-        if seed is not None:
-            for policy, child in zip(self.opponents, np.random.SeedSequence(seed).spawn(
-                    len(self.opponents)), strict=True):
-                if hasattr(policy, "reset"):
-                    policy.reset(int(child.generate_state(1)[0]))
+        reseed_opponents(self.opponents, seed)
         for _ in range(MAX_SILENT_GAMES):
             self._new_game()
             if not self._done:
@@ -250,21 +247,4 @@ class PagadoresGymEnv(gym.Env):
             info["events"] = tuple(log[self._log_at:])
             self._log_at = len(log)
         return info
-
-
-def _resolve_opponents(opponents: Sequence[str | Policy] | str | Policy,
-                       num_players: int) -> list[Policy]:
-    """One policy per other seat; a single entry is reused (a spec builds one per seat)."""
-    if isinstance(opponents, str | Policy):
-        opponents = [opponents]
-    opponents = list(opponents)
-    needed = num_players - 1
-    if len(opponents) == 1:
-        opponents = opponents * needed
-    elif len(opponents) != needed:
-        raise ValueError(
-            f"opponents must list one policy per other seat ({needed} for {num_players} "
-            f"players) or a single one to reuse, got {len(opponents)}"
-        )
-    return [make_policy(spec) for spec in opponents]
 

@@ -110,9 +110,9 @@ def test_play_with_four_players_and_a_later_seat() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--seat", "2"], "seat must be 0–1, got 2"),
-    (["random", "random"], "give 1 opponent, got 2"),
-    (["random"] * 2 + ["--players", "4"],
-     "give 1 opponent (reused in every other seat) or 3 (one per seat), got 2"),
+    (["random", "random"], "opponents must be 1 policy at 2 players (one other seat), got 2"),
+    (["random"] * 2 + ["--players", "4"], "opponents must be one policy per other seat (3 for "
+     "4 players) or a single one shared by all of them, got 2"),
     (["nobody"], "unknown policy 'nobody'"),
     (["--players", "7"], "num_players must be 2–6, got 7"),
     (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),

@@ -321,7 +321,8 @@ def test_render_without_a_render_mode_says_so_in_one_line():
     ({"num_players": 7}, "num_players must be 2–6"),
     ({"cards": 11}, "cards must be 1–10"),
     ({"num_players": 4, "opponents": ["random", "random"]},
-     "one policy per other seat .*3 for 4 players.* got 2"),
+     "opponents must be one policy per other seat \\(3 for 4 players\\) or a single one "
+     "shared by all of them, got 2"),
     ({"opponents": ["nosuch"]}, "unknown policy 'nosuch'"),
     ({"learner_seat": 2}, "learner_seat must be 'random' or a seat 0–1, got 2"),
     ({"reward": "money"}, "reward must be one of 'win', 'placement'"),
@@ -341,9 +342,40 @@ def test_opponents_one_per_seat_or_one_reused():
     env.reset(seed=0)
     assert [p.name for p in (env._policy_of[s] for s in (0, 2, 3))] == [
         "random", "sensible", "lookahead"]
-    reused = make(num_players=4, opponents="sensible")
-    assert len(reused.opponents) == 3
-    assert len({id(p) for p in reused.opponents}) == 3  # a spec builds one per seat
+    for single in ("random", ["random"]):
+        shared = make(num_players=4, opponents=single)
+        assert len(shared.opponents) == 3
+        assert len({id(p) for p in shared.opponents}) == 1  # one object in every other seat
+
+
+def test_seeded_gym_env_and_vec_env_seed_their_opponents_alike():
+    """``reset(seed)`` of the Gym env and ``PagadoresVecEnv(seed=...)`` give each distinct
+    opponent object the same seed (``opponents.reseed_opponents``), so both draw the same
+    opponents' randomness; a shared opponent is seeded once."""
+    from pagadores_env.policies import BasePolicy
+    from train.vec_env import PagadoresVecEnv
+
+    class Recorder(BasePolicy):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seeds: list[int] = []
+
+        def reset(self, seed: int | None = None) -> None:
+            self.seeds.append(seed)
+            super().reset(seed)
+
+        def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+            return int(self.rng.integers(2))
+
+    for count in (1, 3):  # one shared opponent, or one per other seat
+        gym_opponents = [Recorder() for _ in range(count)]
+        vec_opponents = [Recorder() for _ in range(count)]
+        PagadoresGymEnv(num_players=4, opponents=gym_opponents).reset(seed=7)
+        PagadoresVecEnv(3, num_players=4, opponents=vec_opponents, seed=7)
+        gym_seeds = [p.seeds for p in gym_opponents]
+        assert gym_seeds == [p.seeds for p in vec_opponents]
+        assert all(len(seeds) == 1 for seeds in gym_seeds)  # a shared one is seeded once
+        assert len({seeds[0] for seeds in gym_seeds}) == count  # distinct streams
 
 
 def test_fixed_and_random_learner_seats():

@@ -123,6 +123,8 @@ def test_vec_env_refuses_bad_input() -> None:
         PagadoresVecEnv(2, num_players=2, learner_seat=2)
     with pytest.raises(ValueError, match="opponents"):
         PagadoresVecEnv(2, num_players=3, opponents=["random"] * 3)
+    with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
+        PagadoresVecEnv(2, num_players=3, opponents="optimal")  # refused before any game
     env = PagadoresVecEnv(2, num_players=2, seed=0)
     before = env.reset()
     with pytest.raises(ValueError, match="0 \\(stop\\) or"):

@@ -1,10 +1,10 @@
 """Play Dados de Pagadores in the terminal against chosen agents.
 
-The game is ``engine.Game``; the dice come from a seeded generator, the other seats from
-policies made with ``make_policy``. Everything that happens is printed from the game's event
-log with ``pagadores_env.render`` (R7.1: every throw, special and card count is public), and
-at each of your decisions the table is shown. You answer ``s`` (stop), ``t`` (throw again),
-``?`` (the rules in short) or ``q`` (quit).
+The game is ``engine.Game``; the dice come from a seeded generator, the other seats are
+seated as the environments seat them (``pagadores_env.opponents``). Everything that happens
+is printed from the game's event log with ``pagadores_env.render`` (R7.1: every throw, special
+and card count is public), and at each of your decisions the table is shown. You answer
+``s`` (stop), ``t`` (throw again), ``?`` (the rules in short) or ``q`` (quit).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import numpy as np
 
 from pagadores_env.engine import Action, Game
 from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, check_tables, make_policy
+from pagadores_env.opponents import reseed_opponents, seat_opponents
+from pagadores_env.policies import Policy
 from pagadores_env.render import describe_events, player, render_table
 
 RULES_SUMMARY = """\
@@ -44,22 +45,19 @@ def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: in
          ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int | None:
     """Play one game; returns the winner's seat, or None if the person quit.
 
-    ``opponents`` holds one spec for every other seat, or a single spec reused in all of
-    them. ``ask``/``say`` are the terminal (replaceable for tests); end of input quits.
+    ``opponents`` holds one spec for every other seat, or a single spec shared by all of them
+    (``opponents.seat_opponents``); ``seed`` seeds them (``opponents.reseed_opponents``) and
+    the dice. ``ask``/``say`` are the terminal (replaceable for tests); end of input quits.
     """
     game = Game(num_players, cards)
     if not 0 <= human_seat < num_players:
         raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
     others = [s for s in range(num_players) if s != human_seat]
-    if len(opponents) not in (1, len(others)):
-        choices = ("1 opponent" if len(others) == 1 else
-                   f"1 opponent (reused in every other seat) or {len(others)} (one per seat)")
-        raise ValueError(f"give {choices}, got {len(opponents)}")
+    seated = seat_opponents(opponents, num_players, cards)
+    reseed_opponents(seated, seed)
+    players = dict(zip(others, seated, strict=True))
     specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
-    rng = np.random.default_rng(seed)
-    players = {s: make_policy(spec, seed=int(rng.integers(2**31)))
-               for s, spec in zip(others, specs, strict=True)}
-    check_tables(players.values(), num_players, cards)
+    rng = np.random.default_rng(seed)  # the dice
     say(f"Dados de Pagadores, {num_players} players with {cards} cards each. "
         "Type ? at any prompt for the rules.")
     labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}

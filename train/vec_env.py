@@ -31,8 +31,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from pagadores_env.engine import Game
 from pagadores_env.observation import OBS_SIZE
-from pagadores_env.policies import Policy, batch_actions, make_policy
+from pagadores_env.opponents import Opponents, distinct, reseed_opponents, seat_opponents
+from pagadores_env.policies import batch_actions
 from pagadores_env.rewards import check_scheme, final_reward
+from pagadores_env.seeding import spawned_rng
 from pagadores_env.vector import VectorGame
 
 
@@ -42,7 +44,7 @@ class PagadoresVecEnv(VecEnv):
     render_mode = None
 
     def __init__(self, num_envs: int, num_players: int = 2, cards: int | Sequence[int] = 10,
-                 opponents: Sequence[str | Policy] | str | Policy = ("random",),
+                 opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  seed: int | None = None) -> None:
         Game(num_players, cards)  # validates num_players and cards with clear errors
@@ -55,11 +57,10 @@ class PagadoresVecEnv(VecEnv):
         self.cards = cards
         self.learner_seat = learner_seat
         self.reward = check_scheme(reward)
-        self.opponents = _opponents(opponents, num_players)
+        self.opponents = seat_opponents(opponents, num_players, cards)
         # one act_batch call per distinct policy object per round of opponent decisions
-        distinct = list({id(p): p for p in self.opponents}.values())
-        self._policies = distinct
-        self._group_of = np.array([next(g for g, p in enumerate(distinct) if p is q)
+        self._policies = distinct(self.opponents)
+        self._group_of = np.array([next(g for g, p in enumerate(self._policies) if p is q)
                                    for q in self.opponents])
         self._actions = np.zeros(num_envs, np.int64)
         super().__init__(num_envs, gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
@@ -129,13 +130,13 @@ class PagadoresVecEnv(VecEnv):
 
     # ------------------------------------------------------------------ internals
     def _seed_streams(self, seed: int | None) -> None:
-        """Generators for dice, learner seats and opponents, all derived from ``seed``."""
-        streams = np.random.SeedSequence(seed).spawn(len(self._policies) + 2)
-        for policy, stream in zip(self._policies, streams, strict=False):
-            if hasattr(policy, "reset"):
-                policy.reset(int(stream.generate_state(1)[0]))
-        self.seat_rng = np.random.default_rng(streams[-2])
-        self.dice_rng = np.random.default_rng(streams[-1])
+        """Generators for dice, learner seats and opponents, all derived from ``seed``: the
+        ``P`` distinct opponents get parts ``0 … P-1`` (``opponents.reseed_opponents``, as in
+        the Gym env), the learner seats part ``P``, the dice part ``P + 1``."""
+        reseed_opponents(self._policies, seed)
+        count = len(self._policies)
+        self.seat_rng = spawned_rng(seed, count)
+        self.dice_rng = spawned_rng(seed, count + 1)
 
     def _start(self) -> None:
         """New games everywhere, each waiting for its learner's first decision."""
@@ -204,17 +205,3 @@ class PagadoresVecEnv(VecEnv):
     def _observe(self) -> np.ndarray:
         return self.game.observations(np.arange(self.num_envs), self.learner)
 
-
-def _opponents(opponents: Sequence[str | Policy] | str | Policy, num_players: int) -> list[Policy]:
-    """One policy per other seat, as ``Pagadores-v0`` takes them. A single entry is reused
-    in every other seat as one object (one batched call covers them all; unlike the Gym env,
-    which builds one per seat, a random policy then shares one generator)."""
-    if isinstance(opponents, str | Policy):
-        opponents = [opponents]
-    opponents = list(opponents)
-    needed = num_players - 1
-    if len(opponents) not in (1, needed):
-        raise ValueError(f"opponents must list one policy per other seat ({needed} for "
-                         f"{num_players} players) or a single one to reuse, got {len(opponents)}")
-    policies = [make_policy(spec) for spec in opponents]
-    return policies * needed if len(policies) == 1 else policies
