@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pagadores_env.observation import SLICES
+from pagadores_env.observation import decode
 from pagadores_env.policies import BasePolicy, register_policy
 from pagadores_env.rules import (
     MAX_CARDS,
@@ -68,25 +68,19 @@ class View(NamedTuple):
 
 
 def read(obs: np.ndarray) -> View:
-    """Decode the fields of one observation (1-D) or a batch (2-D); see ``FIELDS``."""
-    obs = np.asarray(obs, dtype=np.float64)
-
-    def field(name: str, scale: float) -> np.ndarray:
-        return np.rint(obs[..., SLICES[name]] * scale).astype(np.int64)
-
-    cards = field("cards", MAX_CARDS)
-    to_beat = field("to_beat", TOP)[..., 0]
+    """The facts of one observation (1-D) or a batch (2-D), from ``observation.decode``."""
+    seen = decode(obs)
     return View(
-        my_cards=cards[..., 0],
-        opp_cards=cards[..., 1:],
-        setting_limit=obs[..., SLICES["limit_set"]][..., 0] < 0.5,
-        limit=field("throw_limit", MAX_THROWS)[..., 0],
-        used=field("throws_used", MAX_THROWS)[..., 0],
-        left=field("throws_left", MAX_THROWS)[..., 0],
-        strength=field("my_strength", TOP)[..., 0],
-        to_beat=np.where(to_beat < 0, -1, to_beat),
-        tied=field("lowest", 1).sum(axis=-1),
-        followers=field("to_throw", 1).sum(axis=-1),
+        my_cards=seen.cards[..., 0],
+        opp_cards=seen.cards[..., 1:],
+        setting_limit=seen.throw_limit == 0,
+        limit=seen.throw_limit,
+        used=seen.throws_used,
+        left=seen.throws_left,
+        strength=seen.my_strength,
+        to_beat=seen.to_beat,
+        tied=seen.lowest.sum(axis=-1),
+        followers=seen.to_throw.sum(axis=-1),
     )
 
 

@@ -1,14 +1,14 @@
 """The exact-optimal two-player player: plays the solved policy (``pagadores_env.solver``).
 
 It reads the decision from the observation vector alone (cards, role, throws used, throw
-limit, current strength and the insteker's score, via ``observation.SLICES``) and looks the
+limit, current strength and the insteker's score, via ``observation.decode``) and looks the
 action up in the cached solution, solving it on first use (well under a second).
 """
 
 from __future__ import annotations
 
-from pagadores_env.engine import MAX_CARDS
 from pagadores_env.policies import register_policy
+from pagadores_env.rules import MAX_CARDS
 from pagadores_env.solver import TablePolicy, load_or_solve
 
 

@@ -40,6 +40,7 @@ from .rules import (
     classify,
     next_insteker,
     special_hits,
+    throws_allowed,
     turn_order,
 )
 
@@ -194,7 +195,7 @@ class Game:
         limit (R3.4); 1 in kampen (R5.1)."""
         if self.phase == Phase.KAMPEN:
             return 1
-        return MAX_THROWS if self.throw_limit is None else self.throw_limit
+        return throws_allowed(self.throw_limit)
 
     def alive(self) -> list[int]:
         """Seats that still hold cards, in seat order."""
@@ -247,8 +248,7 @@ class Game:
             return
         if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
             return
-        limit = self.throw_limit
-        if throws < (MAX_THROWS if limit is None else limit):  # R3.6: decide only with throws left
+        if throws < throws_allowed(self.throw_limit):  # R3.6: decide only with throws left
             self.decision = True
         else:
             self._end_turn(seat)

@@ -7,6 +7,12 @@ depends on from a decision point is in it.
 
 ``FIELDS`` is the single source for the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
 and the env's docstring table is printed from it.
+
+This module is the one codec of that vector. ``encode(game, seat)`` writes one observation
+from a game (the environments' hot path); ``encode_batch(fields)`` writes rows from
+:class:`ObsFields`, the observation's content as integers (the batch engine and the solvers,
+which hold states as arrays); ``decode(obs)`` reads those integers back from one observation
+or from rows (the scripted players and the solvers' table policies).
 """
 
 from __future__ import annotations
@@ -14,11 +20,22 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+from typing import NamedTuple
 
 import numpy as np
 
 from .engine import Game
-from .rules import CLOCKWISE, MAX_CARDS, MAX_PLAYERS, MAX_THROWS, NUM_STRENGTHS, THROWS, TOP, Kind
+from .rules import (
+    CLOCKWISE,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_THROWS,
+    NUM_STRENGTHS,
+    STRENGTH_KIND,
+    TOP,
+    Kind,
+    throws_allowed,
+)
 
 _KINDS = len(Kind)
 
@@ -76,9 +93,7 @@ _PACK = struct.Struct(f"{OBS_SIZE}f").pack_into  # rounds to float32 as np.array
 _USED, _LEFT, _MINE, _VERSUS = (SLICES[f].start for f in
                                 ("throws_used", "throws_left", "my_strength", "versus"))
 #: The my_kind slot of a throw, by strength (the strength determines the kind, R2.3).
-_KIND_SLOT = [0] * NUM_STRENGTHS
-for _throw in THROWS:
-    _KIND_SLOT[_throw.strength] = SLICES["my_kind"].start + _throw.kind - 1
+_KIND_SLOT = [SLICES["my_kind"].start + kind - 1 for kind in STRENGTH_KIND.tolist()]
 #: _LIMIT[throw_limit]: limit_set and throw_limit, then the acting turn's fields
 #: (throws_used … my_kind) at their values with no throw yet.
 _LIMIT = {limit: (0.0 if limit is None else 1.0, 0.0 if limit is None else limit / MAX_THROWS)
@@ -146,8 +161,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     if phase == "round":  # kampen and game over have no decisions: nothing used or left
         used = game.throws
         values[_USED] = used / MAX_THROWS
-        max_throws = MAX_THROWS if limit is None else limit  # game.max_throws, inlined
-        values[_LEFT] = (max_throws - used) / MAX_THROWS
+        values[_LEFT] = (throws_allowed(limit) - used) / MAX_THROWS
     current = game.current  # None between turns, but kept when a throw ends the game
     if current is not None:
         mine = current.strength
@@ -156,6 +170,167 @@ def encode(game: Game, seat: int) -> np.ndarray:
         if low >= 0:
             values[_VERSUS] = float((mine > low) - (mine < low))
     return values
+
+
+_NONE = NUM_STRENGTHS  # "no score" in array code: above every strength, never the lowest
+
+
+def _lowest_score(scores: np.ndarray) -> np.ndarray:
+    """The lowest final score over the last axis (R3.5), ``_NONE`` if nobody has one.
+    Column by column: numpy's reductions over a short last axis are slow."""
+    known = np.where(scores < 0, _NONE, scores)
+    if known.ndim < 2:
+        return known.min(axis=-1)
+    low = known[..., 0].copy()
+    for slot in range(1, known.shape[-1]):
+        np.minimum(low, known[..., slot], out=low)
+    return low
+
+
+class ObsFields(NamedTuple):
+    """What an observation says, as integer arrays: ``decode`` reads them, ``encode_batch``
+    writes them. Per-slot fields have a last axis of slots (slot 0 = the observer, then
+    clockwise, R1.2); the others have none. ``decode`` gives the observations' leading shape
+    (0-d for one observation) and ``MAX_PLAYERS`` slots; ``encode_batch`` takes rows (see
+    there)."""
+
+    players: np.ndarray  #: seats at the table (R1.1): slots ≥ players are padding
+    cards: np.ndarray  #: per slot: cards held (R1.4); 0 for padding
+    insteker: np.ndarray  #: slot of this round's insteker (R3.1), -1 once the game is over
+    scores: np.ndarray  #: per slot: final score this round as a strength, -1 if none (R3.3)
+    to_throw: np.ndarray  #: per slot: 1 if that seat still throws after me this round (R3.4)
+    throw_limit: np.ndarray  #: the round's throw limit, 0 while not fixed yet (R3.2)
+    throws_used: np.ndarray  #: my throws so far this turn (0 outside a round's turn)
+    throws_left: np.ndarray  #: throws I may still use this turn (R3.2, R3.4)
+    my_strength: np.ndarray  #: strength of my current throw, -1 if I hold none (R2.3)
+
+    @property
+    def to_beat(self) -> np.ndarray:
+        """The score to beat: the lowest final score so far this round, -1 if none (R3.5)."""
+        low = _lowest_score(np.asarray(self.scores))
+        return np.where(low == _NONE, -1, low)
+
+    @property
+    def lowest(self) -> np.ndarray:
+        """Per slot: 1 if that seat holds the score to beat (R3.5)."""
+        scores = np.asarray(self.scores)  # -1 (no score) never equals the lowest score
+        return (scores == _lowest_score(scores)[..., None]).astype(np.int64)
+
+
+# encode_batch's lookup tables, float64 values rounded to float32 as ``encode`` rounds them.
+#: _SLOT_ROWS[key]: one slot's per-slot fields (cards … to_throw, as in FIELDS), keyed by
+#: its seat's cards, whether it insteeks, its score + 1 (0: none), whether it holds the
+#: lowest score and whether it throws after me, in C order of ``_SLOT_KEYS``; the last row
+#: (all zeros) is padding.
+_PER_SLOT = ("cards", "present", "insteker", "scores", "lowest", "to_throw")
+_SLOT_KEYS = (MAX_CARDS + 1, 2, NUM_STRENGTHS + 1, 2, 2)
+_SLOT_ROWS = np.array([(_CARDS[c], 1.0, i, _SCORE[s - 1], low, after)
+                       for c, i, s, low, after in np.ndindex(*_SLOT_KEYS)]
+                      + [(0.0,) * len(_PER_SLOT)], dtype=np.float32)
+_PADDING_KEY = len(_SLOT_ROWS) - 1
+#: _TURN_ROWS[(limit * 4 + used) * 4 + left]: the fields limit_set … throws_left.
+_TURN = slice(SLICES["limit_set"].start, SLICES["throws_left"].stop)
+_TURN_ROWS = np.array([(limit > 0, limit / MAX_THROWS, used / MAX_THROWS, left / MAX_THROWS)
+                       for limit, used, left in np.ndindex((MAX_THROWS + 1,) * 3)],
+                      dtype=np.float32)
+#: _THROW_ROWS[(my_strength + 1) * (_NONE + 1) + low]: the fields my_strength … versus, for
+#: my throw (-1: none) against the lowest score ``low`` (``_NONE``: nobody has one).
+_THROW = slice(SLICES["my_strength"].start, SLICES["versus"].stop)
+
+
+def _throw_row(mine: int, low: int) -> tuple[float, ...]:
+    kind = [0.0] * len(Kind)
+    if mine >= 0:
+        kind[STRENGTH_KIND[mine] - 1] = 1.0
+    versus = -1.0 if mine < 0 or low == _NONE else float((mine > low) - (mine < low))
+    return (_STRENGTH[mine] if mine >= 0 else 0.0, *kind,
+            -1.0 if low == _NONE else _STRENGTH[low], versus)
+
+
+_THROW_ROWS = np.array([_throw_row(mine, low) for mine in range(-1, NUM_STRENGTHS)
+                        for low in range(_NONE + 1)], dtype=np.float32)
+
+
+def encode_batch(fields: ObsFields) -> np.ndarray:
+    """Observation rows ``(B, OBS_SIZE)`` float32 from ``fields``, each row equal, bit for bit,
+    to what ``encode`` gives for the state it describes. ``cards`` is ``(B, slots)``, with
+    ``players`` ≤ slots ≤ ``MAX_PLAYERS``; any other field may also be one value (a 0-d array)
+    or one row of slots for every row.
+
+    Lookups, not per-field arithmetic: one table row per slot for the six per-slot fields,
+    one for the throw counts, one for my throw against the score to beat (the batch engine
+    asks for these rows at every step)."""
+    cards = np.asarray(fields.cards)
+    rows, width = cards.shape
+    players = np.asarray(fields.players)
+    padding = np.arange(width) >= players[..., None] if (players < width).any() else None
+    scores = np.broadcast_to(fields.scores, cards.shape)
+    if padding is not None:  # padding holds no score
+        scores = np.where(padding, -1, scores)
+    low = _lowest_score(scores)
+    key = cards * 2
+    key += np.arange(width) == np.asarray(fields.insteker)[..., None]
+    key *= NUM_STRENGTHS + 1
+    key += scores
+    key += 1
+    key *= 2
+    key += scores == low[:, None]  # the seats holding the score to beat (R3.5)
+    key *= 2
+    key += fields.to_throw
+    if padding is not None:
+        key[np.broadcast_to(padding, key.shape)] = _PADDING_KEY
+    obs = np.zeros((rows, OBS_SIZE), np.float32)
+    # the per-slot fields come first, MAX_PLAYERS values each: a (rows, field, slot) view
+    per_slot = obs[:, :len(_PER_SLOT) * MAX_PLAYERS].reshape(rows, len(_PER_SLOT), MAX_PLAYERS)
+    per_slot[:, :, :width] = _SLOT_ROWS.take(key, axis=0).transpose(0, 2, 1)
+    side = MAX_THROWS + 1
+    turn = (np.asarray(fields.throw_limit) * side + fields.throws_used) * side
+    obs[:, _TURN] = _TURN_ROWS.take(turn + fields.throws_left, axis=0)
+    throw = (np.asarray(fields.my_strength) + 1) * (_NONE + 1)
+    obs[:, _THROW] = _THROW_ROWS.take(throw + low, axis=0)
+    return obs
+
+
+#: What each value of the vector was divided by, so that one multiplication reads all back.
+_SCALE = np.ones(OBS_SIZE, np.float32)
+for _name, _scale in (("cards", MAX_CARDS), ("scores", TOP), ("throw_limit", MAX_THROWS),
+                      ("throws_used", MAX_THROWS), ("throws_left", MAX_THROWS),
+                      ("my_strength", TOP), ("to_beat", TOP)):
+    _SCALE[SLICES[_name]] = _scale
+_AT = {name: SLICES[name].start for name in SLICES}
+_SLOT_ONES = np.ones(MAX_PLAYERS, np.int64)
+_KIND_ONES = np.ones(len(Kind), np.int64)
+_SLOT_NUMBER = np.arange(1, MAX_PLAYERS + 1)  # one-hot @ _SLOT_NUMBER - 1: slot, or -1
+
+
+def decode(obs: np.ndarray) -> ObsFields:
+    """The integers an observation says (see :class:`ObsFields`), from one observation
+    ``(OBS_SIZE,)`` or from rows ``(..., OBS_SIZE)``. ``ValueError`` for another shape."""
+    obs = np.asarray(obs, dtype=np.float32)
+    if obs.ndim == 0 or obs.shape[-1] != OBS_SIZE:
+        raise ValueError(f"an observation must have {OBS_SIZE} values (rows: shape "
+                         f"(B, {OBS_SIZE})), got shape {obs.shape}")
+    # in float32, as the vector is: a value's rounding error times its scale stays far below
+    # 1/2, and numpy rounds float32 much faster than float64
+    values = obs * _SCALE
+    np.rint(values, out=values)
+    values = values.astype(np.int64)
+    present = values[..., SLICES["present"]]
+    scores = values[..., SLICES["scores"]]
+    # sums over slots as products: numpy's reductions over a short last axis are slow
+    return ObsFields(
+        players=present @ _SLOT_ONES,
+        cards=values[..., SLICES["cards"]],
+        insteker=values[..., SLICES["insteker"]] @ _SLOT_NUMBER - 1,  # -1: none (over)
+        scores=np.where((present == 1) & (scores >= 0), scores, -1),
+        to_throw=values[..., SLICES["to_throw"]],
+        throw_limit=values[..., _AT["throw_limit"]],
+        throws_used=values[..., _AT["throws_used"]],
+        throws_left=values[..., _AT["throws_left"]],
+        # strength 0 (the Picaro) and no throw both read 0: the kind tells them apart
+        my_strength=np.where(values[..., SLICES["my_kind"]] @ _KIND_ONES == 1,
+                             values[..., _AT["my_strength"]], -1),
+    )
 
 
 def field_table() -> str:

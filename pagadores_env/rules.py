@@ -149,7 +149,7 @@ def classify(dice: Sequence[int]) -> Throw:
 
 
 def _read_only(values: Iterable[float], dtype: type) -> np.ndarray:
-    array = np.array(list(values), dtype=dtype)
+    array: np.ndarray = np.array(list(values), dtype=dtype)
     array.flags.writeable = False  # shared by every importer: nobody may change a rule
     return array
 
@@ -186,6 +186,13 @@ OUTCOME_PENALTY = _read_only((t.penalty for t in THROWS), np.int64)
 #: CLOCKWISE[n][seat]: the n seats of an n-player table clockwise from ``seat`` (R1.2).
 CLOCKWISE = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
              for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
+def throws_allowed(limit: int | None) -> int:
+    """The throws a player may use in a turn of a round with throw limit ``limit``: the
+    limit (R3.4), or ``MAX_THROWS`` for the insteker, who is still fixing it (R3.2; an unset
+    limit is written 0 or None)."""
+    return limit or MAX_THROWS
 
 
 def turn_order(cards: Sequence[int], insteker: int) -> tuple[int, ...]:

@@ -2,9 +2,10 @@
 
 A decision (R3.6) in a two-player game is fully described by a :class:`Decision`. The
 solver's tables index it by *(insteker cards, follower cards)*; observations put the acting
-player first. ``encode_decisions`` writes observation rows for many decisions at once, the
-same float32 values ``observation.encode`` gives for the real game state (tested against
-it), so a policy can be asked about every decision state in one ``act_batch`` call.
+player first. ``encode_decisions`` writes observation rows for many decisions at once through
+the observation codec (``observation.encode_batch``), so a policy can be asked about every
+decision state in one ``act_batch`` call; ``decode_batch`` reads decisions back
+(``observation.decode``).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine import Game
-from ..observation import OBS_SIZE, SLICES
-from ..rules import MAX_CARDS, MAX_THROWS, NUM_STRENGTHS, TOP
-from ..rules import STRENGTH_KIND as KIND
+from ..observation import OBS_SIZE, ObsFields, decode, encode_batch
+from ..rules import MAX_THROWS, NUM_STRENGTHS, TOP
 from .model import FOLLOWER, INSTEKER, PICARO, PolicyTable
 
 
@@ -98,64 +98,40 @@ def table_actions(table: PolicyTable, decisions: np.ndarray) -> np.ndarray:
     return actions
 
 
-def _field(obs: np.ndarray, name: str, slot: int = 0) -> np.ndarray:
-    return obs[:, SLICES[name].start + slot]
-
-
 def decode_batch(obs: np.ndarray) -> np.ndarray:
     """Decisions from observation rows ``[B, OBS_SIZE]`` as an int array ``[B, 7]`` with
     the :class:`Decision` fields in order. Raises ``ValueError`` unless every row is a
     two-player table."""
-    obs = np.asarray(obs, dtype=np.float64).reshape(-1, OBS_SIZE)
-    seats = obs[:, SLICES["present"]].sum(axis=1)
-    if not np.all(seats == 2):
-        bad = sorted({int(n) for n in seats[seats != 2]})
+    seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
+    if not np.all(seen.players == 2):
+        bad = sorted({int(n) for n in seen.players[seen.players != 2]})
         raise ValueError(f"the two-player solver needs 2-seat observations, got {bad} seats")
-    follower = _field(obs, "insteker") == 0
-    out = np.empty((len(obs), len(Decision._fields)), dtype=np.int64)
-    out[:, 0] = follower
-    out[:, 1] = np.rint(_field(obs, "cards") * MAX_CARDS)
-    out[:, 2] = np.rint(_field(obs, "cards", 1) * MAX_CARDS)
-    out[:, 3] = np.rint(_field(obs, "throws_used") * MAX_THROWS)
-    out[:, 4] = np.rint(_field(obs, "my_strength") * TOP)
-    out[:, 5] = np.where(follower, np.rint(_field(obs, "throw_limit") * MAX_THROWS), MAX_THROWS)
-    out[:, 6] = np.where(follower, np.rint(_field(obs, "scores", 1) * TOP), -1)
-    return out
+    follower = seen.insteker != 0  # the other seat (slot 1) insteeks
+    return np.stack([follower, seen.cards[:, 0], seen.cards[:, 1], seen.throws_used,
+                     seen.my_strength, np.where(follower, seen.throw_limit, MAX_THROWS),
+                     np.where(follower, seen.scores[:, 1], -1)], axis=1).astype(np.int64)
 
 
 def encode_decisions(decisions: np.ndarray) -> np.ndarray:
     """Observation rows (float32 ``[B, OBS_SIZE]``) of the acting player at two-player
-    decisions ``[B, 7]`` (``Decision`` fields in order), field for field what
-    ``observation.encode`` writes (R7.1)."""
+    decisions ``[B, 7]`` (``Decision`` fields in order): ``observation.encode_batch`` of
+    what the acting player sees (R7.1)."""
     role, my_cards, other_cards, used, mine, throw_limit, insteker_score = (
         np.asarray(decisions, dtype=np.int64).reshape(-1, len(Decision._fields)).T)
     follower = role == FOLLOWER
-    limit = np.where(follower, throw_limit, MAX_THROWS)
-    score = np.where(follower, insteker_score, -1)
-    rows = np.zeros((len(role), OBS_SIZE))
-
-    def put(name: str, slot: int, value: np.ndarray | float) -> None:
-        rows[:, SLICES[name].start + slot] = value
-
-    put("cards", 0, my_cards / MAX_CARDS)
-    put("cards", 1, other_cards / MAX_CARDS)
-    put("present", 0, 1.0)
-    put("present", 1, 1.0)
-    put("insteker", 0, ~follower)
-    put("insteker", 1, follower)
-    put("scores", 0, -1.0)
-    put("scores", 1, np.where(follower, score / TOP, -1.0))
-    put("lowest", 1, follower)  # the insteker's score is the only one, so the lowest
-    put("to_throw", 1, ~follower)  # the follower throws after the insteker (R3.4)
-    put("limit_set", 0, follower)
-    put("throw_limit", 0, np.where(follower, limit / MAX_THROWS, 0.0))
-    put("throws_used", 0, used / MAX_THROWS)
-    put("throws_left", 0, (limit - used) / MAX_THROWS)
-    put("my_strength", 0, mine / TOP)
-    rows[np.arange(len(role)), SLICES["my_kind"].start + KIND[mine] - 1] = 1.0
-    put("to_beat", 0, np.where(follower, score / TOP, -1.0))
-    put("versus", 0, np.where(follower, np.sign(mine - score), -1.0))
-    return rows.astype(np.float32)
+    return encode_batch(ObsFields(
+        players=np.asarray(2),
+        cards=np.stack([my_cards, other_cards], axis=1),
+        insteker=follower.astype(np.int64),  # slot 0 (me) or 1 (the other seat)
+        # the insteker's score is the only one so far; the follower throws after it (R3.4)
+        scores=np.stack([np.full(len(role), -1), np.where(follower, insteker_score, -1)],
+                        axis=1),
+        to_throw=np.stack([np.zeros(len(role), np.int64), ~follower], axis=1),
+        throw_limit=np.where(follower, throw_limit, 0),  # the insteker is fixing it (R3.2)
+        throws_used=used,
+        throws_left=np.where(follower, throw_limit, MAX_THROWS) - used,
+        my_strength=mine,
+    ))
 
 
 def _grid() -> np.ndarray:

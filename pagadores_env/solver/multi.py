@@ -35,18 +35,27 @@ from itertools import product
 import numpy as np
 
 from ..checks import check_int
-from ..engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from ..observation import OBS_SIZE, SLICES
+from ..observation import OBS_SIZE, ObsFields, decode
 from ..policies import BasePolicy, Policy, check_tables, make_policy
-from ..rules import MAX_THROWS, NUM_STRENGTHS, PICARO_LOSS, ROUND_LOSS
-from .model import NS, PENALTY, PICARO, PLAIN, PROB, SPECIALS, follow
+from ..rules import (
+    CLOCKWISE,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_THROWS,
+    MIN_PLAYERS,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    next_insteker,
+    special_hits,
+    throws_allowed,
+    turn_order,
+)
+from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS, follow
 from .multi_kampen import Cards, Kampen
 from .multi_rows import THROWN, decision_keys, decision_row_chunks
 from .response import _ask
 from .two_player import TIE_TOLERANCE
 
-_P_PLAIN = PROB[PLAIN]
-_TOP = NUM_STRENGTHS - 1
 #: Rows per ``act_batch`` call.
 BATCH_ROWS = 1 << 18
 #: A round state key: (role, throw limit (0 for the insteker), throws used).
@@ -97,42 +106,27 @@ class MultiResponsePolicy(BasePolicy):
         return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), np.reshape(mask, (1, 2)))[0])
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs = np.asarray(obs, dtype=np.float64).reshape(-1, OBS_SIZE)
-        legal = np.asarray(mask).reshape(len(obs), 2).astype(bool)
-        return np.array([self._one(o) if both else int(m[1])
-                         for o, m, both in zip(obs, legal, legal.all(axis=1), strict=True)],
-                        dtype=np.int64)
+        seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
+        legal = np.asarray(mask).reshape(len(seen.cards), 2).astype(bool)
+        both = legal.all(axis=1)  # otherwise the one legal action is taken
+        return np.array([self._one(seen, k) if both[k] else int(legal[k, 1])
+                         for k in range(len(legal))], dtype=np.int64)
 
-    def _one(self, obs: np.ndarray) -> int:
+    def _one(self, seen: ObsFields, k: int) -> int:
+        """The table's action at row ``k`` of the decoded observations."""
         r = self.response
-        n, hero = r.num_players, r.hero_seat
-
-        def field(name: str, slot: int, scale: float) -> int:
-            return int(round(obs[SLICES[name].start + slot] * scale))
-
-        cards = [0] * n
-        for slot in range(n):
-            cards[(hero + slot) % n] = field("cards", slot, MAX_CARDS)
-        insteker = next((hero + slot) % n for slot in range(n) if field("insteker", slot, 1))
-        order = _order(tuple(cards), insteker)
-        role = order.index(hero)
-        limit = field("throw_limit", 0, MAX_THROWS) if role else 0
-        index = tuple(field("scores", (s - hero) % n, _TOP) for s in order[:role])
-        index += (field("my_strength", 0, _TOP),)
-        key = (role, limit, field("throws_used", 0, MAX_THROWS))
+        seats = CLOCKWISE[r.num_players][r.hero_seat]  # the seat in each slot
+        cards = [0] * r.num_players
+        for slot, seat in enumerate(seats):
+            cards[seat] = int(seen.cards[k, slot])
+        insteker = seats[seen.insteker[k]]
+        order = turn_order(cards, insteker)
+        role = order.index(r.hero_seat)
+        limit = int(seen.throw_limit[k]) if role else 0
+        index = tuple(int(seen.scores[k, seats.index(s)]) for s in order[:role])
+        index += (int(seen.my_strength[k]),)
+        key = (role, limit, int(seen.throws_used[k]))
         return int(r.table[(tuple(cards), insteker)][key][index])  # type: ignore[index]
-
-
-def _order(cards: Cards, insteker: int) -> tuple[int, ...]:
-    """Seats with cards, clockwise from the insteker (R1.2, R3.4)."""
-    n = len(cards)
-    return tuple(s for s in ((insteker + k) % n for k in range(n)) if cards[s])
-
-
-def _next_with_cards(cards: Cards, seat: int) -> int:
-    """The next seat clockwise after ``seat`` that has cards (R6.1, R6.2)."""
-    n = len(cards)
-    return next((s for s in ((seat + k) % n for k in range(1, n)) if cards[s]), seat)
 
 
 class _Store:
@@ -187,25 +181,21 @@ class _MultiBackward:
         after = list(cards)
         after[seat] -= min(count, after[seat])  # R1.4
         left = tuple(after)
-        return self.value_at(left, seat if left[seat] else _next_with_cards(left, seat))
+        return self.value_at(left, next_insteker(left, [seat]))
 
     def hit(self, cards: Cards, thrower: int, group: tuple[int, ...], penalty: int
             ) -> tuple[Cards, float | None]:
         """A special by ``thrower`` takes ``penalty`` cards from the rest of ``group``
         (R4.1, R5.2): the cards after it, and the value if it emptied someone (R6.2)."""
         after = list(cards)
-        emptied = []
-        for victim in group:
-            if victim != thrower:
-                after[victim] -= min(penalty, after[victim])
-                if after[victim] == 0:
-                    emptied.append(victim)
+        hits = special_hits(cards, thrower, group, penalty)
+        for victim, lost in hits:
+            after[victim] -= lost
         left = tuple(after)
+        emptied = [victim for victim, _ in hits if not left[victim]]
         if not emptied:
             return left, None
-        if len(emptied) == 1:
-            return left, self.value_at(left, _next_with_cards(left, emptied[0]))
-        return left, self.value_at(left, max(s for s, c in enumerate(left) if c))  # R1.3
+        return left, self.value_at(left, next_insteker(left, emptied))
 
     # -- the pass ------------------------------------------------------------------------
     def run(self) -> None:
@@ -249,7 +239,7 @@ class _MultiBackward:
         return table[holders]
 
     def _solve_position(self, cards: Cards, insteker: int) -> None:
-        order = _order(cards, insteker)
+        order = turn_order(cards, insteker)
         m = len(order)
         rules = {j: None if seat == self.hero else self._ask_opponent(cards, order, j)
                  for j, seat in enumerate(order)}
@@ -263,7 +253,7 @@ class _MultiBackward:
             specials = [(idx, y, self.hit(cards, seat, order, int(PENALTY[y])))  # R4.1
                         for idx, y in enumerate(SPECIALS)]
             for limit in ([0] if j == 0 else range(1, MAX_THROWS + 1)):
-                top = MAX_THROWS if j == 0 else limit
+                top = throws_allowed(limit)
                 for k in range(top, 0, -1):
                     key = (j, limit, k)
                     if j == 0:
@@ -283,7 +273,7 @@ class _MultiBackward:
                         else:
                             after = follow(rules[j][(limit, k)], stop, again)
                     slices[key] = np.ascontiguousarray(after[..., list(SPECIALS)])
-                    value = picaro + after[..., PLAIN] @ _P_PLAIN
+                    value = picaro + after[..., PLAIN] @ P_PLAIN
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts
                         landed = (ended if ended is not None
                                   else self.store.slices[(left, insteker)][key][..., idx])

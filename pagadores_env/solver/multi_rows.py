@@ -4,8 +4,8 @@ A decision inside a round (R3.6) is fixed by the card counts, the round order (a
 clockwise from the insteker, R1.2), the acting role ``j`` (0 = insteker), the throw limit
 ``L`` (0 while the insteker is still setting it, R3.2), the throws used ``k``, the earlier
 roles' scores and the current strength ``x``. ``decision_rows`` writes, for a whole grid of
-scores and strengths at once, the float32 rows ``observation.encode`` gives for those states
-(tested against it on real games), so a policy is asked about a position in a few
+scores and strengths at once, the observation rows of those states through the observation
+codec (``observation.encode_batch``), so a policy is asked about a position in a few
 ``act_batch`` calls. Only the card fields change between positions of one round order, so
 the rest of a grid is built once (``_template``) and cached.
 """
@@ -17,9 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..observation import OBS_SIZE, SLICES
-from ..rules import MAX_CARDS, MAX_THROWS, NUM_STRENGTHS, TOP
-from ..rules import STRENGTH_KIND as KIND
+from ..observation import SLICES, ObsFields, encode_batch
+from ..rules import CLOCKWISE, MAX_THROWS, NUM_STRENGTHS, throws_allowed
 from .model import PICARO
 
 #: The strengths a decision can show or a score can hold: everything but the Picaro (R4.4).
@@ -41,37 +40,25 @@ def encode_states(num_players: int, cards: tuple[int, ...], order: tuple[int, ..
                   ) -> np.ndarray:
     """Rows ``[B, OBS_SIZE]`` for seat ``order[role]`` deciding after ``used`` throws with
     current ``strength[b]``, the earlier roles having scored ``prefix[b, :role]``."""
-    n = num_players
-    seat = order[role]
-    rot = [(seat + t) % n for t in range(n)]
-    prefix = np.asarray(prefix, dtype=np.int64).reshape(len(strength), role)
+    slots = CLOCKWISE[num_players][order[role]]  # the seat in each slot, mine first (R1.2)
+    limit = limit if role else 0  # the insteker is still fixing it (R3.2)
     strength = np.asarray(strength, dtype=np.int64)
-    rows = np.zeros((len(strength), OBS_SIZE))
-
-    def col(name: str, slot: int = 0) -> int:
-        return SLICES[name].start + slot
-
-    low = prefix.min(axis=1) if role else np.full(len(strength), -1)
-    rows[:, SLICES["scores"].start:SLICES["scores"].start + n] = -1.0
-    for slot, s in enumerate(rot):
-        rows[:, col("cards", slot)] = cards[s] / MAX_CARDS
-        rows[:, col("present", slot)] = 1.0
-        rows[:, col("insteker", slot)] = s == order[0]
-        rows[:, col("to_throw", slot)] = s in order[role + 1:]
-        if s in order[:role]:
-            score = prefix[:, order.index(s)]
-            rows[:, col("scores", slot)] = score / TOP
-            rows[:, col("lowest", slot)] = score == low
-    top = MAX_THROWS if role == 0 else limit
-    rows[:, col("limit_set")] = role > 0
-    rows[:, col("throw_limit")] = limit / MAX_THROWS if role else 0.0
-    rows[:, col("throws_used")] = used / MAX_THROWS
-    rows[:, col("throws_left")] = (top - used) / MAX_THROWS
-    rows[:, col("my_strength")] = strength / TOP
-    rows[np.arange(len(strength)), col("my_kind") + KIND[strength] - 1] = 1.0
-    rows[:, col("to_beat")] = low / TOP if role else -1.0
-    rows[:, col("versus")] = np.sign(strength - low) if role else -1.0
-    return rows.astype(np.float32)
+    prefix = np.asarray(prefix, dtype=np.int64).reshape(len(strength), role)
+    scores = np.full((len(strength), num_players), -1)
+    for slot, seat in enumerate(slots):
+        if seat in order[:role]:
+            scores[:, slot] = prefix[:, order.index(seat)]
+    return encode_batch(ObsFields(
+        players=np.asarray(num_players),
+        cards=np.broadcast_to([cards[seat] for seat in slots], scores.shape),
+        insteker=np.asarray(slots.index(order[0])),
+        scores=scores,
+        to_throw=np.array([seat in order[role + 1:] for seat in slots]),
+        throw_limit=np.asarray(limit),
+        throws_used=np.asarray(used),
+        throws_left=np.asarray(throws_allowed(limit) - used),
+        my_strength=strength,
+    ))
 
 
 def grid(role: int) -> np.ndarray:
@@ -115,12 +102,14 @@ def decision_rows(num_players: int, cards: tuple[int, ...], order: tuple[int, ..
                   limit: int, used: int) -> np.ndarray:
     """Read-only rows for every state of ``grid(role)`` at this position and (limit, used).
 
-    The cached template's card columns are overwritten in place and the array handed out
-    read-only, so a policy cannot change what later positions are asked (R7.1)."""
+    The cached template's card columns are overwritten in place (with those of one row
+    encoded at these cards) and the array handed out read-only, so a policy cannot change
+    what later positions are asked (R7.1)."""
     rows = _template(num_players, order, role, limit, used)
-    seat = order[role]
+    first = grid(role)[:1]
+    mine = encode_states(num_players, cards, order, role, limit, used, first[:, :-1],
+                         first[:, -1])
     rows.flags.writeable = True
-    for slot in range(num_players):
-        rows[:, SLICES["cards"].start + slot] = cards[(seat + slot) % num_players] / MAX_CARDS
+    rows[:, SLICES["cards"]] = mine[0, SLICES["cards"]]
     rows.flags.writeable = False
     return rows

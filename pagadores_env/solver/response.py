@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import MAX_CARDS
 from ..observation import OBS_SIZE
 from ..policies import BasePolicy, Policy, batch_actions
+from ..rules import MAX_CARDS
 from .decisions import GRID, INSTEKER, decode_batch, grid_observations, table_actions
 from .model import PolicyTable, Tables, backward, check_cards
 from .two_player import greedy_table, load_or_solve
@@ -80,7 +80,7 @@ def policy_table(policy: Policy | PolicyTable, cards: int = MAX_CARDS) -> Policy
 
 class TablePolicy(BasePolicy):
     """Plays a :class:`PolicyTable` from two-player observations (decoded via
-    ``observation.SLICES``); ``ValueError`` for other table sizes."""
+    ``observation.decode``); ``ValueError`` for other table sizes."""
 
     name = "table"
 

@@ -26,8 +26,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine import Phase
-from ..observation import FIELDS, OBS_SIZE, SLICES
+from ..observation import OBS_SIZE, ObsFields, encode_batch
 from ..rules import (
+    CLOCKWISE,
     MAX_CARDS,
     MAX_PLAYERS,
     MAX_THROWS,
@@ -40,10 +41,10 @@ from ..rules import (
     PICARO_LOSS,
     ROUND_LOSS,
     THROWS,
-    TOP,
     Kind,
     next_insteker,
     special_hits,
+    throws_allowed,
     turn_order,
 )
 
@@ -56,51 +57,8 @@ SORTED_DICE = tuple(t.dice for t in THROWS)
 
 _NO_SCORE = NUM_STRENGTHS  # above every strength: "no score" never is the lowest
 _F32 = np.float32
-# observation.encode divides in float64 and rounds to float32; tables repeat that exactly.
-_CARDS_F = (np.arange(MAX_CARDS + 1) / MAX_CARDS).astype(_F32)
-_STRENGTH_F = (np.arange(NUM_STRENGTHS) / TOP).astype(_F32)
-
-
-def _turn_table() -> np.ndarray:
-    """Fields limit_set … throws_left by key ``(limit * 4 + throws) * 2 + in_round``
-    (limit 0 = not set yet; throws count only in a round)."""
-    table = np.zeros((4 * 4 * 2, 4), _F32)
-    for limit in range(4):
-        for throws in range(4):
-            for in_round in (0, 1):
-                used = throws if in_round else 0
-                left = (limit or MAX_THROWS) - used if in_round else 0
-                table[(limit * 4 + throws) * 2 + in_round] = (
-                    limit > 0, limit / MAX_THROWS, used / MAX_THROWS,
-                    max(left, 0) / MAX_THROWS)
-    return table
-
-
-def _throw_table() -> np.ndarray:
-    """Fields my_strength … versus by key ``(current + 1) * 43 + low`` (current -1 = no
-    throw; low = the score to beat, 42 = none)."""
-    width = SLICES["versus"].stop - SLICES["my_strength"].start
-    table = np.zeros((NUM_OUTCOMES + 1, NUM_STRENGTHS + 1, width), _F32)
-    for current in range(-1, NUM_OUTCOMES):
-        mine = -1 if current < 0 else THROWS[current].strength
-        kind = np.zeros(len(Kind)) if current < 0 else np.eye(len(Kind))[OUTCOME_KIND[current] - 1]
-        for low in range(NUM_STRENGTHS + 1):
-            none = low == _NO_SCORE
-            versus = -1.0 if none or mine < 0 else float((mine > low) - (mine < low))
-            table[current + 1, low] = (mine / TOP if mine >= 0 else 0.0, *kind,
-                                       -1.0 if none else low / TOP, versus)
-    return table.reshape(-1, width)
-
-
-# The tables below fill the observation by position; they follow this layout of FIELDS.
-_LAYOUT = ("cards", "present", "insteker", "scores", "lowest", "to_throw", "limit_set",
-           "throw_limit", "throws_used", "throws_left", "my_strength", "my_kind", "to_beat",
-           "versus")
-if tuple(name for name, _, _ in FIELDS) != _LAYOUT:
-    raise ImportError("observation.FIELDS changed: update VectorGame.observations to match")
-_TURN_TABLE = _turn_table()
-_THROW_TABLE = _throw_table()
-_PER_SEAT = SLICES["limit_set"].start  # the six per-seat fields come first
+#: [current + 1]: the strength of the current turn's last throw (an ordered outcome), -1: none.
+_STRENGTH_OF_CURRENT = np.append(-1, OUTCOME_STRENGTH)
 
 # Sets of seats are bitmasks (bit s = seat s), so the common path needs no per-seat arrays.
 _MASKS = 1 << MAX_PLAYERS
@@ -110,7 +68,8 @@ _POPCOUNT = _BITS.sum(axis=1)
 _HIGHEST = np.array([m.bit_length() - 1 for m in range(_MASKS)])  # the only seat of 1-bit masks
 _IS_PICARO = OUTCOME_KIND == Kind.PICARO  # R4.4
 _RARE = (OUTCOME_PENALTY > 0) | _IS_PICARO  # throws that move cards (R4.1, R4.4)
-_MAX_THROWS_OF_LIMIT = np.array([MAX_THROWS, 1, 2, 3])  # R3.2, R3.4: 0 = limit not yet set
+#: [throw limit]: the throws allowed in a turn (0: the limit is not set yet, R3.2, R3.4)
+_MAX_THROWS_OF_LIMIT = np.array([throws_allowed(limit) for limit in range(MAX_THROWS + 1)])
 # Card losses of a throw: code = the special's penalty (R4.1), or _PICARO_CODE (R4.4)
 _PICARO_CODE = int(OUTCOME_PENALTY.max()) + 1
 _LOSS_CODE = np.where(_IS_PICARO, _PICARO_CODE, OUTCOME_PENALTY)
@@ -198,15 +157,13 @@ class VectorGame:
         self.observer = None if observer is None else _seats(b, n, observer, "observer")
         self.auto_reset = bool(auto_reset)
         self.rng = np.random.default_rng(seed)
-        self._rot = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # _rot[s]: s, s+1, …
+        self._rot = np.array(CLOCKWISE[n])  # _rot[s]: s, s+1, … (R1.2)
         self._masks = 1 << n
         self._bits = _BITS[:self._masks, :n]
         self._seat_in = self._bits == 1  # [mask, seat]: seat in mask
         # [seat * masks + mask]: the mask's seats in slot order from ``seat`` (observations)
-        self._rot_bits = np.array([[m >> ((s + k) % n) & 1 for k in range(n)]
+        self._rot_bits = np.array([[m >> t & 1 for t in CLOCKWISE[n][s]]
                                    for s in range(n) for m in range(self._masks)], bool)
-        # [(insteker - seat) % n] one-hot slot of the insteker; row n: none (game over)
-        self._insteker_slot = np.eye(n + 1, n, dtype=_F32)
         self._next_table, self._insteker_table, self._loss_table = _seat_tables(n)
         i64 = np.int64
         self.cards = np.zeros((b, n), i64)
@@ -291,32 +248,27 @@ class VectorGame:
         for game ``rows[k]`` and observer ``seats[k]`` (default: every game, current seat)."""
         rows = np.arange(self.batch) if rows is None else np.asarray(rows)
         seats = self.seat[rows] if seats is None else np.asarray(seats)
-        n, masks = self.num_players, self._masks
-        obs = np.zeros((rows.size, OBS_SIZE), _F32)
-        per_seat = obs[:, :_PER_SEAT].reshape(rows.size, -1, MAX_PLAYERS)[:, :, :n]
+        n = self.num_players
         flat = (rows * n)[:, None] + self._rot.take(seats, axis=0)  # (row, seat) of each slot
-        key = seats * masks
+        key = seats * self._masks
         scored = self._rot_bits.take(key + self.scored[rows], axis=0)
-        raw = self._scores_flat[flat]
-        low = np.where(scored, raw, _NO_SCORE).min(axis=1)
-        phase = self.phase[rows]
-        in_round = phase == ROUND
+        in_round = self.phase[rows] == ROUND  # kampen and game over have no turn
         insteker = self.insteker[rows]
         # order[pos+1:] of the scalar engine: players of the round still to throw after the
         # current player (R3.4)
         after = np.where(in_round, self.todo[rows] & ~_BIT[self.seat[rows]], 0)
-        per_seat[:, 0] = _CARDS_F[self._cards_flat[flat]]
-        per_seat[:, 1] = 1.0  # present
-        per_seat[:, 2] = self._insteker_slot.take(
-            np.where(insteker < 0, n, (insteker - seats) % n), axis=0)
-        per_seat[:, 3] = np.where(scored, _STRENGTH_F[raw], -1.0)
-        per_seat[:, 4] = scored & (raw == low[:, None])
-        per_seat[:, 5] = self._rot_bits.take(key + after, axis=0)
-        turn_key = (self.throw_limit[rows] * 4 + self.throws[rows]) * 2 + in_round
-        obs[:, _PER_SEAT:_PER_SEAT + 4] = _TURN_TABLE.take(turn_key, axis=0)
-        obs[:, _PER_SEAT + 4:] = _THROW_TABLE.take(
-            (self.current[rows] + 1) * (_NO_SCORE + 1) + low, axis=0)
-        return obs
+        limit = self.throw_limit[rows]
+        used = np.where(in_round, self.throws[rows], 0)
+        return encode_batch(ObsFields(
+            players=np.asarray(n),
+            cards=self._cards_flat[flat],
+            insteker=np.where(insteker < 0, -1, (insteker - seats) % n),
+            scores=np.where(scored, self._scores_flat[flat], -1),
+            to_throw=self._rot_bits.take(key + after, axis=0),
+            throw_limit=limit,
+            throws_used=used,
+            throws_left=np.where(in_round, _MAX_THROWS_OF_LIMIT[limit] - used, 0),
+            my_strength=_STRENGTH_OF_CURRENT.take(self.current[rows] + 1)))
 
     # ------------------------------------------------------------------ inputs
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> None:
