@@ -73,8 +73,6 @@ def check_spaces(model: Any) -> None:
 class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
 
-    vectorised = True  # act_batch is one forward pass (train.evaluate: batch engine)
-
     def __init__(self, path: str, algo: str | None = None, device: str = "cpu",
                  seed: int | None = None) -> None:
         super().__init__(seed)

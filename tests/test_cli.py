@@ -232,7 +232,7 @@ def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(train.evaluate, "evaluate", interrupted)
+    monkeypatch.setattr(train.evaluate, "evaluate_agents", interrupted)
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 130
     assert err.strip() == "pagadores evaluate: interrupted"

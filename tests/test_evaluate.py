@@ -1,4 +1,4 @@
-"""Evaluation and tournaments (train.evaluate)."""
+"""Evaluation and tournaments (train.evaluate: ``evaluate_agents``, ``tournament``)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import pytest
 
 from agents.heuristics import SensiblePolicy
 from pagadores_env import atomic
+from tests.players import RowByRow
 from train.evaluate import (
     ELO,
     AgentStats,
     EvalResult,
     bradley_terry,
     bradley_terry_covariance,
-    evaluate,
+    evaluate_agents,
     rank_ranges,
     tournament,
     wilson_interval,
@@ -96,30 +97,36 @@ def test_bradley_terry_prior_keeps_an_unbeaten_rating_finite():
 
 
 # ---------------------------------------------------------------- seats and bookkeeping
-@pytest.mark.parametrize("engine", ["batch", "scalar"])
-def test_R3_1_seats_rotate_so_everyone_sits_everywhere_equally_often(engine):
-    result = evaluate(["sensible", "random", "lookahead"], num_players=3, num_games=7,
-                      engine=engine)
+# Each runs with spec strings (players that answer a batch at once) and with players asked row
+# by row (``tests.players.RowByRow``; before 0.2 these were played on the scalar engine).
+AGENT_KINDS = pytest.mark.parametrize("as_agent", [str, RowByRow], ids=["batch", "row-by-row"])
+
+
+@AGENT_KINDS
+def test_R3_1_seats_rotate_so_everyone_sits_everywhere_equally_often(as_agent):
+    agents = [as_agent(a) for a in ("sensible", "random", "lookahead")]
+    result = evaluate_agents(agents, num_players=3, num_games=7)
     assert result.num_games == 9  # rounded up to a multiple of the table size
     for row in result.rows:
         assert row.seat_counts == (3, 3, 3) and row.trials == 9 and row.copies == 1
 
 
-@pytest.mark.parametrize("engine", ["batch", "scalar"])
-def test_a_single_opponent_fills_every_other_seat(engine):
-    result = evaluate(["sensible", "random"], num_players=4, num_games=8, engine=engine)
+@AGENT_KINDS
+def test_a_single_opponent_fills_every_other_seat(as_agent):
+    agents = [as_agent(a) for a in ("sensible", "random")]
+    result = evaluate_agents(agents, num_players=4, num_games=8)
     me, them = result.rows
     assert (me.copies, me.trials, me.seat_counts) == (1, 8, (2, 2, 2, 2))
     assert (them.copies, them.trials, them.seat_counts) == (3, 24, (6, 6, 6, 6))
     assert me.wins + them.wins == 8  # exactly one winner per game (R1.5)
 
 
-@pytest.mark.parametrize("engine", ["batch", "scalar"])
-def test_one_card_games_have_hand_checkable_statistics(engine):
+@AGENT_KINDS
+def test_one_card_games_have_hand_checkable_statistics(as_agent):
     # With one card each, the first round decides (R1.4, R1.5): one round per game, the loser
     # loses its only card, the winner none.
-    result = evaluate(["sensible", "stop-first"], num_players=2, num_games=200, cards=1,
-                      engine=engine)
+    agents = [as_agent(a) for a in ("sensible", "stop-first")]
+    result = evaluate_agents(agents, num_players=2, num_games=200, cards=1)
     assert result.mean_game_length == 1.0
     for row in result.rows:
         assert row.cards_lost_per_round == pytest.approx(1 - row.win_rate)
@@ -131,26 +138,27 @@ def test_one_card_games_have_hand_checkable_statistics(engine):
 def test_game_length_matches_the_exact_numbers_in_the_rules(policy, exact):
     # RULES.md: 13.20 rounds if everyone always stops, 9.98 if everyone always throws again.
     # Game lengths have a standard deviation near 2.6, so 3000 games give ±0.05 (1 s.e.).
-    result = evaluate([policy, policy], num_players=2, num_games=3000, seed=1)
+    result = evaluate_agents([policy, policy], num_players=2, num_games=3000, seed=1)
     assert result.mean_game_length == pytest.approx(exact, abs=0.2)
 
 
 # ---------------------------------------------------------------- reproducibility and strength
-def test_evaluation_is_reproducible_and_depends_on_the_seed():
-    args = (["random", "random", "sensible"], 3, 60)
-    first = evaluate(*args, seed=4)
-    assert evaluate(*args, seed=4) == first
-    assert evaluate(*args, seed=5) != first
+@AGENT_KINDS
+def test_evaluation_is_reproducible_and_depends_on_the_seed(as_agent):
+    args = ([as_agent(a) for a in ("random", "random", "sensible")], 3, 60)
+    first = evaluate_agents(*args, seed=4)
+    assert evaluate_agents(*args, seed=4) == first
+    assert evaluate_agents(*args, seed=5) != first
 
 
 def test_policy_objects_are_reseeded_so_reruns_match():
-    first = evaluate([SensiblePolicy(), "random"], 2, 40, seed=2)
-    again = evaluate([SensiblePolicy(), "random"], 2, 40, seed=2)
+    first = evaluate_agents([SensiblePolicy(), "random"], 2, 40, seed=2)
+    again = evaluate_agents([SensiblePolicy(), "random"], 2, 40, seed=2)
     assert first == again and first.rows[0].label == "sensible"
 
 
 def test_sensible_beats_random_significantly_in_two_player_games():
-    result = evaluate(["sensible", "random"], num_players=2, num_games=2000, seed=0)
+    result = evaluate_agents(["sensible", "random"], num_players=2, num_games=2000, seed=0)
     assert result.rows[0].ci_low > 0.5
     assert result.rows[0].win_rate + result.rows[1].win_rate == pytest.approx(1.0)
 
@@ -169,13 +177,14 @@ def test_sensible_beats_random_significantly_in_two_player_games():
 def test_bad_arguments_give_clear_errors(kwargs, message):
     arguments = {"agents": ["sensible", "random"], "num_games": 10} | kwargs
     with pytest.raises(ValueError, match=message):
-        evaluate(**arguments)
+        evaluate_agents(**arguments)
 
 
 # ---------------------------------------------------------------- reports
 @pytest.fixture(scope="module")
 def small_result() -> EvalResult:
-    return evaluate(["sensible", "random", "random"], num_players=3, num_games=30, seed=1)
+    return evaluate_agents(["sensible", "random", "random"], num_players=3, num_games=30,
+                           seed=1)
 
 
 def test_table_is_aligned_and_names_every_agent(small_result):
@@ -208,7 +217,7 @@ def test_plot_writes_a_png(small_result, tmp_path):
 
 
 def test_progress_bar_can_be_shown(capsys):
-    evaluate(["sensible", "random"], num_games=4, progress=True)
+    evaluate_agents(["sensible", "random"], num_games=4, progress=True)
     assert "evaluate" in capsys.readouterr().err
 
 
@@ -308,7 +317,7 @@ def test_policies_are_asked_about_the_table_before_any_game():
             return super().act_batch(obs, mask)
 
     with pytest.raises(ValueError, match="two seats only, got 3"):
-        evaluate([TwoSeatsOnly(), "random"], num_players=3, num_games=30)
+        evaluate_agents([TwoSeatsOnly(), "random"], num_players=3, num_games=30)
     assert TwoSeatsOnly.decisions == 0
     with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
-        evaluate(["sensible", "optimal"], num_players=4, num_games=4)
+        evaluate_agents(["sensible", "optimal"], num_players=4, num_games=4)

@@ -1,5 +1,7 @@
-"""The evaluation command's two engines (train.evaluate ``engine=``): which one "auto" picks,
-and that the numpy batch engine reports the same statistics as the scalar one."""
+"""Evaluation plays every lineup on the numpy batch engine (``evaluate_agents`` →
+``play_lineup``): players that answer a batch in one call and players asked row by row play
+the same games, and the statistics it reports are those of the same games replayed on the
+scalar ``engine.Game``, game by game."""
 
 from __future__ import annotations
 
@@ -8,121 +10,29 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from agents.heuristics import SensiblePolicy
 from pagadores_env.engine import Game
 from pagadores_env.observation import encode
-from pagadores_env.policies import BasePolicy, make_policy
+from pagadores_env.policies import make_policy
 from pagadores_env.rules import THROWS
 from pagadores_env.vector import VectorGame
-from pagadores_env.vector.evaluate import EvalGame, Played, is_vectorised, play_lineup, play_out
-from train.evaluate import EvalResult, _outcome, evaluate
+from pagadores_env.vector import evaluate as batch_evaluation
+from pagadores_env.vector.evaluate import EvalGame, Played, play_lineup, play_out
+from tests.players import Looping, RowByRow
+from train.evaluate import evaluate_agents
 
 
-class Plain:
-    """A policy object with only ``act``: nothing says it can answer a batch at once."""
-
-    name = "plain"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return 0
-
-
-class Looping(BasePolicy):
-    """``BasePolicy``'s ``act_batch`` is a Python loop over ``act``: not vectorised."""
-
-    name = "looping"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return 1
-
-
-# ---------------------------------------------------------------- choosing the engine
-def test_auto_picks_the_batch_engine_when_every_agent_is_vectorised():
-    assert evaluate(["sensible", "random"], 2, 10, exact=False).engine == "batch"
-    assert evaluate([SensiblePolicy(), "threshold"], 4, 8).engine == "batch"
-    assert all(is_vectorised(make_policy(name)) for name in
-               ("random", "stop-first", "always-throw", "threshold", "sensible", "lookahead"))
-
-
-@pytest.mark.parametrize("other", [Plain(), Looping()])
-def test_auto_falls_back_to_scalar_for_a_policy_that_is_not_vectorised(other):
-    assert not is_vectorised(other)
-    assert evaluate(["sensible", other], 2, 10, exact=False).engine == "scalar"
-    # forcing the batch engine still works: it asks the policy row by row
-    forced = evaluate(["sensible", other], 2, 10, exact=False, engine="batch")
-    assert forced.engine == "batch" and forced.rows[1].label == other.name
-
-
-def test_bad_engine_is_refused_with_the_choices():
-    with pytest.raises(ValueError, match="engine must be one of 'auto', 'batch', 'scalar', "
-                                         "got 'gpu'"):
-        evaluate(["sensible", "random"], 2, 10, engine="gpu")
-
-
-def test_engine_is_reported_in_table_and_csv(tmp_path):
-    result = evaluate(["sensible", "random"], 2, 10, exact=False, engine="batch")
-    assert "batch engine" in result.table().splitlines()[0]
-    result.to_csv(tmp_path / "r.csv")
-    assert ",batch" in (tmp_path / "r.csv").read_text().splitlines()[1]
-
-
-# ---------------------------------------------------------------- the two engines agree
-def _standard_errors(played: Played, entry: int) -> dict[str, float]:
-    """Per-game standard deviations of the statistics of ``entry`` (the denominator of a
-    per-seat mean is one game-seat; cards lost per round is a ratio: delta method)."""
-    mine = played.player_of == entry
-    per_game = mine.sum(axis=1)
-    wins = (played.player_of[np.arange(len(mine)), played.winner] == entry).astype(float)
-    lost = (played.cards_lost * mine).sum(axis=1)
-    rounds_in = (played.rounds_in * mine).sum(axis=1)
-    ratio = lost.sum() / rounds_in.sum()
-    return {
-        "win_rate": wins.std() / per_game.mean(),
-        "mean_placement": (played.placements * mine).sum(axis=1).std() / per_game.mean(),
-        "cards_lost_per_round": (lost - ratio * rounds_in).std() / rounds_in.mean(),
-        "mean_game_length": played.rounds.std(),
-    }
-
-
-@pytest.mark.parametrize(("agents", "num_players", "scalar_games"), [
-    (["sensible", "random"], 2, 4000),
-    (["sensible", "random", "threshold", "always-throw"], 4, 2000),
+# ---------------------------------------------------------------- any player plays
+@pytest.mark.parametrize("wrap", [RowByRow, Looping])
+@pytest.mark.parametrize(("agents", "num_players"), [
+    (["sensible", "threshold"], 2),
+    (["sensible", "always-throw", "threshold", "stop-first"], 4),
 ])
-def test_batch_and_scalar_engines_agree_within_4_standard_errors(agents, num_players,
-                                                                 scalar_games):
-    batch_games = 10 * scalar_games
-    batch = evaluate(agents, num_players, batch_games, seed=11, exact=False, engine="batch")
-    scalar = evaluate(agents, num_players, scalar_games, seed=12, exact=False, engine="scalar")
-    # per-game spread, from a separate batch run that keeps every game's outcome
-    players = [make_policy(a, seed=k) for k, a in enumerate(agents)]
-    played = play_lineup(players, range(num_players), batch_games, np.random.default_rng(5))
-    scale = np.sqrt(1 / batch.num_games + 1 / scalar.num_games)
-    for entry, (b, s) in enumerate(zip(batch.rows, scalar.rows, strict=True)):
-        assert b.seat_counts == tuple([batch.num_games // num_players] * num_players)
-        assert s.seat_counts == tuple([scalar.num_games // num_players] * num_players)
-        for name, sd in _standard_errors(played, entry).items():
-            if name == "mean_game_length":
-                mine, theirs = batch.mean_game_length, scalar.mean_game_length
-            else:
-                mine, theirs = getattr(b, name), getattr(s, name)
-            assert abs(mine - theirs) < 4 * sd * scale, (name, entry, mine, theirs)
-
-
-@pytest.mark.parametrize("engine", ["batch", "scalar"])
-def test_each_engine_is_reproducible_and_depends_on_the_seed(engine):
-    args = (["random", "sensible", "random"], 3, 300)
-    first = evaluate(*args, seed=4, engine=engine)
-    assert evaluate(*args, seed=4, engine=engine) == first
-    assert evaluate(*args, seed=5, engine=engine) != first
-
-
-def test_the_engines_draw_different_dice_but_report_the_same_shape():
-    batch = evaluate(["sensible", "random"], 4, 400, seed=3, engine="batch")
-    scalar = evaluate(["sensible", "random"], 4, 400, seed=3, engine="scalar")
-    assert isinstance(batch, EvalResult) and batch.rows != scalar.rows
-    for b, s in zip(batch.rows, scalar.rows, strict=True):
-        assert (b.label, b.copies, b.trials, b.seat_counts) == (s.label, s.copies, s.trials,
-                                                                  s.seat_counts)
+def test_a_player_asked_row_by_row_plays_the_same_games_as_its_batch_form(wrap, agents,
+                                                                          num_players):
+    batched = evaluate_agents(agents, num_players, 200, seed=3, exact=False)
+    row_by_row = evaluate_agents([wrap(agents[0]), *agents[1:]], num_players, 200, seed=3,
+                                 exact=False)
+    assert row_by_row == batched
 
 
 # ---------------------------------------------------------------- exact per-game bookkeeping
@@ -153,6 +63,27 @@ def _replay(num_players: int, cards: int | list[int], dice: list[int], players: 
     return game
 
 
+def _rounds_played(game: Game) -> list[int]:
+    """Rounds each seat took part in, read from the log: up to the round it went out in,
+    else all of them (none for a seat that started without cards)."""
+    played = [game.round if cards else 0 for cards in game.start_cards]
+    current = 0
+    for event in game.log:
+        if event.kind == "round":
+            current = event.value
+        elif event.kind == "out":
+            played[event.seat] = current
+    return played
+
+
+def _outcome(games: list[Game], player_of: list[list[int]]) -> Played:
+    """Finished scalar games in the batch engine's form."""
+    return Played(np.array(player_of), np.array([g.winner for g in games]),
+                  np.array([g.placements() for g in games]), np.array([g.round for g in games]),
+                  np.array([_rounds_played(g) for g in games]),
+                  np.array([g.start_cards for g in games]) - np.array([g.cards for g in games]))
+
+
 @pytest.mark.parametrize(("num_players", "cards"), [(4, 3), (5, 2), (4, [3, 0, 2, 3])])
 def test_R1_4_R6_batch_outcomes_equal_the_scalar_replay_game_by_game(num_players, cards):
     """Winner, placements, rounds, cards lost and the rounds each seat played (up to the
@@ -171,6 +102,46 @@ def test_R1_4_R6_batch_outcomes_equal_the_scalar_replay_game_by_game(num_players
         np.testing.assert_array_equal(mine, theirs, err_msg=name)
     went_out = (batch.rounds_in < batch.rounds[:, None]).sum()
     assert went_out > size // 2  # players knocked out before the last round were checked
+
+
+@pytest.mark.parametrize(("agents", "num_players", "cards"), [
+    (["sensible", "always-throw"], 2, 10),
+    (["sensible", "threshold", "always-throw", "stop-first"], 4, 3),
+    (["lookahead", "stop-first"], 3, 4),  # one opponent in two seats
+])
+def test_evaluate_agents_reports_the_same_games_replayed_on_the_scalar_engine(
+        agents, num_players, cards, monkeypatch):
+    """Every statistic of ``evaluate_agents`` (wins, seats, mean place, cards lost per round
+    played, mean game length) equals the one counted from ``engine.Game`` replays of its
+    games, seats rotated as promised (R3.1: entry ``k`` in seat ``(k + g) % n`` of game g)."""
+    logged: list[LoggedGame] = []
+
+    class Logging(LoggedGame):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            logged.append(self)
+
+    monkeypatch.setattr(batch_evaluation, "EvalGame", Logging)
+    result = evaluate_agents(agents, num_players, 120, seed=11, cards=cards, exact=False)
+    (game,) = logged  # one chunk
+    n, games = num_players, result.num_games
+    rows = list(range(len(agents))) if len(agents) == n else [0] + [1] * (n - 1)
+    entry_of = [[(s - g) % n for s in range(n)] for g in range(games)]
+    row_of = [[rows[e] for e in entries] for entries in entry_of]
+    players = [make_policy(a) for a in agents]  # deterministic players: no seeds to match
+    scalar = [_replay(n, cards, game.dice_log[g], players, row_of[g]) for g in range(games)]
+    for r, stats in enumerate(result.rows):
+        seats = [(g, s) for g in range(games) for s in range(n) if row_of[g][s] == r]
+        lost = sum(scalar[g].start_cards[s] - scalar[g].cards[s] for g, s in seats)
+        rounds_in = sum(_rounds_played(scalar[g])[s] for g, s in seats)
+        assert stats.trials == len(seats) == games * stats.copies
+        assert stats.wins == sum(scalar[g].winner == s for g, s in seats)
+        assert stats.seat_counts == tuple(sum(1 for _, s in seats if s == seat)
+                                          for seat in range(n))
+        assert stats.mean_placement == pytest.approx(
+            np.mean([scalar[g].placements()[s] for g, s in seats]))
+        assert stats.cards_lost_per_round == pytest.approx(lost / rounds_in)
+    assert result.mean_game_length == pytest.approx(np.mean([g.round for g in scalar]))
 
 
 def test_play_lineup_reports_every_finished_game():

@@ -129,8 +129,8 @@ def test_random_is_evaluated_exactly_as_its_mixture() -> None:
     assert stick.exact and stick.table.mixed
     exact = exact_metrics("sensible", "random", cards=10)["win_probability"]
     games = 40_000
-    measured = evaluation.evaluate(["sensible", "random"], num_players=2, num_games=games, seed=5,
-                        exact=False).rows[0].win_rate
+    measured = evaluation.evaluate_agents(["sensible", "random"], num_players=2,
+                                          num_games=games, seed=5, exact=False).rows[0].win_rate
     assert abs(measured - exact) < 4 * (exact * (1 - exact) / games) ** 0.5
 
 
@@ -149,7 +149,7 @@ def test_bad_input_is_named(call, message) -> None:
 # ---------------------------------------------------------------- in train.evaluate
 def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
     games = 4000
-    result = evaluation.evaluate(["threshold", "always-throw"], 2, games, seed=3, cards=10)
+    result = evaluation.evaluate_agents(["threshold", "always-throw"], 2, games, seed=3, cards=10)
     for row in result.rows:
         p = row.exact_win_probability
         assert abs(row.win_rate - p) < 4 * math.sqrt(p * (1 - p) / games), (row.win_rate, p)
@@ -158,7 +158,7 @@ def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
 
 @pytest.fixture(scope="module")
 def exact_result() -> evaluation.EvalResult:
-    return evaluation.evaluate(["sensible", "random"], 2, 20, seed=1, cards=3)
+    return evaluation.evaluate_agents(["sensible", "random"], 2, 20, seed=1, cards=3)
 
 
 def test_R1_5_exact_columns_are_shown_in_the_table(exact_result) -> None:
@@ -177,7 +177,7 @@ def test_R1_5_exact_columns_are_shown_in_the_table(exact_result) -> None:
 
 
 def test_a_drawn_table_is_marked_in_the_table() -> None:
-    result = evaluation.evaluate(["sensible", _Coin(seed=0)], 2, 20, seed=1, cards=3)
+    result = evaluation.evaluate_agents(["sensible", _Coin(seed=0)], 2, 20, seed=1, cards=3)
     lines = result.table().splitlines()
     assert f"{result.rows[1].exact_win_probability:.4f}{DRAWN}" in lines[4]
     assert lines[-1].startswith(f"{DRAWN} stochastic agent")
@@ -200,22 +200,22 @@ def test_exact_columns_reach_csv_and_json(exact_result, tmp_path) -> None:
 def test_metrics_from_the_training_hook_fill_the_same_columns() -> None:
     # The training loop evaluates with exact=False and adds exact_metrics itself.
     agents = ["sensible", "stop-first"]
-    plain = evaluation.evaluate(agents, 2, 20, seed=1, cards=3, exact=False)
-    full = evaluation.evaluate(agents, 2, 20, seed=1, cards=3)
+    plain = evaluation.evaluate_agents(agents, 2, 20, seed=1, cards=3, exact=False)
+    full = evaluation.evaluate_agents(agents, 2, 20, seed=1, cards=3)
     hooked = evaluation.with_exact(plain.rows[0], exact_metrics(*agents, cards=3))
     assert hooked == full.rows[0] and hooked != plain.rows[0]
 
 
 def test_exact_columns_can_be_turned_off_and_need_two_players() -> None:
-    off = evaluation.evaluate(["sensible", "random"], 2, 10, cards=2, exact=False)
+    off = evaluation.evaluate_agents(["sensible", "random"], 2, 10, cards=2, exact=False)
     assert not off.has_exact and "exact win" not in off.table()
     assert off.rows[0].exact_win_probability is None
-    three = evaluation.evaluate(["sensible", "random"], 3, 3, cards=2)
+    three = evaluation.evaluate_agents(["sensible", "random"], 3, 3, cards=2)
     assert not three.has_exact
     with pytest.raises(ValueError, match="exact=True needs 2 players .* got 3 players"):
-        evaluation.evaluate(["sensible", "random"], 3, 3, cards=2, exact=True)
+        evaluation.evaluate_agents(["sensible", "random"], 3, 3, cards=2, exact=True)
     with pytest.raises(ValueError, match="exact must be True, False or None"):
-        evaluation.evaluate(["sensible", "random"], 2, 2, cards=2, exact="yes")
+        evaluation.evaluate_agents(["sensible", "random"], 2, 2, cards=2, exact="yes")
 
 
 # ---------------------------------------------------------------- the README table

@@ -118,12 +118,12 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import evaluate
+    from .evaluate import evaluate_agents
 
     _check_out(args.out)
-    result = evaluate(args.agents, num_players=args.players, num_games=args.games,
-                      seed=args.seed, cards=args.cards, progress=args.progress,
-                      exact=False if args.no_exact else None)
+    result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
+                             seed=args.seed, cards=args.cards, progress=args.progress,
+                             exact=False if args.no_exact else None)
     return _report(result, args.out, "evaluate")
 
 

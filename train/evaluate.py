@@ -1,10 +1,12 @@
 """Pit agents against each other and report who is better, with honest error bars.
 
-Two entry points, both seeded and reproducible bit for bit, both driving a game engine
-directly (no environment wrapper) and batching decisions across many concurrent games, so a
-model answers them in one forward pass:
+Two entry points, both seeded and reproducible bit for bit, both playing on the numpy batch
+engine (``pagadores_env.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-step, pinned to
+``engine.Game`` by the differential test), so each agent answers all its pending decisions in
+one ``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked
+row by row):
 
-``evaluate(agents, num_players, num_games, seed, cards, progress, exact, engine)``
+``evaluate_agents(agents, num_players, num_games, seed, cards, progress, exact)``
     ``agents[0]`` is the agent under test; the rest fill the other seats, either one entry per
     other seat (``len(agents) == num_players``) or a single opponent reused in every other
     seat (``len(agents) == 2``). An agent is a spec string (``"threshold:min_points=100"``,
@@ -32,26 +34,12 @@ against that opponent, and its exploitability. Tabulating an agent asks it about
 decision states once (well under a second with a vectorised ``act_batch``, ~9 s for
 ``lookahead``, longer for a scalar-only ``act``); ``exact=False`` skips it.
 
-Two engines play the games, with the same seat rotation and the same statistics
-(``engine=`` "auto" | "batch" | "scalar"):
-
-``scalar``
-    ``engine.Game`` tables, ``CHUNK`` side by side; works for any policy.
-``batch``
-    The numpy batch engine (``pagadores_env.vector.evaluate.play_lineup``: ``BATCH_CHUNK`` games in
-    lock-step, pinned to ``engine.Game`` by the differential test): about 12× less CPU time
-    when every policy answers a batch in one numpy or network call (100,000 two-player
-    heuristic games: ~2 s instead of ~26 s).
-``auto`` (default)
-    ``batch`` when every agent declares ``vectorised = True`` (a class attribute saying its
-    ``act_batch`` is a true batch form: the heuristics, ``optimal``, SB3 models; see
-    ``pagadores_env.vector.evaluate.is_vectorised``), else ``scalar``.
-
-Randomness: agent row ``r``'s own generator is seeded from ``(seed, 1, r)``. Scalar game
-``g``'s dice come from ``np.random.default_rng((seed, 0, g))`` (blocks of ordered outcomes
-0…215 mapped through ``rules.THROWS``); the batch engine draws all dice from one generator
-seeded ``(seed, 3)``. So a result depends only on its arguments; the two engines throw
-different dice, so their numbers agree only within sampling error.
+Randomness (``pagadores_env.seeding``): agent row ``r``'s own generator is seeded with
+``child_seed(seed, 1, r)``; the dice of all games come from one generator,
+``child_rng(seed, 3)``; a tournament's pair ``(i, j)`` is evaluated with the seed
+``child_seed(seed, 2, i, j)``. So a result depends only on its arguments. (Before 0.2 an
+agent without ``vectorised = True`` was played on separate ``engine.Game`` tables with dice
+``(seed, 0, g)`` per game: those results differ from today's within sampling error.)
 
 Both results write CSV, JSON and a plot (``to_csv``, ``to_json``, ``plot``), each file
 atomically (``pagadores_env.atomic``): an interrupted write leaves the earlier file.
@@ -72,12 +60,11 @@ from typing import Any
 import numpy as np
 
 from pagadores_env.atomic import write_atomic
-from pagadores_env.checks import check_choice, check_int
-from pagadores_env.dice import DiceStream
+from pagadores_env.checks import check_int
 from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
-from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, batch_actions, check_tables, make_policy
-from pagadores_env.vector.evaluate import Played, is_vectorised, play_lineup
+from pagadores_env.policies import Policy, check_tables, make_policy
+from pagadores_env.seeding import child_rng, child_seed
+from pagadores_env.vector.evaluate import Totals, play_lineup
 
 from .exact_report import DRAWN, Yardstick, decimals, yardstick
 
@@ -85,10 +72,7 @@ AgentLike = str | Policy
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 ELO = 400.0 / math.log(10)  # Elo points per unit of natural-log Bradley–Terry strength
 BT_PRIOR = 1.0  # virtual wins each side of every pair gets in the Bradley–Terry fit
-CHUNK = 512  # games played concurrently; fixed, because it orders shared generators' draws
-BATCH_CHUNK = 65_536  # the same for the batch engine (which also shares its dice generator)
-ENGINES = ("auto", "batch", "scalar")
-DICE_BLOCK = 64  # throws per draw of a game's own dice stream (fixes the seeded results)
+CHUNK = 65_536  # games played in lock-step; fixed, because it orders the dice generator's draws
 
 
 def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -159,7 +143,8 @@ _DRAWN_NOTE = (f"{DRAWN} stochastic agent: its exact columns are for the one det
 
 @dataclass(frozen=True)
 class EvalResult:
-    """What ``evaluate`` returns: one ``AgentStats`` per entry (reused opponents merged)."""
+    """What ``evaluate_agents`` returns: one ``AgentStats`` per entry (reused opponents
+    merged)."""
 
     num_players: int
     num_games: int
@@ -167,7 +152,6 @@ class EvalResult:
     cards: int
     mean_game_length: float
     rows: tuple[AgentStats, ...]
-    engine: str = "scalar"  # which engine played the games: "batch" or "scalar"
 
     @property
     def has_exact(self) -> bool:
@@ -180,7 +164,7 @@ class EvalResult:
         header = tuple(name for name, _ in columns)
         body = [tuple(cell(r) for _, cell in columns) for r in self.rows]
         title = (f"{self.num_games} games, {self.num_players} players, {self.cards} cards, "
-                 f"seed {self.seed}, {self.engine} engine; mean game length "
+                 f"seed {self.seed}; mean game length "
                  f"{self.mean_game_length:.2f} rounds; fair share {1 / self.num_players:.3f}")
         notes = [_EXACT_NOTE] if self.has_exact else []
         if self.has_exact and not all(r.exact_deterministic for r in self.rows):
@@ -191,7 +175,7 @@ class EvalResult:
         """One CSV line per agent, plus the run's settings in every line."""
         settings = {"num_players": self.num_players, "num_games": self.num_games,
                     "seed": self.seed, "cards": self.cards,
-                    "mean_game_length": self.mean_game_length, "engine": self.engine}
+                    "mean_game_length": self.mean_game_length}
         names = [f.name for f in fields(AgentStats)] + list(settings)
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=names)
@@ -322,23 +306,22 @@ class TournamentResult:
 
 
 # ---------------------------------------------------------------------- public API
-def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
-             seed: int = 0, cards: int = 10, progress: bool = False,
-             exact: bool | None = None, engine: str = "auto") -> EvalResult:
-    """Play ``num_games`` games (rounded up to a multiple of ``num_players``) with rotated seats.
+def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
+                    seed: int = 0, cards: int = 10, progress: bool = False,
+                    exact: bool | None = None) -> EvalResult:
+    """Play ``num_games`` games (rounded up to a multiple of ``num_players``) with rotated seats
+    on the batch engine (``play_lineup``); what ``pagadores evaluate`` runs.
 
     ``agents[0]`` is under test; ``agents[1:]`` is one entry per other seat or one opponent
     reused. Spec strings are built with ``make_policy(spec, seed=...)``; policy objects are
     ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. ``exact`` adds the
     exact yardstick to each row (default: on for two players; ``True`` with more raises).
     After the games, each agent is reseeded as before them and tabulated, so the exact
-    columns depend only on the arguments too. ``engine`` picks who plays the games (see the
-    module docstring; "auto" = batch when every agent is vectorised). Raises ``ValueError``
-    on a bad agent count, spec, ``num_players``, ``num_games``, ``seed``, ``cards``,
-    ``exact`` or ``engine``, and for an agent that cannot play this table
-    (``policies.check_tables``, e.g. ``optimal`` at 3+ players), all before any game.
+    columns depend only on the arguments too. Raises ``ValueError`` on a bad agent count,
+    spec, ``num_players``, ``num_games``, ``seed``, ``cards`` or ``exact``, and for an agent
+    that cannot play this table (``policies.check_tables``, e.g. ``optimal`` at 3+ players),
+    all before any game.
     """
-    check_choice("engine", engine, ENGINES)
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     check_int("num_games", num_games, 1)
     check_int("seed", seed, 0)
@@ -357,25 +340,27 @@ def evaluate(agents: Sequence[AgentLike], num_players: int = 2, num_games: int =
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
     check_tables(policies, num_players, cards)
     games = -(-num_games // num_players) * num_players
-    totals = _Totals(len(policies), num_players)
-    if engine == "auto":
-        engine = "batch" if all(map(is_vectorised, policies)) else "scalar"
     bar = _progress_bar(games, progress, "evaluate")
-    if engine == "batch":
-        totals.add(play_lineup(policies, row_of_entry, games, np.random.default_rng((seed, 3)),
-                               cards, BATCH_CHUNK, None if bar is None else bar.update))
-    else:
-        for start in range(0, games, CHUNK):
-            chunk = range(start, min(start + CHUNK, games))
-            _play_chunk(policies, row_of_entry, num_players, cards, seed, chunk, totals, bar)
+    played = play_lineup(policies, row_of_entry, games, child_rng(seed, 3), cards, CHUNK,
+                         None if bar is None else bar.update)
     if bar is not None:
         bar.close()
+    totals = played.totals(len(policies))
     labels = _labels(agents, policies)
-    copies = [row_of_entry.count(r) for r in range(len(policies))]
-    rows = tuple(totals.stats(r, labels[r], copies[r]) for r in range(len(policies)))
+    rows = tuple(_stats(totals, r, labels[r], row_of_entry.count(r))
+                 for r in range(len(policies)))
     if exact:
         rows = _with_exact(rows, policies, seed, cards)
-    return EvalResult(num_players, games, seed, cards, totals.rounds / games, rows, engine)
+    return EvalResult(num_players, games, seed, cards, float(played.rounds.mean()), rows)
+
+
+def _stats(totals: Totals, row: int, label: str, copies: int) -> AgentStats:
+    """Agent row ``row``'s line of the table from the games' totals."""
+    trials, wins = int(totals.seated[row].sum()), int(totals.wins[row].sum())
+    low, high = wilson_interval(wins, trials)
+    return AgentStats(label, copies, trials, wins, wins / trials, low, high,
+                      totals.places[row] / trials, totals.cards_lost[row] / totals.rounds_in[row],
+                      tuple(totals.seated[row].tolist()))
 
 
 def _exact_wanted(exact: bool | None, num_players: int, cards: Any) -> bool:
@@ -425,8 +410,8 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     pairs = [(i, j) for i in range(size) for j in range(i + 1, size)]
     bar = _progress_bar(len(pairs), progress, "tournament")
     for i, j in pairs:
-        pair_seed = int(np.random.SeedSequence((seed, 2, i, j)).generate_state(1)[0])
-        result = evaluate([agents[i], agents[j]], 2, num_games, pair_seed, cards, exact=False)
+        result = evaluate_agents([agents[i], agents[j]], 2, num_games, child_seed(seed, 2, i, j),
+                                 cards, exact=False)
         wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
         played = result.num_games
         if bar is not None:
@@ -506,125 +491,16 @@ def rank_ranges(rating: np.ndarray, covariance: np.ndarray,
     return 1 + above.sum(axis=0), len(rating) - above.sum(axis=1)
 
 
-# ---------------------------------------------------------------------- the game loop
-class _Totals:
-    """Running sums per agent row, fed with whole games by either engine."""
-
-    def __init__(self, rows: int, num_players: int) -> None:
-        self.trials = np.zeros(rows, dtype=np.int64)
-        self.wins = np.zeros(rows, dtype=np.int64)
-        self.places = np.zeros(rows, dtype=np.int64)
-        self.lost = np.zeros(rows, dtype=np.int64)
-        self.rounds_in = np.zeros(rows, dtype=np.int64)
-        self.seats = np.zeros((rows, num_players), dtype=np.int64)
-        self.rounds = 0
-
-    def add(self, played: Played) -> None:
-        rows = len(self.trials)
-        row_of = played.player_of
-        self.rounds += int(played.rounds.sum())
-
-        def per_row(values: np.ndarray) -> np.ndarray:
-            return np.bincount(row_of.ravel(), values.ravel(), minlength=rows).astype(np.int64)
-
-        self.trials += np.bincount(row_of.ravel(), minlength=rows)
-        self.wins += np.bincount(row_of[np.arange(len(row_of)), played.winner], minlength=rows)
-        self.places += per_row(played.placements)
-        self.lost += per_row(played.cards_lost)
-        self.rounds_in += per_row(played.rounds_in)
-        for seat in range(row_of.shape[1]):
-            self.seats[:, seat] += np.bincount(row_of[:, seat], minlength=rows)
-
-    def stats(self, row: int, label: str, copies: int) -> AgentStats:
-        trials, wins = int(self.trials[row]), int(self.wins[row])
-        low, high = wilson_interval(wins, trials)
-        return AgentStats(label, copies, trials, wins, wins / trials, low, high,
-                          self.places[row] / trials, self.lost[row] / self.rounds_in[row],
-                          tuple(self.seats[row].tolist()))
-
-
-def _outcome(games: list[Game], row_of_seat: list[list[int]]) -> Played:
-    """Finished scalar games in the batch engine's form."""
-    return Played(np.array(row_of_seat), np.array([g.winner for g in games]),
-                  np.array([g.placements() for g in games]), np.array([g.round for g in games]),
-                  np.array([_rounds_played(g) for g in games]),
-                  np.array([g.start_cards for g in games]) - np.array([g.cards for g in games]))
-
-
-def _rounds_played(game: Game) -> list[int]:
-    """Rounds each seat took part in: up to the round it went out in, else all of them
-    (none for a seat that started without cards)."""
-    played = [game.round if cards else 0 for cards in game.start_cards]
-    current = 0
-    for event in game.log:
-        if event.kind == "round":
-            current = event.value
-        elif event.kind == "out":
-            played[event.seat] = current
-    return played
-
-
-def _play_chunk(policies: list[Policy], row_of_entry: list[int], num_players: int,
-                cards: int, seed: int, chunk: range, totals: _Totals, bar: Any) -> None:
-    """Play the games of ``chunk`` side by side; each round of asking batches every pending
-    decision of one policy into a single ``act_batch`` call."""
-    tables = []
-    for g in chunk:
-        row_of_seat = [row_of_entry[(seat - g) % num_players] for seat in range(num_players)]
-        tables.append(_Table(Game(num_players, cards), row_of_seat,
-                             np.random.default_rng((seed, 0, g))))
-    active = tables
-    while active:
-        pending: dict[int, list[_Table]] = {}
-        still = []
-        for table in active:
-            if table.advance():
-                if bar is not None:
-                    bar.update()
-            else:
-                pending.setdefault(table.row_of_seat[table.game.current_player], []).append(table)
-                still.append(table)
-        for row, waiting in pending.items():
-            obs = np.stack([encode(t.game, t.game.current_player) for t in waiting])
-            masks = np.ones((len(waiting), 2), dtype=np.int8)
-            actions = batch_actions(policies[row], obs, masks)
-            for table, action in zip(waiting, actions, strict=True):
-                table.game.apply_action(int(action))
-        active = still
-    totals.add(_outcome([t.game for t in tables], [t.row_of_seat for t in tables]))
-
-
-class _Table:
-    """One game with its own dice stream."""
-
-    __slots__ = ("game", "row_of_seat", "dice")
-
-    def __init__(self, game: Game, row_of_seat: list[int], rng: np.random.Generator) -> None:
-        self.game, self.row_of_seat = game, row_of_seat
-        self.dice = DiceStream(rng, DICE_BLOCK)
-
-    def advance(self) -> bool:
-        """Throw dice until a decision is due; True once the game is over."""
-        game = self.game
-        while game.is_chance_node():
-            game.apply_throw(self.dice.draw())
-        return game.is_terminal()
-
-
 # ---------------------------------------------------------------------- helpers
-def _child_seed(seed: int, row: int) -> int:
-    return int(np.random.SeedSequence((seed, 1, row)).generate_state(1)[0])
-
-
 def _build(agent: AgentLike, seed: int, row: int) -> Policy:
     if isinstance(agent, str):
-        return make_policy(agent, seed=_child_seed(seed, row))
+        return make_policy(agent, seed=child_seed(seed, 1, row))
     return _reseed(make_policy(agent), seed, row)
 
 
 def _reseed(policy: Policy, seed: int, row: int) -> Policy:
     if hasattr(policy, "reset"):
-        policy.reset(_child_seed(seed, row))
+        policy.reset(child_seed(seed, 1, row))
     return policy
 
 

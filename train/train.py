@@ -101,7 +101,7 @@ from .config import (
     make_env_in_worker,
     save_config,
 )
-from .evaluate import AgentStats, evaluate
+from .evaluate import AgentStats, evaluate_agents
 from .exact_report import DRAWN, ExactMetrics, opponent_yardstick, yardstick
 from .vec_env import PagadoresVecEnv
 
@@ -505,9 +505,9 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Eva
         model.save(path)
         player = make_policy(f"model:path={path}")
         results = [
-            Evaluation(opponent, evaluate([player, opponent], num_players=env.num_players,
-                                          num_games=games, seed=config.seed, cards=env.cards,
-                                          exact=False).rows[0])
+            Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
+                                                 num_games=games, seed=config.seed,
+                                                 cards=env.cards, exact=False).rows[0])
             for opponent in config.eval.opponents
         ]
         if not (config.eval.exact and env.num_players == 2 and isinstance(env.cards, int)):

@@ -5,13 +5,13 @@ to its end (no auto-reset, so long games are not cut off) with each decision mad
 policy sitting in the deciding seat, through its ``act_batch``. Game ``j`` seats lineup
 entry ``k`` in seat ``(k + j) % num_players``, so every policy plays every seat equally often
 and the first-insteker advantage (R3.1) cancels out. ``play_lineup`` is the engine underneath
-(also behind ``train.evaluate``): it returns per-game outcomes rather than summaries.
+(also behind the ``pagadores evaluate`` command's ``evaluate_agents``): it returns per-game
+outcomes (``Played``) rather than summaries; ``Played.totals`` sums them per player.
 
-Vectorisable policies. Any policy plays here (a policy without ``act_batch`` is asked row by
-row), but the batch engine only pays off when ``act_batch`` answers a whole batch in one numpy
-(or one network) call. A policy says so with the class attribute ``vectorised = True``;
-``is_vectorised`` reads it, and ``train.evaluate`` picks this engine automatically only when
-every player declares it. Plain objects and ``BasePolicy``'s looping ``act_batch`` do not.
+Any policy plays here: one without ``act_batch`` is asked row by row
+(``policies.batch_actions``), as is one with ``BasePolicy``'s looping ``act_batch``; the
+games are the same either way. It is fastest when ``act_batch`` answers a whole batch in one
+numpy (or one network) call, as the shipped players and SB3 models do.
 """
 
 from __future__ import annotations
@@ -23,12 +23,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..policies import Policy, batch_actions, make_policy
+from ..seeding import spawned_rng, spawned_seeds
 from .game import VectorGame
 
 
-def is_vectorised(policy: object) -> bool:
-    """Whether ``policy`` declares (``vectorised = True``) a true batch ``act_batch``."""
-    return getattr(policy, "vectorised", False) is True and hasattr(policy, "act_batch")
+class Totals(NamedTuple):
+    """Sums per player (index into the players) over the games of a ``Played``."""
+
+    seated: np.ndarray  # (players, n) games the player sat in each seat
+    wins: np.ndarray  # (players, n) games the player won from each seat
+    places: np.ndarray  # (players,) final places added up (1 = winner)
+    cards_lost: np.ndarray  # (players,)
+    rounds_in: np.ndarray  # (players,) rounds the player took part in
 
 
 class Played(NamedTuple):
@@ -40,6 +46,22 @@ class Played(NamedTuple):
     rounds: np.ndarray  # (games,) rounds the game lasted
     rounds_in: np.ndarray  # (games, n) rounds each seat took part in
     cards_lost: np.ndarray  # (games, n) start cards − final cards
+
+    def totals(self, players: int) -> Totals:
+        """The games summed per player, for ``players`` players (``player_of`` < players)."""
+        games, n = self.player_of.shape
+        seats = np.broadcast_to(np.arange(n), self.player_of.shape)
+        seated = np.zeros((players, n), np.int64)
+        np.add.at(seated, (self.player_of, seats), 1)
+        wins = np.zeros((players, n), np.int64)
+        np.add.at(wins, (self.player_of[np.arange(games), self.winner], self.winner), 1)
+
+        def total(values: np.ndarray) -> np.ndarray:
+            return np.bincount(self.player_of.ravel(), values.ravel(),
+                               minlength=players).astype(np.int64)
+
+        return Totals(seated, wins, total(self.placements), total(self.cards_lost),
+                      total(self.rounds_in))
 
 
 class EvalGame(VectorGame):
@@ -154,31 +176,22 @@ def evaluate_batch(policies: Sequence[str | Policy], num_players: int, num_games
     if len(policies) != num_players:
         raise ValueError(f"policies must list one policy per seat ({num_players}), "
                          f"got {len(policies)}")
-    seeds = np.random.SeedSequence(seed).spawn(num_players + 1)
-    players = [make_policy(p, seed=int(s.generate_state(1)[0]))
-               for p, s in zip(policies, seeds, strict=False)]
+    # spec strings are seeded with parts 0 … n-1 of the seed, the dice draw from part n
+    players = [make_policy(p, seed=s)
+               for p, s in zip(policies, spawned_seeds(seed, num_players), strict=True)]
     start, cpu = time.perf_counter(), time.process_time()
     played = play_lineup(players, range(num_players), num_games,
-                         np.random.default_rng(seeds[-1]), cards, chunk)
-    n, games = num_players, num_games
-    seat_ids = np.broadcast_to(np.arange(n), played.player_of.shape)
-    wins = np.zeros((n, n), np.int64)  # lineup entry × seat
-    np.add.at(wins, (played.player_of[np.arange(games), played.winner], played.winner), 1)
-    seated = np.zeros((n, n), np.int64)
-    np.add.at(seated, (played.player_of, seat_ids), 1)
-    per_entry = seated.sum(axis=1)
-
-    def total(values: np.ndarray) -> np.ndarray:
-        return np.bincount(played.player_of.ravel(), values.ravel(), minlength=n)
-
+                         spawned_rng(seed, num_players), cards, chunk)
+    totals = played.totals(num_players)  # lineup entry × seat
+    per_entry = totals.seated.sum(axis=1)
     return {
         "policies": [str(p) for p in policies],
-        "num_players": n,
-        "games": games,
-        "win_rate": (wins.sum(axis=1) / per_entry).tolist(),
-        "mean_place": (total(played.placements) / per_entry).tolist(),
-        "cards_lost_per_round": (total(played.cards_lost) / total(played.rounds_in)).tolist(),
-        "win_rate_by_seat": (wins / np.maximum(seated, 1)).tolist(),
+        "num_players": num_players,
+        "games": num_games,
+        "win_rate": (totals.wins.sum(axis=1) / per_entry).tolist(),
+        "mean_place": (totals.places / per_entry).tolist(),
+        "cards_lost_per_round": (totals.cards_lost / totals.rounds_in).tolist(),
+        "win_rate_by_seat": (totals.wins / np.maximum(totals.seated, 1)).tolist(),
         "mean_rounds": float(played.rounds.mean()),
         "seconds": time.perf_counter() - start,
         "cpu_seconds": time.process_time() - cpu,
