@@ -21,7 +21,7 @@ install: $(STAMP)
 
 # --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder.
 train: $(STAMP)
-	$(PY) -m train.train $(CONFIG) --fresh
+	$(PY) -m pagadores_train.train $(CONFIG) --fresh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -37,7 +37,7 @@ test-fast: lint
 # pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import.
 bench: $(STAMP)
 	$(PY) -m pip install -q pygame
-	$(PY) -m train.bench
+	$(PY) -m pagadores_cli.bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -7,7 +7,7 @@ the environment's (``Box(49,)``, ``Discrete(2)``), so a model of another environ
 refused at once with both spaces named, not at its first decision. Play is deterministic.
 MaskablePPO gets the action mask; the other algorithms cannot take one, so an illegal choice
 is replaced by the legal action. torch and SB3 are imported only when a model is loaded, so
-importing ``agents`` stays light.
+importing ``pagadores_agents`` stays light.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ ones included, which stay in ``agents`` unselected until then; with ``eliminated
 knocked-out agent at once. A terminated agent then leaves through PettingZoo's dead-step
 protocol.
 
-The per-step path is kept lean (the benchmark ``python -m train.bench --section aec``
+The per-step path is kept lean (the benchmark ``pagadores bench --section aec``
 watches it): dice come from the generator in blocks as classified throws, live agents never
 hold rewards (see ``step``), so there is nothing to clear or accumulate between decisions,
 and infos are only built when read (see ``infos``).

@@ -84,7 +84,7 @@ from .checks import check_choice
 from .dice import DiceStream
 from .engine import Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
-from .opponents import Opponents, reseed_opponents, seat_opponents
+from .opponents import Opponents, check_learner_seat, reseed_opponents, seat_opponents
 from .render import player, render_table
 from .rewards import check_scheme, final_reward
 
@@ -107,13 +107,7 @@ class PagadoresGymEnv(gym.Env):
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.info_events = check_flag("info_events", info_events)
         self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
-        if learner_seat != "random" and (
-                isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
-                or not 0 <= learner_seat < num_players):
-            raise ValueError(
-                f"learner_seat must be 'random' or a seat 0–{num_players - 1}, got {learner_seat!r}"
-            )
-        self.learner_seat = learner_seat
+        self.learner_seat = check_learner_seat(learner_seat, num_players)
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.opponents = seat_opponents(opponents, num_players, self.cards)

@@ -1,7 +1,7 @@
 """The scripted opponents of a learner (or of a person at the terminal): one place that seats
-them and seeds them, used by the Gymnasium env (``gym_env``), the VecEnv (``vec_env``) and
-terminal play, so all of them read the ``opponents`` argument alike and a seeded Gymnasium env
-and a seeded VecEnv draw the same opponents' randomness.
+them and seeds them (and checks the learner's seat), used by the Gymnasium env (``gym_env``),
+the VecEnv (``vec_env``) and terminal play, so all of them read the ``opponents`` argument
+alike and a seeded Gymnasium env and a seeded VecEnv draw the same opponents' randomness.
 
 ``opponents`` is one entry per other seat (in seat order, skipping the learner), or a single
 entry (alone or in a one-item list) for every other seat. An entry is a policy spec string
@@ -13,11 +13,25 @@ and a stochastic opponent draws from one generator.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from .policies import Policy, check_tables, make_policy
 from .seeding import spawned_seeds
 
 Opponents = Sequence[str | Policy] | str | Policy
+
+
+def check_learner_seat(learner_seat: Any, num_players: int) -> int | str:
+    """``learner_seat`` if it is ``"random"`` (drawn per game) or a seat ``0 … num_players-1``
+    (an integer, not a bool); else ``ValueError`` naming both."""
+    if learner_seat != "random" and (
+            isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
+            or not 0 <= learner_seat < num_players):
+        raise ValueError(
+            f"learner_seat must be 'random' or a seat 0–{num_players - 1}, got {learner_seat!r}")
+    return learner_seat
 
 
 def seat_opponents(opponents: Opponents, num_players: int,

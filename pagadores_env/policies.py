@@ -14,9 +14,9 @@ instead of failing at the policy's first decision there.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The
-environment package only holds the registry; the ``agents`` package registers its players
-through the ``pagadores_env.policies`` entry-point group, so nothing here imports it and
-the dependency arrow stays ``pagadores_env`` ← ``agents``.
+environment package only holds the registry; the ``pagadores_agents`` package registers its
+players through the ``pagadores_env.policies`` entry-point group, so nothing here imports it
+and the dependency arrow stays ``pagadores_env`` ← ``pagadores_agents``.
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from pagadores_cli import bench
 from pagadores_env import Game, IllegalMoveError, pagadores_v0, picture
 from pagadores_env.dice import DICE_BLOCK
 from pagadores_env.observation import OBS_SIZE, encode, field_table
 from pagadores_env.rules import THROWS
-from train import bench
 
 PLAYERS = (2, 3, 6)
 MODES = ("stay", "leave")  # what happens to knocked-out agents (``eliminated``)

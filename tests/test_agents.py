@@ -1,4 +1,5 @@
-"""Scripted players (agents.heuristics) and the SB3 model adapter (agents.sb3_adapter)."""
+"""Scripted players (pagadores_agents.heuristics) and the SB3 model adapter
+(pagadores_agents.sb3_adapter)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from agents import heuristics as h
-from agents.sb3_adapter import SB3Policy, detect_algo
+from pagadores_agents import heuristics as h
+from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
 from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.policies import make_policy, registered_policies
 from pagadores_env.rules import THROWS, classify
@@ -282,12 +283,20 @@ def test_a_directory_or_a_damaged_model_is_named(saved_models, tmp_path):
         make_policy(f"model:path={broken}")
 
 
-def test_heuristics_module_stays_free_of_torch():
+def test_env_package_and_heuristics_stay_free_of_torch_and_sb3():
+    """``import pagadores_env`` (the envs, the batch engine, the players) imports neither torch
+    nor stable-baselines3, nor ``pagadores_env.vec_env``, which needs them (``train`` extra)."""
     import subprocess
     import sys
 
-    code = ("import sys, agents, pagadores_env; from pagadores_env.policies import make_policy;"
-            "make_policy('lookahead'); assert 'torch' not in sys.modules, 'torch was imported'")
+    code = ("import sys, gymnasium, pagadores_agents, pagadores_env\n"
+            "from pagadores_env import pagadores_v0, vector\n"
+            "from pagadores_env.policies import make_policy\n"
+            "make_policy('lookahead')\n"
+            "gymnasium.make('Pagadores-v0', num_players=3, opponents='sensible').reset(seed=0)\n"
+            "pagadores_v0.env(num_players=3).reset(seed=0)\n"
+            "heavy = {'torch', 'stable_baselines3', 'sb3_contrib', 'pagadores_env.vec_env'}\n"
+            "assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from train.cli import DELEGATED, main
-from train.play import RULES_SUMMARY, play
+from pagadores_cli.main import DELEGATED, main
+from pagadores_cli.play import RULES_SUMMARY, play
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 
@@ -227,12 +227,12 @@ def test_ctrl_c_abandons_the_game_in_one_line(monkeypatch: pytest.MonkeyPatch,
 
 def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    import train.evaluate
+    import pagadores_train.evaluate
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(train.evaluate, "evaluate_agents", interrupted)
+    monkeypatch.setattr(pagadores_train.evaluate, "evaluate_agents", interrupted)
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 130
     assert err.strip() == "pagadores evaluate: interrupted"

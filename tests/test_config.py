@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from train.config import (
+from pagadores_train.config import (
     ALGORITHMS,
     Config,
     ConfigError,

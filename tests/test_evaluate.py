@@ -1,4 +1,4 @@
-"""Evaluation and tournaments (train.evaluate: ``evaluate_agents``, ``tournament``)."""
+"""Evaluation and tournaments (pagadores_train.evaluate: ``evaluate_agents``, ``tournament``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from agents.heuristics import SensiblePolicy
+from pagadores_agents.heuristics import SensiblePolicy
 from pagadores_env import atomic
-from tests.players import RowByRow
-from train.evaluate import (
+from pagadores_train.evaluate import (
     ELO,
     AgentStats,
     EvalResult,
@@ -23,6 +22,7 @@ from train.evaluate import (
     tournament,
     wilson_interval,
 )
+from tests.players import RowByRow
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

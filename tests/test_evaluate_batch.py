@@ -17,8 +17,8 @@ from pagadores_env.rules import THROWS
 from pagadores_env.vector import VectorGame
 from pagadores_env.vector import evaluate as batch_evaluation
 from pagadores_env.vector.evaluate import EvalGame, Played, play_lineup, play_out
+from pagadores_train.evaluate import evaluate_agents
 from tests.players import Looping, RowByRow
-from train.evaluate import evaluate_agents
 
 
 # ---------------------------------------------------------------- any player plays

@@ -1,4 +1,5 @@
-"""The exact yardstick (train.exact_report) and its columns in train.evaluate.
+"""The exact yardstick (pagadores_train.yardstick), its columns in pagadores_train.evaluate and
+the ``pagadores exact`` report (pagadores_cli.exact_report).
 
 Exact numbers are checked against the solver's own public functions and against Monte-Carlo
 play through the engine (seeded, 4 standard errors: a false alarm about once in 16 000 runs,
@@ -14,18 +15,16 @@ import math
 import numpy as np
 import pytest
 
+from pagadores_cli.exact_report import SHIPPED, main, pairwise_table
 from pagadores_env.observation import OBS_SIZE, SLICES
 from pagadores_env.policies import BasePolicy, make_policy
 from pagadores_env.solver import best_response, evaluate, exploitability, policy_table
-from train import evaluate as evaluation
-from train.exact_report import (
+from pagadores_train import evaluate as evaluation
+from pagadores_train.yardstick import (
     DRAWN,
-    SHIPPED,
     clear_cache,
     exact_metrics,
-    main,
     opponent_yardstick,
-    pairwise_table,
     yardstick,
 )
 
@@ -146,7 +145,7 @@ def test_bad_input_is_named(call, message) -> None:
         call()
 
 
-# ---------------------------------------------------------------- in train.evaluate
+# ---------------------------------------------------------------- in pagadores_train.evaluate
 def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
     games = 4000
     result = evaluation.evaluate_agents(["threshold", "always-throw"], 2, games, seed=3, cards=10)

@@ -353,7 +353,7 @@ def test_seeded_gym_env_and_vec_env_seed_their_opponents_alike():
     opponent object the same seed (``opponents.reseed_opponents``), so both draw the same
     opponents' randomness; a shared opponent is seeded once."""
     from pagadores_env.policies import BasePolicy
-    from train.vec_env import PagadoresVecEnv
+    from pagadores_env.vec_env import PagadoresVecEnv
 
     class Recorder(BasePolicy):
         def __init__(self) -> None:

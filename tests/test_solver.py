@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from agents.optimal import OptimalPolicy
+from pagadores_agents.optimal import OptimalPolicy
 from pagadores_env.engine import Action, Game
 from pagadores_env.observation import OBS_SIZE, SLICES, encode
 from pagadores_env.policies import BasePolicy, make_policy

@@ -13,8 +13,8 @@ import pytest
 import torch
 from sb3_contrib import MaskablePPO
 
-from train.config import Config, ConfigError, config_from_dict, load_config
-from train.train import hyperparams, main, train
+from pagadores_train.config import Config, ConfigError, config_from_dict, load_config
+from pagadores_train.train import hyperparams, main, train
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
@@ -200,7 +200,7 @@ def test_command_line_override_and_table(tmp_path: Path, capsys: pytest.CaptureF
                                          ) -> None:
     config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 10_000)
     path = tmp_path / "smoke.yaml"
-    from train.config import save_config
+    from pagadores_train.config import save_config
 
     save_config(config, path)
     assert main([str(path), "--timesteps", "128", "--name", "cli", "--no-progress"]) == 0

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
+from pagadores_train import train as trainer
+from pagadores_train.config import ConfigError, load_config, save_config
+from pagadores_train.train import Interrupted, RunError, main, train
 from tests.test_train import CONFIGS, rows, tiny
-from train import train as trainer
-from train.config import ConfigError, load_config, save_config
-from train.train import Interrupted, RunError, main, train
 
 # tiny(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
 STEPS_0_TO_512 = [0, 0, 256, 256, 512, 512]

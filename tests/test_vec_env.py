@@ -11,8 +11,8 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.vec_env import PagadoresVecEnv
 from pagadores_env.vector import evaluate_batch
-from train.vec_env import PagadoresVecEnv
 
 
 def waits_for_learner(env: PagadoresVecEnv) -> bool:
@@ -160,8 +160,8 @@ def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> Non
     """The benchmark script runs and prints its summary as JSON (numbers not judged here)."""
     import json
 
-    from train.bench import main
-    from train.bench_vector import vector_decisions
+    from pagadores_cli.bench import main
+    from pagadores_cli.bench_vector import vector_decisions
 
     assert main(["--section", "evaluate", "--games", "300", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)

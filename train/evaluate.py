@@ -28,7 +28,7 @@ placement (1 = winner; players knocked out together share a place), mean cards l
 played (cards lost over the game / rounds it was in), and the mean game length in rounds.
 
 Two-player evaluations also carry the exact yardstick (``exact``, on by default for 2 players;
-``train.exact_report``): each agent's exact win probability against the other, averaged over
+``pagadores_train.yardstick``): each agent's exact win probability against the other, averaged over
 who insteeks first exactly as the seat rotation averages, its % of the best response's value
 against that opponent, and its exploitability. Tabulating an agent asks it about all 512 500
 decision states once (well under a second with a vectorised ``act_batch``, ~9 s for
@@ -66,7 +66,7 @@ from pagadores_env.policies import Policy, check_tables, make_policy
 from pagadores_env.seeding import child_rng, child_seed
 from pagadores_env.vector.evaluate import Totals, play_lineup
 
-from .exact_report import DRAWN, Yardstick, decimals, yardstick
+from .yardstick import DRAWN, Yardstick, decimals, yardstick
 
 AgentLike = str | Policy
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -101,7 +101,7 @@ class AgentStats:
     mean_placement: float
     cards_lost_per_round: float
     seat_counts: tuple[int, ...]  # games played in each seat (all copies together)
-    # The exact yardstick (two players only, else None): see ``train.exact_report``.
+    # The exact yardstick (two players only, else None): see ``pagadores_train.yardstick``.
     exact_win_probability: float | None = None
     exact_best_response_win_probability: float | None = None  # the best response's, same opp.
     exact_percent_of_best_response: float | None = None
@@ -391,7 +391,7 @@ def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
 def with_exact(stats: AgentStats, metrics: Mapping[str, float],
                deterministic: bool = True) -> AgentStats:
     """``stats`` with the exact columns filled in from ``metrics`` (an
-    ``exact_report.exact_metrics`` dict); ``deterministic=False`` marks a drawn table (†)."""
+    ``yardstick.exact_metrics`` dict); ``deterministic=False`` marks a drawn table (†)."""
     return replace(stats, **{f"exact_{key}": value for key, value in metrics.items()},
                    exact_deterministic=deterministic)
 

@@ -19,7 +19,7 @@ tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
 eval.csv              the model against each evaluation opponent during training: games,
                       win rate with 95 % CI, timesteps, wall time; with two players and one
                       card count the solver's exact win probability, % of the best
-                      response's and the policy's exploitability (``train.exact_report``)
+                      response's and the policy's exploitability (``pagadores_train.yardstick``)
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability)
 ====================  ===========================================================
@@ -56,7 +56,7 @@ command that resumes (before that, nothing has been written, and it prints the c
 start again); the command line exits with status 130.
 
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
-[--fresh] [--no-progress]`` (also ``python -m train.train``).
+[--fresh] [--no-progress]`` (also ``python -m pagadores_train.train``).
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from pagadores_env.atomic import write_atomic
 from pagadores_env.policies import make_policy
+from pagadores_env.vec_env import PagadoresVecEnv
 
 from .config import (
     ACTIVATIONS,
@@ -102,8 +103,7 @@ from .config import (
     save_config,
 )
 from .evaluate import AgentStats, evaluate_agents
-from .exact_report import DRAWN, ExactMetrics, opponent_yardstick, yardstick
-from .vec_env import PagadoresVecEnv
+from .yardstick import DRAWN, ExactMetrics, opponent_yardstick, yardstick
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
@@ -328,8 +328,8 @@ def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 # --------------------------------------------------------------------------- env and model
 def make_vec_env(config: Config) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
-    SubprocVecEnv unpickle ``train.config.make_env_in_worker``, which imports only the light config
-    module and leaves Ctrl-C to this process."""
+    SubprocVecEnv unpickle ``pagadores_train.config.make_env_in_worker``, which imports only
+    the light config module and leaves Ctrl-C to this process."""
     if config.vec_env.kind == "batch":
         env = config.env
         return VecMonitor(PagadoresVecEnv(
@@ -472,7 +472,7 @@ def planned_timesteps(model: BaseAlgorithm, total_timesteps: int) -> int:
 @dataclass(frozen=True)
 class Evaluation:
     """The model against one opponent: Monte-Carlo games (``stats``, the model's row) and, at
-    two-player tables, the solver's exact numbers (``train.exact_report``). ``drawn`` marks
+    two-player tables, the solver's exact numbers (``pagadores_train.yardstick``). ``drawn`` marks
     exact numbers against a stochastic opponent: they hold for the one deterministic table
     its calls drew, not for the opponent itself."""
 
@@ -497,8 +497,9 @@ class Evaluation:
 def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Evaluation]:
     """The model against every evaluation opponent, on the same seeded games each time so
     points on the learning curve are comparable. The model plays through the
-    ``model:path=…`` player (agents.sb3_adapter), from a temporary copy. Exact numbers cost
-    one tabulation of the model; opponents' tabulations are cached across evaluations."""
+    ``model:path=…`` player (``pagadores_agents.sb3_adapter``), from a temporary copy. Exact
+    numbers cost one tabulation of the model; opponents' tabulations are cached across
+    evaluations."""
     env = config.env
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.zip"

@@ -6,9 +6,9 @@ that ``--json`` prints (merged over sections into one object). Sections:
 
 =========  ==============================================================================
 aec        agent steps/s of the PettingZoo env (2/4/6 players, wrapped and raw) against
-           PettingZoo's tictactoe_v3 (``train.bench_aec``)
+           PettingZoo's tictactoe_v3 (``bench_aec``)
 vector     decisions/s of the numpy batch engine at batch 1/64/4096 against the scalar
-           engine and the AEC env (``train.bench_vector``)
+           engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
 sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v0)
 =========  ==============================================================================
@@ -24,8 +24,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from train.bench_aec import aec_section
-from train.bench_vector import evaluate_section, sb3_section, vector_section
+from .bench_aec import aec_section
+from .bench_vector import evaluate_section, sb3_section, vector_section
 
 #: name → section function; sections run in this order.
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {

@@ -26,14 +26,15 @@ from pathlib import Path
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
-    "train": ("train.train", "train an SB3 agent from a YAML config (see: pagadores train -h)"),
-    "bench": ("train.bench", "measure environment speed (see: pagadores bench -h)"),
+    "train": ("pagadores_train.train",
+              "train an SB3 agent from a YAML config (see: pagadores train -h)"),
+    "bench": ("pagadores_cli.bench", "measure environment speed (see: pagadores bench -h)"),
     "solve": ("pagadores_env.solver",
               "solve the 2-player game exactly: game value and time (see: pagadores solve -h)"),
     "best-response": ("pagadores_env.solver.multi",
                       "exact best response of one seat against fixed opponents at 2–4-player "
                       "tables (see: pagadores best-response -h)"),
-    "exact": ("train.exact_report",
+    "exact": ("pagadores_cli.exact_report",
               "exact 2-player win probabilities of agents against each other, and their "
               "exploitability (see: pagadores exact -h)"),
 }
@@ -118,7 +119,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from .evaluate import evaluate_agents
+    from pagadores_train.evaluate import evaluate_agents
 
     _check_out(args.out)
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
@@ -128,7 +129,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    from .evaluate import tournament
+    from pagadores_train.evaluate import tournament
 
     _check_out(args.out)
     result = tournament(args.agents, num_games=args.games, seed=args.seed, cards=args.cards,

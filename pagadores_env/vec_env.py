@@ -1,7 +1,15 @@
 """``PagadoresVecEnv``: the single-agent task of ``Pagadores-v0`` as one SB3 ``VecEnv``.
 
+Needs the ``train`` extra (``pip install 'pagadores-env[train]'``): it subclasses
+stable-baselines3's ``VecEnv``, so ``import pagadores_env`` does not import this module (the
+environment package imports without torch or SB3); import it as
+``from pagadores_env.vec_env import PagadoresVecEnv``.
+
 ``num_envs`` games run as one ``VectorGame``; in each the learner holds one seat (fixed, or
-drawn per game with ``learner_seat="random"``) and scripted opponents play the others. A
+drawn per game with ``learner_seat="random"``) and scripted opponents play the others
+(``opponents`` and ``learner_seat`` as the Gym env takes them, ``pagadores_env.opponents``: a
+single opponent is one policy object in every other seat, and a seed gives the opponents the
+same seeds as the Gym env's ``reset(seed)``). A
 step applies the learner's actions, then lets every game run — dice by the batch engine,
 opponent decisions by each opponent's ``act_batch`` on the batch of games where that opponent
 decides — until each game waits for its learner again. Observations, actions, rewards and
@@ -29,13 +37,19 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from pagadores_env.engine import Game
-from pagadores_env.observation import OBS_SIZE
-from pagadores_env.opponents import Opponents, distinct, reseed_opponents, seat_opponents
-from pagadores_env.policies import batch_actions
-from pagadores_env.rewards import check_scheme, final_reward
-from pagadores_env.seeding import spawned_rng
-from pagadores_env.vector import VectorGame
+from .engine import Game
+from .observation import OBS_SIZE
+from .opponents import (
+    Opponents,
+    check_learner_seat,
+    distinct,
+    reseed_opponents,
+    seat_opponents,
+)
+from .policies import batch_actions
+from .rewards import check_scheme, final_reward
+from .seeding import spawned_rng
+from .vector import VectorGame
 
 
 class PagadoresVecEnv(VecEnv):
@@ -48,14 +62,9 @@ class PagadoresVecEnv(VecEnv):
                  learner_seat: int | str = "random", reward: str = "win",
                  seed: int | None = None) -> None:
         Game(num_players, cards)  # validates num_players and cards with clear errors
-        if learner_seat != "random" and (
-                isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
-                or not 0 <= learner_seat < num_players):
-            raise ValueError(f"learner_seat must be 'random' or a seat 0–{num_players - 1}, "
-                             f"got {learner_seat!r}")
         self.num_players = num_players
         self.cards = cards
-        self.learner_seat = learner_seat
+        self.learner_seat = check_learner_seat(learner_seat, num_players)
         self.reward = check_scheme(reward)
         self.opponents = seat_opponents(opponents, num_players, cards)
         # one act_batch call per distinct policy object per round of opponent decisions

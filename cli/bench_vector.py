@@ -6,7 +6,7 @@
     step resolves all chance until every game waits at a decision again. The scalar
     ``engine.Game`` driven the same way (random decisions, dice from a generator) is the
     baseline, and so are the agent steps per second of the PettingZoo AEC env
-    (``train.bench.drive_aec``, 4 players; every agent step counts there, dead steps too).
+    (``bench_aec.drive_aec``, 4 players; every agent step counts there, dead steps too).
     ``vector_decisions_per_s`` is batch 4096, 4 players; ``vector_vs_aec`` its ratio to the
     AEC rate.
 ``evaluate``
@@ -33,7 +33,8 @@ from pagadores_env import pagadores_v0
 from pagadores_env.engine import Game
 from pagadores_env.rules import THROWS
 from pagadores_env.vector import VectorGame, evaluate_batch
-from train.bench_aec import drive_aec
+
+from .bench_aec import drive_aec
 
 BATCHES = (1, 64, 4096)
 PLAYERS = (2, 4, 6)
@@ -177,7 +178,7 @@ def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-    from train.vec_env import PagadoresVecEnv
+    from pagadores_env.vec_env import PagadoresVecEnv
 
     envs, players, steps, n_steps = options.envs, 4, options.sb3_steps, 64
     settings = {"num_players": players, "cards": 10, "opponents": "sensible"}
