@@ -23,16 +23,5 @@ class RowByRow:
         return int(self.inner.act(obs, mask))
 
 
-class Looping(BasePolicy):
+class Looping(RowByRow, BasePolicy):
     """The player ``spec`` names, behind ``BasePolicy``'s ``act_batch`` (a loop over ``act``)."""
-
-    def __init__(self, spec: str) -> None:
-        super().__init__()
-        self.inner = make_policy(spec)
-        self.name = spec
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(self.inner.act(obs, mask))
