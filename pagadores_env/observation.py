@@ -131,7 +131,8 @@ def _table(n: int, seat: int, phase: str, pos: int, insteker: int | None, limit:
     # kampen and game over have no decisions: nobody throws "after me"
     after = tuple(order[pos + 1:]) if phase == "round" else ()
     table = np.empty(OBS_SIZE, dtype=np.float32)
-    _PACK(table, 0,
+    # numpy's stubs give ndarray the buffer protocol only from Python 3.12 on
+    _PACK(table, 0,  # type: ignore[arg-type]
           *map(_CARDS.__getitem__, _ROTATE[n][seat](cards)), *_AFTER_CARDS[n][seat][insteker],
           *score_rows,
           *_to_throw(n, seat, after),

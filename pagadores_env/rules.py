@@ -16,7 +16,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -96,9 +96,10 @@ def _order_key(dice: tuple[int, int, int]) -> tuple[int, int]:
 
 
 #: The 56 unordered throws, sorted dice, ascending lexicographically.
-UNORDERED: tuple[tuple[int, int, int], ...] = tuple(
+# cast: the stubs type the combinations as tuple[int, ...]; NUM_DICE makes them triples.
+UNORDERED = cast("tuple[tuple[int, int, int], ...]", tuple(
     combinations_with_replacement(range(1, FACES + 1), NUM_DICE)
-)
+))
 _KEYS = sorted({_order_key(d) for d in UNORDERED})
 _STRENGTH_OF_KEY = {key: rank for rank, key in enumerate(_KEYS)}
 NUM_STRENGTHS = len(_STRENGTH_OF_KEY)
