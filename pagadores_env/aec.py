@@ -17,7 +17,7 @@ and infos are only built when read (see ``infos``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -118,7 +118,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
         self.agents: list[str] = []  # no game until reset()
         self.agent_selection: str | None = None
         self._deciding: str | None = None
-        self._dice: DiceStream | None = None  # made with the generator in reset()
+        self._dice: DiceStream  # made with the generator in reset()
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
@@ -160,7 +160,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, building only the selected agent's info when infos are stale."""
-        agent = self.agent_selection
+        # cast, not a check: None (never reset) is no key, so it raises KeyError below
+        agent = cast(str, self.agent_selection)
         try:
             reward = self._cumulative_rewards[agent]
         except (KeyError, AttributeError):  # every agent has left, or reset() never ran

@@ -142,6 +142,7 @@ class PagadoresGymEnv(gym.Env):
         if self._done:
             raise RuntimeError("the episode is over (or never started): call reset() first")
         game = self.game
+        assert game is not None  # an episode is running, so reset() made it
         replaced = False
         try:
             action = as_action(action)  # the one rule for every layer
@@ -185,8 +186,10 @@ class PagadoresGymEnv(gym.Env):
         """``[stop, throw again]`` legality (int8) for MaskablePPO; zeros once the episode ends."""
         if self._done:
             return _NO_MASK.copy()
+        game = self.game
+        assert game is not None  # an episode is running, so reset() made it
         mask = np.zeros(2, dtype=np.int8)
-        mask[self.game.legal_actions()] = 1
+        mask[game.legal_actions()] = 1
         return mask
 
     # ------------------------------------------------------------------ internals
@@ -205,10 +208,11 @@ class PagadoresGymEnv(gym.Env):
 
     def _play_until_learner(self) -> None:
         """Roll dice and let opponents decide until the learner decides or its episode ends."""
-        game, seat = self.game, self.seat
+        game, seat, dice = self.game, self.seat, self._dice
+        assert game is not None and dice is not None  # reset() made both
         while not game.is_terminal() and game.cards[seat]:
             if game.is_chance_node():
-                game.apply_throw(self._dice.draw())
+                game.apply_throw(dice.draw())
             elif game.current_player == seat:
                 return
             else:
@@ -218,16 +222,19 @@ class PagadoresGymEnv(gym.Env):
         self._done = True
 
     def _final_reward(self) -> float:
+        assert self.game is not None  # only at the end of an episode reset() started
         places = self.game.placements()
         place = places[self.seat]
         return final_reward(self.reward_scheme, place, self.num_players, places.count(place))
 
     def _observe(self) -> np.ndarray:
+        assert self.game is not None  # only from reset() and step(), after reset() made it
         return encode(self.game, self.seat)
 
     def _info(self, illegal_action: bool = False, placement: int | None = None) -> dict[str, Any]:
         """The info of the current step: always the same keys and shapes (see the module
         docstring); ``placement`` overrides the game's final place (a forfeit is last)."""
+        assert self.game is not None  # only from reset() and step(), after reset() made it
         if placement is None:
             placement = self.game.placements()[self.seat] if self._done else 0
         info: dict[str, Any] = {
