@@ -29,9 +29,9 @@ DELEGATED = {
     "train": ("pagadores_train.train",
               "train an SB3 agent from a YAML config (see: pagadores train -h)"),
     "bench": ("pagadores_cli.bench", "measure environment speed (see: pagadores bench -h)"),
-    "solve": ("pagadores_env.solver",
+    "solve": ("pagadores_cli.solve",
               "solve the 2-player game exactly: game value and time (see: pagadores solve -h)"),
-    "best-response": ("pagadores_env.solver.multi",
+    "best-response": ("pagadores_cli.best_response",
                       "exact best response of one seat against fixed opponents at 2–4-player "
                       "tables (see: pagadores best-response -h)"),
     "exact": ("pagadores_cli.exact_report",

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pagadores_agents.optimal import OptimalPolicy
+from pagadores_cli.solve import main
 from pagadores_env.engine import Action, Game
 from pagadores_env.observation import OBS_SIZE, SLICES, encode
 from pagadores_env.policies import BasePolicy, make_policy
@@ -29,7 +30,6 @@ from pagadores_env.solver import (
     evaluate,
     exploitability,
     load_or_solve,
-    main,
     policy_table,
     solve_two_player,
 )

@@ -17,11 +17,12 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from pagadores_cli.best_response import main as best_response_main
 from pagadores_env.engine import Game
 from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.policies import BasePolicy, Policy, make_policy
 from pagadores_env.rules import classify
-from pagadores_env.solver import best_response, multi, multi_rows
+from pagadores_env.solver import best_response, multi_rows
 from pagadores_env.solver.multi import MultiBestResponse, best_response_multi, solve_cost
 
 MASK = np.ones(2, dtype=np.int8)
@@ -312,7 +313,7 @@ def test_the_documented_tables_fit() -> None:
 ])
 def test_command_line_errors_are_one_line(args, message, capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
-        multi.main(args)
+        best_response_main(args)
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("pagadores best-response: error: ") and message in err[-1]
@@ -321,7 +322,7 @@ def test_command_line_errors_are_one_line(args, message, capsys) -> None:
 
 def test_command_line_options_have_help(capsys) -> None:
     with pytest.raises(SystemExit):
-        multi.main(["--help"])
+        best_response_main(["--help"])
     out = capsys.readouterr().out
     for option in ("--players", "--cards", "--hero-seat", "--opponent"):
         line = next(line for line in out.splitlines() if line.strip().startswith(option))
@@ -331,6 +332,6 @@ def test_command_line_options_have_help(capsys) -> None:
 
 
 def test_command_line_prints_the_value(capsys) -> None:
-    assert multi.main(["--players", "3", "--cards", "1", "--opponent", "stop-first"]) == 0
+    assert best_response_main(["--players", "3", "--cards", "1", "--opponent", "stop-first"]) == 0
     out = capsys.readouterr().out
     assert "3 players, 1 cards each, hero seat 0 vs stop-first: hero wins with probability" in out

@@ -1,3 +1,0 @@
-from . import main
-
-raise SystemExit(main())
