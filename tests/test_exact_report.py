@@ -18,7 +18,7 @@ import pytest
 from pagadores_cli.exact_report import SHIPPED, main, pairwise_table
 from pagadores_env.observation import OBS_SIZE, SLICES
 from pagadores_env.policies import BasePolicy, make_policy
-from pagadores_env.solver import best_response, evaluate, exploitability, policy_table
+from pagadores_env.solver import best_response, exploitability, policy_table, win_probabilities
 from pagadores_train import evaluate as evaluation
 from pagadores_train.yardstick import (
     DRAWN,
@@ -70,7 +70,7 @@ def test_optimal_against_optimal_is_even_and_unexploitable() -> None:
 def test_metrics_agree_with_the_solvers_own_functions() -> None:
     mine, theirs = make_policy("sensible"), make_policy("always-throw")
     metrics = exact_metrics(mine, theirs, cards=4)
-    assert metrics["win_probability"] == pytest.approx(evaluate(mine, theirs, 4).win_mean,
+    assert metrics["win_probability"] == pytest.approx(win_probabilities(mine, theirs, 4).win_mean,
                                                        abs=1e-12)
     assert metrics["best_response_win_probability"] == pytest.approx(
         best_response(theirs, 4).win_mean, abs=1e-12)

@@ -27,11 +27,11 @@ from pagadores_env.solver import (
     TwoPlayerSolution,
     best_response,
     cache_path,
-    evaluate,
     exploitability,
     load_or_solve,
     policy_table,
     solve_two_player,
+    win_probabilities,
 )
 from pagadores_env.solver.decisions import GRID
 
@@ -188,7 +188,7 @@ class StopAt(BasePolicy):
 @pytest.mark.parametrize("first", [0, 1])
 def test_monte_carlo_matches_exact_evaluation_of_scripted_policies(first: int) -> None:
     a, b = StopAt(20), StopAt(34)
-    exact = evaluate(a, b, cards=2)
+    exact = win_probabilities(a, b, cards=2)
     games = 8000
     observed = _wins([2, 2], first, [a, b], games, seed=11 + first)
     _within_4_se(observed, exact.win_first if first == 0 else exact.win_second, games)
@@ -212,7 +212,7 @@ def test_optimal_play_cannot_be_exploited(solution10) -> None:
 
 
 def test_optimal_policy_from_observations_plays_the_solution(solution10) -> None:
-    match = evaluate(OptimalPolicy(cards=10), solution10.policy_table(), cards=10)
+    match = win_probabilities(OptimalPolicy(cards=10), solution10.policy_table(), cards=10)
     assert match.win_first == pytest.approx(solution10.value, abs=1e-12)
     assert match.win_mean == pytest.approx(0.5, abs=1e-12)
 
@@ -221,7 +221,7 @@ def test_best_response_beats_every_fixed_reply_to_a_scripted_policy() -> None:
     opponent = StopAt(30)
     response = best_response(opponent, cards=4)
     for level in (1, 10, 20, 30, 36, 42):
-        other = evaluate(StopAt(level), opponent, cards=4)
+        other = win_probabilities(StopAt(level), opponent, cards=4)
         assert response.win_first >= other.win_first - 1e-12
         assert response.win_second >= other.win_second - 1e-12
     assert exploitability(opponent, cards=4) > 0.01

@@ -34,7 +34,13 @@ import numpy as np
 
 from pagadores_env.engine import MAX_CARDS
 from pagadores_env.policies import Policy, check_tables, make_policy
-from pagadores_env.solver import BestResponse, PolicyTable, best_response, evaluate, policy_table
+from pagadores_env.solver import (
+    BestResponse,
+    PolicyTable,
+    best_response,
+    policy_table,
+    win_probabilities,
+)
 from pagadores_env.solver.model import check_cards
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
@@ -74,7 +80,7 @@ class Yardstick:
         """This agent's exact metrics against ``other`` (same cards)."""
         if other.cards != self.cards:
             raise ValueError(f"yardsticks for {self.cards} and {other.cards} cards cannot meet")
-        win = evaluate(self.table, other.table, self.cards).win_mean
+        win = win_probabilities(self.table, other.table, self.cards).win_mean
         ceiling = other.response.win_mean
         return ExactMetrics(win, ceiling, 100.0 * win / ceiling, self.exploitability)
 

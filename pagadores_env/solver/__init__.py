@@ -2,7 +2,7 @@
 
 ``solve_two_player(cards)`` solves every two-player position by backward induction over card
 counts (see ``model``); ``load_or_solve`` caches the result on disk (``cache_path``);
-``best_response``, ``evaluate`` and ``exploitability`` measure any policy exactly on the
+``best_response``, ``win_probabilities`` and ``exploitability`` measure any policy exactly on the
 observations the environment gives it; ``multi.best_response_multi`` is the exact best
 response of one seat against fixed opponents at 3–4-player tables. The ``pagadores solve`` and
 ``pagadores best-response`` commands live in ``pagadores_cli``.
@@ -17,9 +17,9 @@ from .response import (
     Match,
     TablePolicy,
     best_response,
-    evaluate,
     exploitability,
     policy_table,
+    win_probabilities,
 )
 from .two_player import (
     TwoPlayerSolution,
@@ -34,6 +34,6 @@ __all__ = [
     "BestResponse", "Decision", "Match", "PolicyTable", "TablePolicy", "Tables",
     "TwoPlayerSolution",
     "backward", "best_response", "cache_dir", "cache_path", "cached",
-    "decision_from_game", "decode_batch", "encode_decisions", "evaluate", "exploitability",
-    "load_or_solve", "policy_table", "solve_two_player",
+    "decision_from_game", "decode_batch", "encode_decisions", "exploitability",
+    "load_or_solve", "policy_table", "solve_two_player", "win_probabilities",
 ]

@@ -139,8 +139,8 @@ class Match:
         return 0.5 * (self.win_first + self.win_second)
 
 
-def evaluate(policy: Policy | PolicyTable, opponent: Policy | PolicyTable,
-             cards: int = MAX_CARDS) -> Match:
+def win_probabilities(policy: Policy | PolicyTable, opponent: Policy | PolicyTable,
+                      cards: int = MAX_CARDS) -> Match:
     """Exact win probabilities of ``policy`` against ``opponent``."""
     return Match(backward(cards, (policy_table(policy, cards), policy_table(opponent, cards))))
 
