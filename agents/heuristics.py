@@ -101,7 +101,6 @@ class RandomPolicy(BasePolicy):
     like the same decisions one by one."""
 
     name = "random"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(self.rng.random() < 0.5, mask)
@@ -119,7 +118,6 @@ class _ConstantPolicy(BasePolicy):
     """The same choice (``throw``) at every decision, whenever the mask allows it."""
 
     throw = False
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(self.throw, mask)
@@ -151,7 +149,6 @@ class ThresholdPolicy(BasePolicy):
     again. Give one of the two parameters; the default is ``min_points=100``."""
 
     name = "threshold"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def __init__(self, min_strength: int | None = None, min_points: float | None = None,
                  seed: int | None = None) -> None:
@@ -204,7 +201,6 @@ class SensiblePolicy(BasePolicy):
     """
 
     name = "sensible"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         v = read(obs)
@@ -299,7 +295,6 @@ class LookaheadPolicy(BasePolicy):
     """
 
     name = "lookahead"
-    vectorised = True  # act_batch is one numpy pass (train.evaluate: batch engine)
 
     # ---- scalar reference
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:

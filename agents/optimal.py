@@ -18,7 +18,6 @@ class OptimalPolicy(TablePolicy):
     ``act`` raises ``ValueError`` for their observations."""
 
     name = "optimal"
-    vectorised = True  # act_batch is one table lookup (train.evaluate: batch engine)
 
     def __init__(self, cards: int = MAX_CARDS, seed: int | None = None) -> None:
         self.solution = load_or_solve(cards)
