@@ -78,13 +78,13 @@ class EvalGame(VectorGame):
     def __init__(self, batch: int, num_players: int,
                  cards: int | Sequence[int] | np.ndarray = 10,
                  seed: int | np.random.Generator | None = None) -> None:
-        # allocated by the first throw, after VectorGame has checked batch and num_players
-        self._out_round: np.ndarray | None = None
+        # empty until the first throw, after VectorGame has checked batch and num_players
+        self._out_round = np.zeros((0, 0), np.int64)
         self._noted = np.zeros(0, np.int64)
         super().__init__(batch, num_players, cards, seed, auto_reset=False)
 
     def draw_dice(self, rows: np.ndarray) -> np.ndarray:
-        if self._out_round is None:
+        if not self._out_round.size:
             self._out_round = np.full((self.batch, self.num_players), -1, np.int64)
             self._noted = np.zeros(self.batch, np.int64)
         moved = rows[self.eliminations[rows] != self._noted[rows]]
