@@ -50,12 +50,14 @@ def decision_from_game(game: Game) -> Decision:
         )
     me = game.current_player
     other = 1 - me
+    current = game.current
+    assert current is not None  # a decision follows a throw (R3.6)
     if me == game.insteker:
         return Decision(INSTEKER, game.cards[me], game.cards[other], game.throws,
-                        game.current.strength)  # type: ignore[union-attr]
+                        current.strength)
+    assert game.throw_limit is not None  # the insteker's stop set it (R3.2)
     return Decision(FOLLOWER, game.cards[me], game.cards[other], game.throws,
-                    game.current.strength, game.throw_limit,  # type: ignore[union-attr,arg-type]
-                    game.scores[other])
+                    current.strength, game.throw_limit, game.scores[other])
 
 
 def _requirements(decisions: np.ndarray, cards: int) -> list[tuple[np.ndarray, str]]:

@@ -106,7 +106,7 @@ class MultiResponsePolicy(BasePolicy):
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
         legal = np.asarray(mask).reshape(len(seen.cards), 2).astype(bool)
-        both = legal.all(axis=1)  # otherwise the one legal action is taken
+        both = legal[:, 0] & legal[:, 1]  # otherwise the one legal action is taken
         return np.array([self._one(seen, k) if both[k] else int(legal[k, 1])
                          for k in range(len(legal))], dtype=np.int64)
 
@@ -247,6 +247,7 @@ class _MultiBackward:
         mine: dict[Key, np.ndarray] = {}
         for j in range(m - 1, -1, -1):
             seat = order[j]
+            rule = rules[j]
             picaro = PROB[PICARO] * self.lose(cards, seat, PICARO_LOSS)  # R4.4
             specials = [(idx, y, self.hit(cards, seat, order, int(PENALTY[y])))  # R4.1
                         for idx, y in enumerate(SPECIALS)]
@@ -264,12 +265,12 @@ class _MultiBackward:
                         after = stop
                     else:
                         again = before[(j, limit, k + 1)][..., None]
-                        if rules[j] is None:
+                        if rule is None:
                             after = np.maximum(stop, again)
                             if self.keep_policy:
                                 mine[key] = again > stop + TIE_TOLERANCE
                         else:
-                            after = follow(rules[j][(limit, k)], stop, again)
+                            after = follow(rule[(limit, k)], stop, again)
                     slices[key] = np.ascontiguousarray(after[..., list(SPECIALS)])
                     value = picaro + after[..., PLAIN] @ P_PLAIN
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts

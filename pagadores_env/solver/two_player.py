@@ -148,7 +148,7 @@ class TwoPlayerSolution:
                 and np.array_equal(stored["penalty"], PENALTY)):
             raise ValueError(f"{path} was solved for different throw tables (rules changed)")
         cards = _scalar(stored["cards"])
-        if cards not in range(1, MAX_CARDS + 1) or not _values_fit(stored, cards):
+        if cards is None or cards not in range(1, MAX_CARDS + 1) or not _values_fit(stored, cards):
             raise ValueError(f"{path} is not a complete solution file (damaged tables)")
         tables = Tables(cards, *(stored[name] for name in _ARRAYS))
         return cls(tables, float(stored["solve_seconds"]))
