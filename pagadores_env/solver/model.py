@@ -18,6 +18,11 @@ response; with two tables an exact evaluation of a pair of policies.
 Kampen repeats (R5.3) are a fixed point: a tie without specials returns to the same
 kampen at the same cards, so ``K = known + tie * K`` gives ``K = known / (1 - tie)``
 (ties after specials change the cards and use ``K`` at fewer cards).
+
+With two fixed policies every step is an expectation, so the same pass with other values at
+the end of a round gives the **expected number of rounds** a game lasts (``backward_rounds``):
+a round that ends the game is worth 1, one that leads to a next round 1 plus that round's
+expected count.
 """
 
 from __future__ import annotations
@@ -160,12 +165,16 @@ class _Backward:
     def _wins(seat: int) -> float:
         return 1.0 if seat == 0 else 0.0
 
+    def _next_round(self, i: int, a: int, b: int) -> float:
+        """The value as the round with seat ``i`` insteeking (``a`` against ``b``) starts."""
+        return float(self.win[i, a, b])
+
     def _loses(self, i: int, a: int, b: int, role: int, count: int) -> float:
         """``role`` loses ``count`` cards at the end of the round and insteeks next (R3.5,
         R4.4, R5.3); emptied, the other seat has won (R1.5, R6.1, R6.3)."""
         if role == INSTEKER:
-            return self._wins(1 - i) if a <= count else float(self.win[i, a - count, b])
-        return self._wins(i) if b <= count else float(self.win[1 - i, b - count, a])
+            return self._wins(1 - i) if a <= count else self._next_round(i, a - count, b)
+        return self._wins(i) if b <= count else self._next_round(1 - i, b - count, a)
 
     # -- one position --------------------------------------------------------------------
     def _solve_position(self, i: int, a: int, b: int) -> None:
@@ -257,6 +266,21 @@ class _Backward:
         return known, same
 
 
+class _Rounds(_Backward):
+    """The pass for the expected number of rounds under two fixed policies: the arrays named
+    for win probabilities hold expected rounds counted from the current round on. A game's
+    end adds the round it ends in; a round that leads to another adds itself to that round's
+    count. Kampen and its repeats belong to the round they settle (R5.3, R5.4), so they add
+    no round."""
+
+    @staticmethod
+    def _wins(seat: int) -> float:
+        return 1.0  # whoever won, the game lasted through this round
+
+    def _next_round(self, i: int, a: int, b: int) -> float:
+        return 1.0 + float(self.win[i, a, b])
+
+
 def check_cards(cards: int) -> int:
     """``cards`` as an int, or ``ValueError`` unless it is 1…MAX_CARDS (R1.1)."""
     return check_int("cards", cards, 1, MAX_CARDS)
@@ -265,3 +289,15 @@ def check_cards(cards: int) -> int:
 def backward(cards: int, rules: tuple[Rule, Rule]) -> Tables:
     """Seat 0's exact win probabilities for every position with 1…``cards`` cards a side."""
     return _Backward(check_cards(cards), rules).run()
+
+
+def backward_rounds(cards: int, rules: tuple[PolicyTable, PolicyTable]) -> np.ndarray:
+    """``rounds[i, a, b]``: the exact expected number of rounds a game lasts from a round
+    about to start with seat ``i`` insteeking, ``a`` cards against ``b`` (1…``cards`` a side),
+    when both seats play fixed policies. ``ValueError`` for ``"max"``/``"min"``: an optimal
+    player maximises its win probability, not a round count."""
+    for rule in rules:
+        if not isinstance(rule, PolicyTable):
+            raise ValueError(f"expected rounds need a fixed policy table for each seat, "
+                             f"got {rule!r}")
+    return _Rounds(check_cards(cards), rules).run().win

@@ -1,4 +1,5 @@
-"""Exact best responses, exact evaluations and exploitability for two-player policies.
+"""Exact best responses, exact evaluations (win probabilities, expected game length) and
+exploitability for two-player policies.
 
 A policy (``act(obs, mask)``, or ``act_batch`` for many rows) is turned into a
 :class:`~.model.PolicyTable` by asking it about every decision state once, on the very
@@ -28,11 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import check_int
 from ..observation import OBS_SIZE
 from ..policies import BasePolicy, Policy, batch_actions
 from ..rules import MAX_CARDS
 from .decisions import GRID, INSTEKER, decode_batch, grid_observations, table_actions
-from .model import PolicyTable, Tables, backward, check_cards
+from .model import PolicyTable, Tables, backward, backward_rounds, check_cards
 from .two_player import greedy_table, load_or_solve
 
 #: Rows per ``act_batch`` call (whole card positions are never split).
@@ -143,6 +145,16 @@ def win_probabilities(policy: Policy | PolicyTable, opponent: Policy | PolicyTab
                       cards: int = MAX_CARDS) -> Match:
     """Exact win probabilities of ``policy`` against ``opponent``."""
     return Match(backward(cards, (policy_table(policy, cards), policy_table(opponent, cards))))
+
+
+def expected_rounds(policy: Policy | PolicyTable, opponent: Policy | PolicyTable,
+                    cards: int = MAX_CARDS, first_insteker: int = 0) -> float:
+    """The exact mean number of rounds a game lasts with ``cards`` cards a side, seat 0
+    playing ``policy``, seat 1 ``opponent`` and ``first_insteker`` insteeking the first round
+    (R3.1); kampen belongs to the round it settles (R5.4)."""
+    first = check_int("first_insteker", first_insteker, 0, 1)
+    tables = (policy_table(policy, cards), policy_table(opponent, cards))
+    return float(backward_rounds(cards, tables)[first, cards, cards])
 
 
 @dataclass(frozen=True)
