@@ -122,6 +122,7 @@ def _choose(rule: Rule, stop: np.ndarray, throw: np.ndarray, table: np.ndarray |
         return np.maximum(stop, throw)
     if rule == "min":
         return np.minimum(stop, throw)
+    assert table is not None  # a PolicyTable rule comes with its slice of the table
     return follow(table, stop, throw)
 
 
