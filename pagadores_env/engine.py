@@ -22,7 +22,7 @@ import json
 import operator
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -135,6 +135,19 @@ class Game:
         "throws", "current", "decision", "scores", "kampen", "kampen_pos", "kampen_scores",
         "winner", "eliminations", "history", "log",
     )
+    # Set by _start_round, not __init__, so declared here for the type checker.
+    insteker: int | None
+    phase: str
+    order: list[int]
+    pos: int
+    throw_limit: int | None
+    throws: int
+    current: Throw | None  # the latest throw of the turn in play; None before it
+    decision: bool
+    scores: list[int]
+    kampen: list[int]
+    kampen_pos: int
+    kampen_scores: list[int]
 
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
                  first_insteker: int = 0) -> None:
@@ -178,7 +191,7 @@ class Game:
     def is_decision_node(self) -> bool:
         return self.decision
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Action]:
         """``[STOP, THROW]`` at a decision node (R3.6), ``[]`` elsewhere."""
         return [Action.STOP, Action.THROW] if self.decision else []
 
@@ -230,7 +243,7 @@ class Game:
             throw = dice
         else:
             try:
-                throw = classify(dice)  # type: ignore[arg-type]
+                throw = classify(cast("Sequence[int]", dice))  # not a Throw here
             except ValueError as err:
                 raise IllegalMoveError(str(err)) from None
         in_round = phase == _ROUND
@@ -282,18 +295,18 @@ class Game:
     # ------------------------------------------------------------------ transitions
     def _start_round(self, insteker: int) -> None:
         self.round += 1
-        self.insteker: int | None = insteker
+        self.insteker = insteker
         self.phase = _ROUND
         self.order = list(turn_order(self.cards, insteker))  # R1.2
         self.pos = 0
-        self.throw_limit: int | None = None
+        self.throw_limit = None
         self.throws = 0
-        self.current: Throw | None = None
+        self.current = None
         self.decision = False
         self.scores = [-1] * self.num_players
-        self.kampen: list[int] = []
+        self.kampen = []
         self.kampen_pos = 0
-        self.kampen_scores: list[int] = []
+        self.kampen_scores = []
         self.log.append(_event(Event, ("round", insteker, self.round)))
 
     def _kampen_throw(self, seat: int, throw: Throw) -> None:
@@ -337,7 +350,7 @@ class Game:
         if pos == 0:
             self.throw_limit = self.throws  # R3.2
             log.append(_LIMIT_EVENT[seat][self.throws])
-        strength = self.current.strength  # type: ignore[union-attr]
+        strength = cast("Throw", self.current).strength  # a turn ends after its throw
         scores = self.scores
         scores[seat] = strength
         log.append(_SCORE_EVENT[seat][strength])
