@@ -1,13 +1,13 @@
 # Two entry points, each installs what it needs into ./.venv first:
 #   make train   train the default config and print its evaluation (the main job)
-#   make test    lint with ruff, then run the whole test suite
+#   make test    lint with ruff, type-check pagadores_env with mypy, then run the whole test suite
 # For a quick loop while editing: make test-fast (skips the tests marked slow; CI runs make test).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train test test-fast lint bench clean
+.PHONY: install train test test-fast lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,12 +26,16 @@ train: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# What mypy checks and how strictly lives in pyproject.toml ([tool.mypy]).
+typecheck: lint
+	$(VENV)/bin/mypy
+
 # pytest exits 5 when it collects no test: that must fail, never pass silently.
-test: lint
+test: typecheck
 	$(PY) -m pytest -n 2 -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-test-fast: lint
+test-fast: typecheck
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
 # pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import.
@@ -40,4 +44,4 @@ bench: $(STAMP)
 	$(PY) -m pagadores_cli.bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
