@@ -107,7 +107,8 @@ def _header(game: Game) -> str:
     low = game.score_to_beat()
     to_beat = "none yet" if low < 0 else _STRENGTH_NAME[low]
     phase = ", kampen" if game.phase == Phase.KAMPEN else ""
-    return (f"Round {game.round}{phase} | {player(game.insteker)} insteeks | "  # type: ignore[arg-type]
+    assert game.insteker is not None  # only a finished game has none (R1.5), handled above
+    return (f"Round {game.round}{phase} | {player(game.insteker)} insteeks | "
             f"throw limit {limit} | score to beat: {to_beat}")
 
 

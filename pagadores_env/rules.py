@@ -111,7 +111,8 @@ def _make_throw(dice: tuple[int, int, int]) -> Throw:
     return Throw(dice, kind, points, _STRENGTH_OF_KEY[_order_key(dice)], PENALTY.get(kind, 0))
 
 
-_BY_SORTED = {dice: _make_throw(dice) for dice in UNORDERED}
+# keyed as tuple[int, ...]: that is what sorting the dice of an ordered outcome gives
+_BY_SORTED: dict[tuple[int, ...], Throw] = {dice: _make_throw(dice) for dice in UNORDERED}
 
 
 def ordered_index(a: int, b: int, c: int) -> int:
@@ -121,7 +122,7 @@ def ordered_index(a: int, b: int, c: int) -> int:
 
 #: THROWS[ordered_index(a, b, c)] is the classified throw; the table ``classify`` reads.
 THROWS: tuple[Throw, ...] = tuple(
-    _BY_SORTED[tuple(sorted((a, b, c)))]  # type: ignore[index]
+    _BY_SORTED[tuple(sorted((a, b, c)))]
     for a in range(1, FACES + 1)
     for b in range(1, FACES + 1)
     for c in range(1, FACES + 1)

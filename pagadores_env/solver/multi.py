@@ -124,7 +124,8 @@ class MultiResponsePolicy(BasePolicy):
         index = tuple(int(seen.scores[k, seats.index(s)]) for s in order[:role])
         index += (int(seen.my_strength[k]),)
         key = (role, limit, int(seen.throws_used[k]))
-        return int(r.table[(tuple(cards), insteker)][key][index])  # type: ignore[index]
+        assert r.table is not None  # MultiBestResponse.policy() refuses a response without one
+        return int(r.table[(tuple(cards), insteker)][key][index])
 
 
 class _Store:
