@@ -28,6 +28,7 @@ import numpy as np
 
 from .rules import (
     CHANCE_OUTCOMES,
+    CLOCKWISE,
     MAX_CARDS,
     MAX_PLAYERS,
     MAX_THROWS,
@@ -41,7 +42,6 @@ from .rules import (
     next_insteker,
     special_hits,
     throws_allowed,
-    turn_order,
 )
 
 FORMAT = "pagadores-game"
@@ -115,6 +115,8 @@ def _events(kind: str, values: range) -> tuple[tuple[Event, ...], ...]:
 _AGAIN_EVENT, _STOP_EVENT, _LIMIT_EVENT = (_events(kind, range(MAX_THROWS + 1))
                                            for kind in ("again", "stop", "limit"))
 _SCORE_EVENT = _events("score", range(NUM_STRENGTHS))
+#: throws_allowed by throw limit, looked up on every throw (cheaper than calling it)
+_THROWS_ALLOWED = {limit: throws_allowed(limit) for limit in (None, *range(1, MAX_THROWS + 1))}
 
 
 class IllegalMoveError(ValueError):
@@ -261,7 +263,7 @@ class Game:
             return
         if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
             return
-        if throws < throws_allowed(self.throw_limit):  # R3.6: decide only with throws left
+        if throws < _THROWS_ALLOWED[self.throw_limit]:  # R3.6: decide only with throws left
             self.decision = True
         else:
             self._end_turn(seat)
@@ -297,7 +299,8 @@ class Game:
         self.round += 1
         self.insteker = insteker
         self.phase = _ROUND
-        self.order = list(turn_order(self.cards, insteker))  # R1.2
+        # rules.turn_order (R1.2), inlined as a list: a call costs more than the C-level filter
+        self.order = list(filter(self.cards.__getitem__, CLOCKWISE[self.num_players][insteker]))
         self.pos = 0
         self.throw_limit = None
         self.throws = 0
@@ -325,10 +328,12 @@ class Game:
         stopped the round (R6.2)."""
         cards = self.cards
         hits = special_hits(cards, seat, group, penalty)
+        emptied = []
         for victim, lost in hits:
             cards[victim] -= lost
+            if not cards[victim]:
+                emptied.append(victim)
         self.log.append(_event(Event, ("special", seat, tuple(hits))))
-        emptied = [victim for victim, _ in hits if not cards[victim]]
         if not emptied:
             return False  # R4.3: the round and the thrower's turn go on
         self._eliminate(emptied)

@@ -177,14 +177,14 @@ _NONE = NUM_STRENGTHS  # "no score" in array code: above every strength, never t
 
 
 def _lowest_score(scores: np.ndarray) -> np.ndarray:
-    """The lowest final score over the last axis (R3.5), ``_NONE`` if nobody has one.
-    Column by column: numpy's reductions over a short last axis are slow."""
+    """The lowest final score over the last axis (R3.5), ``_NONE`` if nobody has one. Rows
+    go column by column: numpy's reductions over a short last axis cost per row."""
     known = np.where(scores < 0, _NONE, scores)
     if known.ndim < 2:
         return known.min(axis=-1)
-    low = known[..., 0].copy()
-    for slot in range(1, known.shape[-1]):
-        np.minimum(low, known[..., slot], out=low)
+    low = known[:, 0].copy()
+    for slot in range(1, known.shape[1]):
+        np.minimum(low, known[:, slot], out=low)
     return low
 
 
@@ -219,16 +219,12 @@ class ObsFields(NamedTuple):
 
 
 # encode_batch's lookup tables, float64 values rounded to float32 as ``encode`` rounds them.
-#: _SLOT_ROWS[key]: one slot's per-slot fields (cards … to_throw, as in FIELDS), keyed by
-#: its seat's cards, whether it insteeks, its score + 1 (0: none), whether it holds the
-#: lowest score and whether it throws after me, in C order of ``_SLOT_KEYS``; the last row
-#: (all zeros) is padding.
+#: The per-slot fields, first in FIELDS, MAX_PLAYERS values each.
 _PER_SLOT = ("cards", "present", "insteker", "scores", "lowest", "to_throw")
-_SLOT_KEYS = (MAX_CARDS + 1, 2, NUM_STRENGTHS + 1, 2, 2)
-_SLOT_ROWS = np.array([(_CARDS[c], 1.0, i, _SCORE[s - 1], low, after)
-                       for c, i, s, low, after in np.ndindex(*_SLOT_KEYS)]
-                      + [(0.0,) * len(_PER_SLOT)], dtype=np.float32)
-_PADDING_KEY = len(_SLOT_ROWS) - 1
+_CARDS_F = np.array(_CARDS, dtype=np.float32)
+_SCORES_F = np.array([*_STRENGTH, -1.0], dtype=np.float32)  # [-1]: no score
+#: _SLOT_HOT[width][slot]: one-hot over ``width`` slots; [-1] (no slot) is all zeros.
+_SLOT_HOT = {w: np.eye(w + 1, w, dtype=np.float32) for w in range(1, MAX_PLAYERS + 1)}
 #: _TURN_ROWS[(limit * 4 + used) * 4 + left]: the fields limit_set … throws_left.
 _TURN = slice(SLICES["limit_set"].start, SLICES["throws_left"].stop)
 _TURN_ROWS = np.array([(limit > 0, limit / MAX_THROWS, used / MAX_THROWS, left / MAX_THROWS)
@@ -254,41 +250,34 @@ _THROW_ROWS = np.array([_throw_row(mine, low) for mine in range(-1, NUM_STRENGTH
 
 def encode_batch(fields: ObsFields) -> np.ndarray:
     """Observation rows ``(B, OBS_SIZE)`` float32 from ``fields``, each row equal, bit for bit,
-    to what ``encode`` gives for the state it describes. ``cards`` is ``(B, slots)``, with
-    ``players`` ≤ slots ≤ ``MAX_PLAYERS``; any other field may also be one value (a 0-d array)
-    or one row of slots for every row.
+    to what ``encode`` gives for the state it describes. Per-slot fields are ``(B, slots)``
+    with ``players`` ≤ slots ≤ ``MAX_PLAYERS``; ``players`` may be one number (a 0-d array)
+    for every row, ``to_throw`` one row of slots.
 
-    Lookups, not per-field arithmetic: one table row per slot for the six per-slot fields,
-    one for the throw counts, one for my throw against the score to beat (the batch engine
-    asks for these rows at every step)."""
-    cards = np.asarray(fields.cards)
+    Few numpy calls, and lookups rather than arithmetic: the batch engine asks for these
+    rows at every step, often for a handful of games."""
+    cards, scores, players = fields.cards, fields.scores, np.asarray(fields.players)
     rows, width = cards.shape
-    players = np.asarray(fields.players)
-    padding = np.arange(width) >= players[..., None] if (players < width).any() else None
-    scores = np.broadcast_to(fields.scores, cards.shape)
-    if padding is not None:  # padding holds no score
-        scores = np.where(padding, -1, scores)
+    padding = None
+    if players.ndim or int(players) != width:
+        padding = np.arange(width) >= players[..., None]
+        scores = np.where(padding, -1, scores)  # padding holds no score
     low = _lowest_score(scores)
-    key = cards * 2
-    key += np.arange(width) == np.asarray(fields.insteker)[..., None]
-    key *= NUM_STRENGTHS + 1
-    key += scores
-    key += 1
-    key *= 2
-    key += scores == low[:, None]  # the seats holding the score to beat (R3.5)
-    key *= 2
-    key += fields.to_throw
-    if padding is not None:
-        key[np.broadcast_to(padding, key.shape)] = _PADDING_KEY
     obs = np.zeros((rows, OBS_SIZE), np.float32)
-    # the per-slot fields come first, MAX_PLAYERS values each: a (rows, field, slot) view
     per_slot = obs[:, :len(_PER_SLOT) * MAX_PLAYERS].reshape(rows, len(_PER_SLOT), MAX_PLAYERS)
-    per_slot[:, :, :width] = _SLOT_ROWS.take(key, axis=0).transpose(0, 2, 1)
+    per_slot = per_slot[:, :, :width]  # (row, field, slot), fields in _PER_SLOT order
+    per_slot[:, 0] = _CARDS_F.take(cards)
+    per_slot[:, 1] = 1.0
+    per_slot[:, 2] = _SLOT_HOT[width].take(fields.insteker, axis=0)
+    per_slot[:, 3] = _SCORES_F.take(scores)
+    per_slot[:, 4] = scores == low[:, None]  # R3.5: -1 (no score) never equals it
+    per_slot[:, 5] = fields.to_throw
+    if padding is not None:
+        np.copyto(per_slot, 0.0, where=padding[:, None, :])
     side = MAX_THROWS + 1
-    turn = (np.asarray(fields.throw_limit) * side + fields.throws_used) * side
-    obs[:, _TURN] = _TURN_ROWS.take(turn + fields.throws_left, axis=0)
-    throw = (np.asarray(fields.my_strength) + 1) * (_NONE + 1)
-    obs[:, _THROW] = _THROW_ROWS.take(throw + low, axis=0)
+    obs[:, _TURN] = _TURN_ROWS.take((fields.throw_limit * side + fields.throws_used) * side
+                                    + fields.throws_left, axis=0)
+    obs[:, _THROW] = _THROW_ROWS.take((fields.my_strength + 1) * (_NONE + 1) + low, axis=0)
     return obs
 
 

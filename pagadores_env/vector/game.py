@@ -57,8 +57,8 @@ SORTED_DICE = tuple(t.dice for t in THROWS)
 
 _NO_SCORE = NUM_STRENGTHS  # above every strength: "no score" never is the lowest
 _F32 = np.float32
-#: [current + 1]: the strength of the current turn's last throw (an ordered outcome), -1: none.
-_STRENGTH_OF_CURRENT = np.append(-1, OUTCOME_STRENGTH)
+#: [current]: the strength of the current turn's last throw (an ordered outcome); [-1]: -1, none.
+_STRENGTH_OF_CURRENT = np.append(OUTCOME_STRENGTH, -1)
 
 # Sets of seats are bitmasks (bit s = seat s), so the common path needs no per-seat arrays.
 _MASKS = 1 << MAX_PLAYERS
@@ -268,7 +268,7 @@ class VectorGame:
             throw_limit=limit,
             throws_used=used,
             throws_left=np.where(in_round, _MAX_THROWS_OF_LIMIT[limit] - used, 0),
-            my_strength=_STRENGTH_OF_CURRENT.take(self.current[rows] + 1)))
+            my_strength=_STRENGTH_OF_CURRENT.take(self.current[rows])))
 
     # ------------------------------------------------------------------ inputs
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> None:
