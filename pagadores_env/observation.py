@@ -99,6 +99,7 @@ _KIND_SLOT = [SLICES["my_kind"].start + kind - 1 for kind in STRENGTH_KIND.tolis
 _LIMIT = {limit: (0.0 if limit is None else 1.0, 0.0 if limit is None else limit / MAX_THROWS)
           + (0.0,) * (SLICES["to_beat"].start - _USED)
           for limit in (None, *range(1, MAX_THROWS + 1))}
+_ALLOWED = {limit: throws_allowed(limit) for limit in _LIMIT}  # R3.2, R3.4, looked up
 
 
 @functools.lru_cache(maxsize=1 << 12)  # they recur: through a turn, and no scores at first
@@ -162,7 +163,7 @@ def encode(game: Game, seat: int) -> np.ndarray:
     if phase == "round":  # kampen and game over have no decisions: nothing used or left
         used = game.throws
         values[_USED] = used / MAX_THROWS
-        values[_LEFT] = (throws_allowed(limit) - used) / MAX_THROWS
+        values[_LEFT] = (_ALLOWED[limit] - used) / MAX_THROWS
     current = game.current  # None between turns, but kept when a throw ends the game
     if current is not None:
         mine = current.strength
