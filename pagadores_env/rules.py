@@ -51,7 +51,8 @@ _NAMED = {
     (2, 2, 3): Kind.PICARO,
 }
 
-#: R4.1 cards every other player loses, by kind.
+#: R4.1 cards every other player loses, by kind: the one penalty table; ``Throw.penalty``,
+#: ``STRENGTH_PENALTY`` and ``OUTCOME_PENALTY`` are views of it.
 PENALTY = {Kind.CELEBRO: 3, Kind.HERMANA: 2, Kind.PUERTA: 1}
 
 
