@@ -23,14 +23,19 @@ from .seeding import spawned_seeds
 Opponents = Sequence[str | Policy] | str | Policy
 
 
-def check_learner_seat(learner_seat: Any, num_players: int) -> int | str:
-    """``learner_seat`` if it is ``"random"`` (drawn per game) or a seat ``0 … num_players-1``
-    (an integer, not a bool); else ``ValueError`` naming both."""
+def check_learner_seat(learner_seat: Any, num_players: int,
+                       name: str = "learner_seat") -> int | str:
+    """Return ``learner_seat`` if it is ``"random"`` (drawn per game) or a seat
+    ``0 … num_players-1`` (an integer, not a bool).
+
+    Otherwise raise ``ValueError`` naming the argument (``name``, e.g. a config's key path),
+    the seats allowed and the value given.
+    """
     if learner_seat != "random" and (
             isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
             or not 0 <= learner_seat < num_players):
         raise ValueError(
-            f"learner_seat must be 'random' or a seat 0–{num_players - 1}, got {learner_seat!r}")
+            f"{name} must be 'random' or a seat 0–{num_players - 1}, got {learner_seat!r}")
     return learner_seat
 
 

@@ -35,6 +35,7 @@ import yaml
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
 from pagadores_env.atomic import write_atomic
 from pagadores_env.engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.opponents import check_learner_seat
 from pagadores_env.rewards import REWARDS
 
 #: Algorithm name → (module, class, supports action masks).
@@ -175,12 +176,9 @@ def spec_list(value: Any, key: str) -> list[str]:
     return [policy_spec(v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
-def seat(value: Any, key: str) -> str | int:
-    """'random' or a seat number (checked against the table size in ``_check_env``)."""
-    if value == "random":
-        return value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(f"{key} must be 'random' or a seat number, got {value!r}")
+def checked_later(value: Any, key: str) -> Any:
+    """Return ``value`` as it is: it is checked with the other fields it depends on, in
+    ``_check_env``."""
     return value
 
 
@@ -218,7 +216,8 @@ class EnvConfig:
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
     opponents: list[str] = _field(["sensible"], spec_list,
                                   "one spec reused in every other seat, or one per other seat")
-    learner_seat: str | int = _field("random", seat, "'random' (each episode) or a fixed seat")
+    learner_seat: str | int = _field("random", checked_later,
+                                     "'random' (each episode) or a fixed seat")
     reward: str = _field("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
     illegal_action: str | None = _field(
         None, optional(choice(*ILLEGAL_ACTIONS)),
@@ -394,9 +393,10 @@ def _check_env(config: Config) -> None:
         raise ConfigError(
             f"env.opponents must list 1 spec (reused) or {n - 1} (one per other seat) for "
             f"{n} players, got {len(env.opponents)}")
-    if env.learner_seat != "random" and env.learner_seat >= n:
-        raise ConfigError(
-            f"env.learner_seat must be 'random' or a seat 0–{n - 1}, got {env.learner_seat}")
+    try:
+        check_learner_seat(env.learner_seat, n, "env.learner_seat")
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
     if env.illegal_action is None:
         env.illegal_action = "raise" if config.algo.masking else "replace"
     elif env.illegal_action == "raise" and not config.algo.masking:
