@@ -122,9 +122,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
+        """``agent``'s space: the observation row and its ``[stop, throw again]`` mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        """``agent``'s actions: ``Discrete(2)``, 0 stop and 1 throw again (R3.6)."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

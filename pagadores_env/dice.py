@@ -26,6 +26,7 @@ class DiceStream:
         self._coming: list[Throw] = []  # the next throw last, so taking one is a pop
 
     def draw(self) -> Throw:
+        """The next throw of the stream."""
         if not self._coming:
             outcomes = self.rng.integers(0, len(THROWS), self.block).tolist()
             outcomes.reverse()

@@ -185,12 +185,15 @@ class Game:
         return -1
 
     def is_terminal(self) -> bool:
+        """True once the game is over (one player has cards left, R1.5)."""
         return self.phase == Phase.OVER
 
     def is_chance_node(self) -> bool:
+        """True when the dice come next (``apply_throw``)."""
         return self.phase != Phase.OVER and not self.decision
 
     def is_decision_node(self) -> bool:
+        """True when ``current_player`` decides to stop or throw again (R3.6)."""
         return self.decision
 
     def legal_actions(self) -> list[Action]:
@@ -409,6 +412,7 @@ class Game:
 
     # ------------------------------------------------------------------ copies and files
     def clone(self) -> Game:
+        """An independent copy: playing on it leaves this game as it is."""
         other = Game.__new__(Game)
         for name in Game.__slots__:
             value = getattr(self, name)

@@ -122,6 +122,8 @@ class PagadoresGymEnv(gym.Env):
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode at the learner's first decision: ``seed`` reseeds the dice and the
+        opponents, without it both run on; ``options`` is ignored."""
         super().reset(seed=seed)
         if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
             self._dice = DiceStream(self.np_random)
@@ -139,6 +141,8 @@ class PagadoresGymEnv(gym.Env):
         )
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action`` (0 stop, 1 throw again; an illegal one as
+        ``illegal_action`` says) and the game on to the learner's next decision or the end."""
         if self._done:
             raise RuntimeError("the episode is over (or never started): call reset() first")
         game = self.game

@@ -36,7 +36,8 @@ ENTRY_POINT_GROUP = "pagadores_env.policies"
 class Policy(Protocol):
     """Anything with ``act(obs, mask) -> action`` plays."""
 
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int: ...
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The action (0 stop, 1 throw again) for one observation row and its legal mask."""
 
 
 class BasePolicy:
@@ -48,13 +49,16 @@ class BasePolicy:
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
+        """Reseed the generator from ``seed``; ``None`` lets it run on."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The action for one row (see ``Policy.act``); subclasses define it."""
         raise NotImplementedError
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actions for the rows of ``obs``/``mask``, asking ``act`` row by row."""
         actions = [self.act(o, m) for o, m in zip(obs, mask, strict=True)]
         return np.asarray(actions, dtype=np.int64)
 
@@ -92,6 +96,7 @@ def register_policy(name: str, factory: Callable[..., Policy]) -> None:
 
 
 def registered_policies() -> list[str]:
+    """The names ``make_policy`` knows, sorted (plugins' entry points loaded first)."""
     _load_plugins()
     return sorted(_REGISTRY)
 

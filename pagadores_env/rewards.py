@@ -40,6 +40,7 @@ REWARD_SCHEMES = tuple(REWARDS)
 
 
 def check_scheme(scheme: str) -> str:
+    """Return ``scheme`` if it names a reward scheme; else ``ValueError`` listing them."""
     return check_choice("reward", scheme, REWARD_SCHEMES)
 
 

@@ -67,6 +67,7 @@ class Throw(NamedTuple):
 
     @property
     def name(self) -> str:
+        """The throw's name, e.g. ``Celebro``, or ``Flamenco 106`` with its points."""
         label = self.kind.name.capitalize()
         if self.kind is Kind.FLAMENCO:
             return f"{label} {self.points}"

@@ -92,6 +92,8 @@ class PagadoresVecEnv(VecEnv):
         return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
+        """Take one action per game, each 0 (stop) or 1 (throw again), for ``step_wait``; else
+        ``ValueError``."""
         actions = np.asarray(actions).reshape(-1)
         if actions.shape != (self.num_envs,) or not ((actions == 0) | (actions == 1)).all():
             raise ValueError(f"actions must be {self.num_envs} values, each 0 (stop) or "
@@ -99,6 +101,8 @@ class PagadoresVecEnv(VecEnv):
         self._actions = actions.astype(np.int64)
 
     def step_wait(self) -> VecEnvStepReturn:
+        """Play the actions and every game on to its learner's next decision; a finished game
+        restarts at once (SB3's auto-reset)."""
         rewards = np.zeros(self.num_envs, np.float32)
         dones = np.zeros(self.num_envs, bool)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -121,6 +125,7 @@ class PagadoresVecEnv(VecEnv):
         return [value for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Refused: the games share settings fixed at construction."""
         raise AttributeError(f"PagadoresVecEnv settings are fixed at construction; cannot set "
                              f"{attr_name!r}")
 
@@ -135,6 +140,7 @@ class PagadoresVecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper],
                        indices: VecEnvIndices = None) -> list[bool]:
+        """False for every index: the games are not Gym envs and have no wrappers."""
         return [False for _ in self._get_indices(indices)]
 
     # ------------------------------------------------------------------ internals

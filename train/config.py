@@ -107,6 +107,8 @@ def number(lo: float = -math.inf, hi: float = math.inf, above: bool = False) -> 
 
 
 def choice(*options: Any) -> Check:
+    """One of ``options``."""
+
     def check(value: Any, key: str) -> Any:
         if value not in options:
             raise ConfigError(
@@ -116,12 +118,14 @@ def choice(*options: Any) -> Check:
 
 
 def text(value: Any, key: str) -> str:
+    """A string that is not blank."""
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{key} must be a non-empty string, got {value!r}")
     return value
 
 
 def boolean(value: Any, key: str) -> bool:
+    """``true`` or ``false`` (not 0 or 1, not ``"yes"``)."""
     if not isinstance(value, bool):
         raise ConfigError(f"{key} must be true or false, got {value!r}")
     return value
@@ -153,6 +157,8 @@ def cards_spec(value: Any, key: str) -> int | list[int]:
 
 
 def optional(inner: Check) -> Check:
+    """``None``, or a value that passes ``inner``."""
+
     def check(value: Any, key: str) -> Any:
         return None if value is None else inner(value, key)
     return check
@@ -171,6 +177,7 @@ def policy_spec(value: Any, key: str) -> str:
 
 
 def spec_list(value: Any, key: str) -> list[str]:
+    """A non-empty list of player specs (each checked by ``policy_spec``)."""
     if not isinstance(value, list) or not value:
         raise ConfigError(f"{key} must be a non-empty list of player specs, got {value!r}")
     return [policy_spec(v, f"{key}[{i}]") for i, v in enumerate(value)]
@@ -183,6 +190,7 @@ def checked_later(value: Any, key: str) -> Any:
 
 
 def mapping(value: Any, key: str) -> dict[str, Any]:
+    """A mapping (returned as a new ``dict``)."""
     if not isinstance(value, dict):
         raise ConfigError(f"{key} must be a mapping, got {value!r}")
     return dict(value)
@@ -199,6 +207,8 @@ def _field(default: Any, check: Check, doc: str) -> Any:
 # --------------------------------------------------------------------------- the sections
 @dataclass
 class AlgoConfig:
+    """``algo``: the SB3 algorithm, its network family and constructor arguments."""
+
     name: str = _field("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
     policy: str = _field("MlpPolicy", choice("MlpPolicy"), "network family")
     hyperparams: dict[str, Any] = _field({}, mapping, "constructor keyword arguments")
@@ -211,6 +221,8 @@ class AlgoConfig:
 
 @dataclass
 class EnvConfig:
+    """``env``: the ``Pagadores-v0`` table the learner trains at."""
+
     num_players: int = _field(2, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table (R1.1)")
     cards: int | list[int] = _field(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
@@ -239,6 +251,8 @@ def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
 
 @dataclass
 class VecEnvConfig:
+    """``vec_env``: how many environments run side by side, and how."""
+
     n_envs: int = _field(8, integer(1, 256), "parallel environments")
     kind: str = _field("dummy", choice(*VEC_ENVS),
                        "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
@@ -247,6 +261,8 @@ class VecEnvConfig:
 
 @dataclass
 class EvalConfig:
+    """``eval``: when the learner is evaluated, against whom, over how many games."""
+
     every: int = _field(50_000, integer(0),
                         "evaluate every N timesteps (0: only before training and at the end)")
     games: int = _field(400, integer(1), "games per opponent at each evaluation")
@@ -260,6 +276,8 @@ class EvalConfig:
 
 @dataclass
 class Config:
+    """A whole training run: the top-level keys and the sections above."""
+
     name: str | None = _field(None, optional(run_name),
                               "run folder name, a plain name (default: YAML file stem)")
     seed: int = _field(0, integer(0), "seeds the envs, the model and the evaluations")
@@ -275,9 +293,11 @@ class Config:
 
     @property
     def run_dir(self) -> Path:
+        """The run's folder, ``output_dir/name`` (``output_dir/run`` without a name)."""
         return Path(self.output_dir) / (self.name or "run")
 
     def to_dict(self) -> dict[str, Any]:
+        """The config as plain nested data (what ``save_config`` writes)."""
         return dataclasses.asdict(self)
 
 

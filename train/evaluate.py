@@ -110,6 +110,7 @@ class AgentStats:
 
     @property
     def has_exact(self) -> bool:
+        """True if the exact columns are filled in."""
         return self.exact_win_probability is not None
 
 
@@ -187,6 +188,7 @@ class EvalResult:
         write_atomic(path, buffer.getvalue())
 
     def to_json(self, path: str | Path) -> None:
+        """Write every field as JSON to ``path``, atomically."""
         write_atomic(path, json.dumps(asdict(self), indent=2))
 
     def plot(self, path: str | Path) -> None:
@@ -271,6 +273,7 @@ class TournamentResult:
         write_atomic(path, buffer.getvalue())
 
     def to_json(self, path: str | Path) -> None:
+        """Write every field as JSON to ``path``, atomically."""
         write_atomic(path, json.dumps(asdict(self), indent=2))
 
     def plot(self, path: str | Path) -> None:
@@ -505,7 +508,7 @@ def _reseed(policy: Policy, seed: int, row: int) -> Policy:
 
 
 def _labels(agents: list[AgentLike], policies: Sequence[AgentLike]) -> list[str]:
-    """Spec strings as given, else the policy's name; repeats get ``#2``, ``#3``…"""
+    """Spec strings as given, else the policy's name; repeats get ``#2``, ``#3`` and so on."""
     labels: list[str] = []
     for agent, policy in zip(agents, policies, strict=True):
         base = agent if isinstance(agent, str) else str(getattr(policy, "name", policy))

@@ -205,10 +205,12 @@ def save_on_interrupt(checkpoints: CheckpointEvery, model: BaseAlgorithm) -> int
 
 
 def say(message: str) -> None:
+    """Print ``message`` on standard output at once (flushed)."""
     print(message, flush=True)
 
 
 def warn(message: str) -> None:
+    """Print ``message`` on standard error at once (flushed)."""
     print(message, file=sys.stderr, flush=True)
 
 
@@ -519,6 +521,7 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Eva
 
 
 def final_evaluation(model: BaseAlgorithm, config: Config) -> list[Evaluation]:
+    """``evaluate_model`` with the final evaluation's number of games."""
     return evaluate_model(model, config, config.eval.final_games)
 
 
@@ -530,6 +533,7 @@ class Clock:
         self.start = time.perf_counter() - offset
 
     def __call__(self) -> float:
+        """Seconds since the run started, to the hundredth."""
         return round(time.perf_counter() - self.start, 2)
 
 
@@ -571,6 +575,8 @@ class CheckpointEvery(BaseCallback):
         return True
 
     def save(self, model: BaseAlgorithm) -> None:
+        """Write ``model``'s checkpoint (and replay buffer, if it has one) at its current step,
+        then point ``latest.json`` at it."""
         self.folder.mkdir(parents=True, exist_ok=True)
         steps = model.num_timesteps
         name = f"model_{steps}_steps.zip"
@@ -610,6 +616,7 @@ class EvaluateEvery(BaseCallback):
         return True
 
     def run(self) -> None:
+        """Evaluate the model now and add its rows to the eval CSV and tensorboard."""
         results = evaluate_model(self.model, self.config, self.config.eval.games)
         write_csv(self.path,
                   read_rows(self.path) + eval_rows(results, self.num_timesteps, self.clock()))
@@ -642,6 +649,7 @@ class ProgressBar(ProgressBarCallback):
         self.pbar = sb3_callbacks.tqdm(total=total - self.model.num_timesteps)
 
     def close(self) -> None:
+        """Close the bar, if training started one."""
         if self.pbar is not None:
             self.pbar.close()
 
@@ -671,6 +679,7 @@ def saved_bytes(save: Callable[[io.BytesIO], object]) -> bytes:
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of the CSV at ``path``; none if there is no such file yet."""
     if not path.exists():
         return []
     with path.open(newline="") as f:
@@ -727,6 +736,8 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
 # --------------------------------------------------------------------------- result
 @dataclass
 class RunResult:
+    """What a finished run reports: its folder, timesteps, wall time and final evaluation."""
+
     run_dir: Path
     timesteps: int
     wall_time_s: float
@@ -766,6 +777,7 @@ PROG = "pagadores train"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``pagadores train`` argument parser (its help lists every config key)."""
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it. "
@@ -831,6 +843,7 @@ def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``pagadores train`` with ``argv`` (default: the command line); return the exit code."""
     return run(build_parser().parse_args(argv))
 
 

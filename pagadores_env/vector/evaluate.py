@@ -84,6 +84,7 @@ class EvalGame(VectorGame):
         super().__init__(batch, num_players, cards, seed, auto_reset=False)
 
     def draw_dice(self, rows: np.ndarray) -> np.ndarray:
+        """``VectorGame.draw_dice``, after noting the outs of the round before (see above)."""
         if not self._out_round.size:
             self._out_round = np.full((self.batch, self.num_players), -1, np.int64)
             self._noted = np.zeros(self.batch, np.int64)
