@@ -95,7 +95,15 @@ def _legal_batch(throw: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the players
-class RandomPolicy(BasePolicy):
+class Heuristic(BasePolicy):
+    """A scripted player: it reads the scores only through ``read`` (the score to beat and
+    how many hold it), which it declares so the exact solver asks it about far fewer rows
+    (``policies.reads_lowest_only``; ``tests/test_agents.py`` checks the claim)."""
+
+    score_view = "lowest"
+
+
+class RandomPolicy(Heuristic):
     """Uniform over the legal actions: a baseline any learner must beat. One uniform draw per
     decision (also when only one action is legal), so batches consume the generator exactly
     like the same decisions one by one."""
@@ -114,7 +122,7 @@ class RandomPolicy(BasePolicy):
         return np.where(legal[:, 0], 0.5 * legal[:, 1], 1.0)
 
 
-class _ConstantPolicy(BasePolicy):
+class _ConstantPolicy(Heuristic):
     """The same choice (``throw``) at every decision, whenever the mask allows it."""
 
     throw = False
@@ -142,7 +150,7 @@ class AlwaysThrowPolicy(_ConstantPolicy):
     throw = True
 
 
-class ThresholdPolicy(BasePolicy):
+class ThresholdPolicy(Heuristic):
     """A fixed bar. As insteker: stop once the throw is at least ``min_strength`` (dense
     strength 0–41) or at least a Flamenco of ``min_points`` (a Cavar or special always
     qualifies). As follower: stop once the throw beats the score to beat (R3.5), else throw
@@ -188,7 +196,7 @@ _SENSIBLE_BARS = np.array([[strength_for_points(104), strength_for_points(104)],
 _FISH_SAFETY = 0.95
 
 
-class SensiblePolicy(BasePolicy):
+class SensiblePolicy(Heuristic):
     """A good casual player.
 
     As insteker: keep a decent throw — a Flamenco of at least 104 points (a die showing 1,
@@ -280,7 +288,7 @@ def _lookahead_throws(strength: int, to_beat: int, tied: int, followers: int,
     return again(used, left) > stop(strength, used) + _EPS
 
 
-class LookaheadPolicy(BasePolicy):
+class LookaheadPolicy(Heuristic):
     """Compares stop with throw again by expected cards, using the exact dice odds.
 
     The value of a final score ``s`` is ``-P(lose) + (1 - P(lose)) / opponents``: my own card

@@ -10,13 +10,8 @@ from collections.abc import Sequence
 from pagadores_env.checks import check_int
 from pagadores_env.policies import make_policy
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver.multi import (
-    MAX_BYTES,
-    MAX_ROWS,
-    best_response_multi,
-    check_size,
-    within_limits,
-)
+from pagadores_env.solver.cost import MAX_ROWS, check_size, memory_limit, table_cards, within_limits
+from pagadores_env.solver.multi import best_response_multi
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,8 +22,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Exact best response of one seat against fixed opponent policies: the "
                     "most the hero can win against them, with every seat starting with the "
                     f"same cards. Tables beyond {MAX_ROWS:.0e} opponent queries or "
-                    f"{MAX_BYTES / 1e9:.0f} GB are refused; within the limits: "
-                    f"{within_limits()}.")
+                    f"{memory_limit() / 1e9:.0f} GB are refused; within the limits for "
+                    f"scripted opponents: {within_limits(asked=True, keep=False)}.")
     parser.add_argument("--players", type=int, default=3,
                         help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 3)")
     parser.add_argument("--cards", type=int, default=MAX_CARDS,
@@ -44,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         check_int("--cards", args.cards, 1, MAX_CARDS)
         check_int("--hero-seat", args.hero_seat, 0, args.players - 1)
-        check_size(args.players, args.cards, args.hero_seat)  # before any policy is built
+        # before any policy is built; scripted opponents read the scores only via the lowest
+        check_size(table_cards(args.players, args.cards), asked=True, what="best-respond at")
         opponents = [make_policy(args.opponent, seed=s) for s in range(args.players - 1)]
         result = best_response_multi(opponents, args.players, args.cards, args.hero_seat)
     except ValueError as err:

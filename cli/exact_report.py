@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from pagadores_env.engine import MAX_CARDS
+from pagadores_env.rules import MAX_CARDS
 from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
 #: Every shipped player, in the README's order (weakest idea first).

@@ -32,11 +32,11 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 
 from .checks import check_choice, check_int
 from .dice import DiceStream
-from .engine import MAX_PLAYERS, MIN_PLAYERS, Action, Game, IllegalMoveError, as_action
+from .engine import Action, Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
 from .render import describe_events, render_table
 from .rewards import REWARD_SCHEMES, REWARDS
-from .rules import Throw
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Throw
 
 _ACTIONS = (Action.STOP, Action.THROW)  # the engine takes its own members fastest
 

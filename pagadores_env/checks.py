@@ -3,10 +3,13 @@ argument, what it allows and what it got."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from .rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -23,3 +26,35 @@ def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
     if not any(value is a or (isinstance(value, str) and value == a) for a in allowed):
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
     return value
+
+
+def as_int(value: Any, name: str) -> int:
+    """``value`` as an int if it is an integer of any kind but a bool."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+
+
+def check_table(num_players: Any, cards: Any) -> tuple[int, tuple[int, ...]]:
+    """A table's size and start cards per seat: ``num_players`` 2–6 (R1.1) and ``cards``
+    either one count 1–10 for everyone or one count 0–10 per seat with at least two seats
+    holding cards (a chosen position)."""
+    n = as_int(num_players, "num_players")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {n}")
+    if isinstance(cards, Sequence) and not isinstance(cards, str):
+        start = tuple(as_int(c, "cards") for c in cards)
+        if (len(start) != n or not all(0 <= c <= MAX_CARDS for c in start)
+                or sum(c > 0 for c in start) < 2):
+            raise ValueError(
+                f"cards per seat must be {n} numbers from 0 to {MAX_CARDS} with at "
+                f"least two above 0, got {list(cards)}"
+            )
+        return n, start
+    count = as_int(cards, "cards")
+    if not 1 <= count <= MAX_CARDS:
+        raise ValueError(f"cards must be 1–{MAX_CARDS} (10 is the official game), got {count}")
+    return n, (count,) * n

@@ -26,13 +26,12 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from .checks import as_int, check_table
 from .rules import (
     CHANCE_OUTCOMES,
     CLOCKWISE,
-    MAX_CARDS,
     MAX_PLAYERS,
     MAX_THROWS,
-    MIN_PLAYERS,
     NUM_STRENGTHS,
     PICARO_LOSS,
     ROUND_LOSS,
@@ -153,11 +152,8 @@ class Game:
 
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
                  first_insteker: int = 0) -> None:
-        num_players = _as_int(num_players, "num_players")
-        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {num_players}")
-        start = _start_cards(num_players, cards)
-        first = _as_int(first_insteker, "first_insteker")
+        num_players, start = check_table(num_players, cards)
+        first = as_int(first_insteker, "first_insteker")
         if not 0 <= first < num_players or start[first] == 0:
             raise ValueError(
                 f"first_insteker must be a seat 0–{num_players - 1} that has cards, got {first}"
@@ -550,28 +546,3 @@ def as_action(action: Any) -> Action:
             f"action must be 0 (stop) or 1 (throw again) as an integer, got {action!r} "
             f"({type(action).__name__})"
         ) from None
-
-
-def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise ValueError(f"{name} must be an integer, got {value!r}") from None
-
-
-def _start_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]:
-    if isinstance(cards, Sequence) and not isinstance(cards, str):
-        start = tuple(_as_int(c, "cards") for c in cards)
-        if (len(start) != num_players or not all(0 <= c <= MAX_CARDS for c in start)
-                or sum(c > 0 for c in start) < 2):
-            raise ValueError(
-                f"cards per seat must be {num_players} numbers from 0 to {MAX_CARDS} with at "
-                f"least two above 0, got {list(cards)}"
-            )
-        return start
-    count = _as_int(cards, "cards")
-    if not 1 <= count <= MAX_CARDS:
-        raise ValueError(f"cards must be 1–{MAX_CARDS} (10 is the official game), got {count}")
-    return (count,) * num_players

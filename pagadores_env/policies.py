@@ -75,6 +75,14 @@ def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarr
     return np.array([policy.act(o, m) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
 
 
+def reads_lowest_only(policy: Policy) -> bool:
+    """Whether ``policy`` declares (``score_view = "lowest"``) that its actions depend on the
+    round's scores only through the score to beat and which seats hold it (the ``to_beat``
+    and ``lowest`` fields), so the exact solver may ask it about one row per such state
+    instead of one per combination of scores (``solver.scores``)."""
+    return getattr(policy, "score_view", "all") == "lowest"
+
+
 def check_tables(policies: Iterable[Policy], num_players: int,
                  cards: int | Sequence[int]) -> None:
     """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``

@@ -34,9 +34,9 @@ import yaml
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
 from pagadores_env.atomic import write_atomic
-from pagadores_env.engine import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.opponents import check_learner_seat
 from pagadores_env.rewards import REWARDS
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 #: Algorithm name → (module, class, supports action masks).
 ALGORITHMS: dict[str, tuple[str, str, bool]] = {

@@ -61,8 +61,9 @@ import numpy as np
 
 from pagadores_env.atomic import write_atomic
 from pagadores_env.checks import check_int
-from pagadores_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
+from pagadores_env.engine import Game
 from pagadores_env.policies import Policy, check_tables, make_policy
+from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.seeding import child_rng, child_seed
 from pagadores_env.vector.evaluate import Totals, play_lineup
 

@@ -32,8 +32,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from pagadores_env.engine import MAX_CARDS
 from pagadores_env.policies import Policy, check_tables, make_policy
+from pagadores_env.rules import MAX_CARDS
 from pagadores_env.solver import (
     BestResponse,
     PolicyTable,

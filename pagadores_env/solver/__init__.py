@@ -1,4 +1,9 @@
-"""The exact solver: optimal two-player play, best responses and exploitability.
+"""The exact solver: the equilibrium at 2–4 players, exact evaluation, NashConv, best responses.
+
+``solve(num_players, cards)`` gives the subgame-perfect equilibrium of a table (each seat
+maximises its own win probability; see ``equilibrium``), ``exact_evaluate`` every seat's
+exact win probability under any profile of policies and ``nash_conv`` how far a profile is
+from equilibrium. ``cost.check_size`` refuses a table beyond memory or time at once.
 
 ``solve_two_player(cards)`` solves every two-player position by backward induction over card
 counts (see ``model``); ``load_or_solve`` caches the result on disk (``cache_path``);
@@ -10,7 +15,9 @@ is the exact best response of one seat against fixed opponents at 3–4-player t
 
 from __future__ import annotations
 
+from .cost import check_size, memory_limit, solve_cost, within_limits
 from .decisions import Decision, decision_from_game, decode_batch, encode_decisions
+from .equilibrium import NashConv, Solution, exact_evaluate, nash_conv, profile_players, solve
 from .model import PolicyTable, Tables, backward, backward_rounds
 from .response import (
     BestResponse,
@@ -22,6 +29,7 @@ from .response import (
     policy_table,
     win_probabilities,
 )
+from .table_play import SweepPolicy
 from .two_player import (
     TwoPlayerSolution,
     cache_dir,
@@ -32,9 +40,11 @@ from .two_player import (
 )
 
 __all__ = [
-    "BestResponse", "Decision", "Match", "PolicyTable", "TablePolicy", "Tables",
-    "TwoPlayerSolution",
+    "BestResponse", "Decision", "Match", "NashConv", "PolicyTable", "Solution", "SweepPolicy",
+    "TablePolicy", "Tables", "TwoPlayerSolution",
     "backward", "backward_rounds", "best_response", "cache_dir", "cache_path", "cached",
-    "decision_from_game", "decode_batch", "encode_decisions", "expected_rounds", "exploitability",
-    "load_or_solve", "policy_table", "solve_two_player", "win_probabilities",
+    "check_size", "decision_from_game", "decode_batch", "encode_decisions", "exact_evaluate",
+    "expected_rounds", "exploitability", "load_or_solve", "memory_limit", "nash_conv",
+    "policy_table", "profile_players", "solve", "solve_cost", "solve_two_player",
+    "win_probabilities", "within_limits",
 ]

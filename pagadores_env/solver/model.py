@@ -50,11 +50,11 @@ NS = NUM_STRENGTHS
 #: Chance of each plain strength (``PLAIN``): the throws that move no cards.
 P_PLAIN = PROB[PLAIN]
 #: Chance that a throw is plain and strictly below / above strength s (kampen comparisons).
-_P_IF_PLAIN = np.zeros(NS)
-_P_IF_PLAIN[PLAIN] = P_PLAIN
-_PLAIN_UP_TO = np.cumsum(_P_IF_PLAIN)
-_PLAIN_BELOW = _PLAIN_UP_TO - _P_IF_PLAIN
-_PLAIN_ABOVE = _PLAIN_UP_TO[-1] - _PLAIN_UP_TO
+P_IF_PLAIN = np.zeros(NS)
+P_IF_PLAIN[PLAIN] = P_PLAIN
+PLAIN_UP_TO = np.cumsum(P_IF_PLAIN)
+PLAIN_BELOW = PLAIN_UP_TO - P_IF_PLAIN
+PLAIN_ABOVE = PLAIN_UP_TO[-1] - PLAIN_UP_TO
 INSTEKER, FOLLOWER = 0, 1
 
 
@@ -252,7 +252,7 @@ class _Backward:
         first_higher = self._loses(i, a, b, FOLLOWER, ROUND_LOSS)
         second_higher = self._loses(i, a, b, INSTEKER, ROUND_LOSS)
         known = PROB[PICARO] * self._loses(i, a, b, FOLLOWER, PICARO_LOSS)
-        known += _PLAIN_BELOW[x] * first_higher + _PLAIN_ABOVE[x] * second_higher
+        known += PLAIN_BELOW[x] * first_higher + PLAIN_ABOVE[x] * second_higher
         # A plain tie repeats this very kampen (a plain first throw changed no cards).
         same = PROB[x] if PENALTY[x] == 0 else 0.0
         for y in SPECIALS:

@@ -1,4 +1,4 @@
-"""Kampen (R5) among any group of players, exactly, for the multi-player best response.
+"""Kampen (R5) among any group of players, exactly, for the multi-player solver (``sweep``).
 
 Kampen has no decisions, so its state can be compressed: after the first ``j`` single throws
 only the lowest strength so far ``m`` and the set ``T`` of kampen players holding it matter
@@ -9,6 +9,9 @@ A special (R5.2) hits only the other kampen players and moves to smaller card co
 Picaro ends the round (R4.4). A shared lowest replays kampen among exactly those players, in
 round order (R5.3). The one way back to the very same kampen at the same cards is an
 all-plain tie of everyone, which is a fixed point: ``K = known + tie * K``.
+
+Values are arrays of any fixed shape (the solver's per-variant, per-seat win probabilities):
+kampen has no decisions, so it only mixes the values at the round's possible ends.
 """
 
 from __future__ import annotations
@@ -19,14 +22,14 @@ from functools import cache
 import numpy as np
 
 from ..rules import PICARO_LOSS, ROUND_LOSS
-from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS
+from .model import NS, P_IF_PLAIN, P_PLAIN, PENALTY, PICARO, PLAIN_ABOVE, PROB, SPECIALS
 
 Cards = tuple[int, ...]
 #: ``lose(cards, seat, count)``: value once ``seat`` loses ``count`` cards and the round ends.
-Lose = Callable[[Cards, int, int], float]
+Lose = Callable[[Cards, int, int], np.ndarray]
 #: ``hit(cards, thrower, group, penalty)``: (cards after the special, value if it emptied
 #: someone and so ended the round (R6.2), else None).
-Hit = Callable[[Cards, int, tuple[int, ...], int], tuple[Cards, float | None]]
+Hit = Callable[[Cards, int, tuple[int, ...], int], tuple[Cards, np.ndarray | None]]
 
 
 @cache
@@ -42,6 +45,11 @@ def _transitions(size: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     return new_m, np.broadcast_to(new_t, new_m.shape)
 
 
+def _weigh(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` ``[m, ...]`` times ``weights[m]``."""
+    return weights.reshape((-1,) + (1,) * (values.ndim - 1)) * values
+
+
 class Kampen:
     """Kampen values ``value(cards, group)`` (group = seats in round order), memoised.
 
@@ -51,33 +59,50 @@ class Kampen:
     def __init__(self, lose: Lose, hit: Hit) -> None:
         self.lose = lose
         self.hit = hit
-        self.memo: dict[tuple[Cards, tuple[int, ...]], float] = {}
+        self.memo: dict[tuple[Cards, tuple[int, ...]], np.ndarray] = {}
 
-    def value(self, cards: Cards, group: tuple[int, ...]) -> float:
+    def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
         key = (cards, group)
         if key not in self.memo:
             size = len(group)
             arrays: dict[tuple[Cards, int], np.ndarray] = {}
             known = self._before(cards, group, 0, cards, arrays)[NS, 0]
             tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
-            self.memo[key] = float(known) / (1.0 - tie)
+            self.memo[key] = known / (1.0 - tie)
         return self.memo[key]
 
     def _settle(self, cards: Cards, group: tuple[int, ...], root: Cards) -> np.ndarray:
         """Values per holder set ``T`` once everyone threw (R5.3); the unknown repeat of the
         root kampen counts 0 here and is solved by ``value``."""
-        table = np.zeros(1 << len(group))
-        for holders in range(1, len(table)):
+        ends = [np.zeros(())] * (1 << len(group))
+        for holders in range(1, len(ends)):
             tied = tuple(s for b, s in enumerate(group) if holders >> b & 1)
             if len(tied) == 1:
-                table[holders] = self.lose(cards, tied[0], ROUND_LOSS)
+                ends[holders] = self.lose(cards, tied[0], ROUND_LOSS)
             elif not (tied == group and cards == root):
-                table[holders] = self.value(cards, tied)
-        return np.broadcast_to(table, (NS + 1, len(table)))
+                ends[holders] = self.value(cards, tied)
+        table = np.stack(np.broadcast_arrays(*ends))
+        return np.broadcast_to(table, (NS + 1, *table.shape))
+
+    @staticmethod
+    def _plain(after: np.ndarray, bit: int) -> np.ndarray:
+        """``[m, T, ...]``: the plain throws' part of the value before the thrower with bit
+        ``bit``, from the values ``after`` it. A throw ``y`` below the lowest ``m`` makes the
+        thrower the only holder, an equal one joins the holders, a higher one changes
+        nothing (R5.3); the first part is a running sum over ``y``, so no ``[y, m, T]``
+        array is built."""
+        holders = np.arange(after.shape[1])
+        below = np.cumsum(P_IF_PLAIN[(slice(None),) + (None,) * (after.ndim - 2)]
+                          * after[:NS, bit], axis=0)
+        value = np.zeros_like(after)
+        value[1:] += below[:, None]  # value[m] gets the throws strictly below m
+        value[:NS] += _weigh(P_IF_PLAIN, after[:NS, holders | bit])
+        value[:NS] += _weigh(PLAIN_ABOVE, after[:NS])
+        return value
 
     def _before(self, cards: Cards, group: tuple[int, ...], j: int, root: Cards,
                 arrays: dict[tuple[Cards, int], np.ndarray]) -> np.ndarray:
-        """Value ``[m, T]`` before thrower ``j`` throws, at ``cards``."""
+        """Value ``[m, T, ...]`` before thrower ``j`` throws, at ``cards``."""
         key = (cards, j)
         if key in arrays:
             return arrays[key]
@@ -88,7 +113,7 @@ class Kampen:
         new_m, new_t = _transitions(len(group), j)
         after = self._before(cards, group, j + 1, root, arrays)
         value = PROB[PICARO] * self.lose(cards, thrower, PICARO_LOSS)  # R5.2 → R4.4
-        value = value + np.einsum("y,ymt->mt", P_PLAIN, after[new_m[PLAIN], new_t[PLAIN]])
+        value = value + self._plain(after, 1 << j)
         for y in SPECIALS:  # R5.2: only the other kampen players are hit
             hit_cards, ended = self.hit(cards, thrower, group, int(PENALTY[y]))
             if ended is not None:

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..atomic import write_atomic
-from ..engine import MAX_CARDS, Action
-from ..rules import MAX_THROWS
+from ..engine import Action
+from ..rules import MAX_CARDS, MAX_THROWS
 from .decisions import INSTEKER, Decision, check_decisions
 from .model import PENALTY, PROB, PolicyTable, Tables, backward
 

@@ -1,0 +1,68 @@
+"""The equilibrium player: plays the exact subgame-perfect equilibrium at 2–4-player tables.
+
+At each decision it takes the action that maximises its own win probability when everyone
+plays the equilibrium from there on (``pagadores_env.solver.solve``; ties stop). At two
+players that is optimal play. The solution of the table it is seated at is solved on first
+use, or read from the solver's cache: seconds at 2 players, about 20 s at 3 players with 10
+cards, minutes at 4 players with few cards (beyond the solver's limits it refuses the table
+when seated, naming the limit).
+
+The observation does not say which seat the player is in (its slots are relative, R1.2);
+only R6.2's "youngest player left insteeks" tells seats apart, and only at 4 or more
+players, so there give its seat: ``equilibrium:seat=2`` (the exact evaluators pass each
+seat's number themselves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pagadores_env.checks import check_int, check_table
+from pagadores_env.observation import decode
+from pagadores_env.policies import BasePolicy, register_policy
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS
+from pagadores_env.solver import SweepPolicy, solve
+
+
+class EquilibriumPolicy(BasePolicy):
+    """The equilibrium at any table the solver covers; ``seat`` is needed at 4+ players."""
+
+    name = "equilibrium"
+    score_view = "lowest"  # the equilibrium depends on the scores only through the lowest
+
+    def __init__(self, seat: int | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.seat = None if seat is None else check_int("seat", seat, 0, MAX_PLAYERS - 1)
+        self.players: dict[int, SweepPolicy] = {}
+
+    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
+        """Solve (or load) the table's equilibrium; ``ValueError`` if it is beyond the
+        solver's limits or needs a seat this player was not given."""
+        n, start = check_table(num_players, cards)
+        if self.seat is not None and self.seat >= n:
+            raise ValueError(f"seat must be 0–{n - 1} at {n} players, got {self.seat}")
+        known = self.players.get(n)
+        if known is None or any(c > most for c, most in zip(start, known.start, strict=True)):
+            self.players[n] = solve(n, start).policy(self.seat)
+        self.players[n].check_table(n, start)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The equilibrium action at one observation."""
+        return int(self.act_batch(np.reshape(obs, (1, -1)), np.reshape(mask, (1, 2)))[0])
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The equilibrium actions at rows of observations of one table size (solving a
+        table it was not seated at with ``MAX_CARDS`` cards on first use)."""
+        rows = np.asarray(obs).reshape(len(mask), -1)
+        sizes = np.unique(decode(rows).players)
+        if len(sizes) != 1:
+            raise ValueError(f"rows of one table size at a time, got sizes {sizes.tolist()}")
+        n = int(sizes[0])
+        if n not in self.players:
+            self.check_table(n, MAX_CARDS)
+        return self.players[n].act_batch(rows, mask)
+
+
+register_policy("equilibrium", EquilibriumPolicy)

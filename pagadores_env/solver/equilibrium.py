@@ -1,0 +1,320 @@
+"""The game solved at 2–4 players: equilibrium, exact evaluation of any profile, NashConv.
+
+Pagadores is a perfect-information game with chance (R7.1), so backward induction gives a
+subgame-perfect equilibrium: at each decision the acting seat takes the action that
+maximises **its own** win probability, and stops when both are worth the same to it (within
+``TIE_TOLERANCE``; this fixed tie-break makes the equilibrium unique, and at two players it
+is the zero-sum solution of ``two_player``).
+
+- ``solve(num_players, cards)`` → :class:`Solution`: per-seat win probabilities at every
+  position between rounds, and the value of both actions at every decision; cached on disk
+  (``cache_path``) like the two-player solution.
+- ``exact_evaluate(profile, num_players, cards)``: every seat's exact win probability when
+  each plays its policy.
+- ``nash_conv(profile, num_players, cards)``: OpenSpiel's NashConv, the sum over seats of what
+  a seat gains by switching to its best response while the others keep their policies. It is
+  0 exactly at an equilibrium; at two players it is twice ``exploitability``.
+
+All three are one pass of ``sweep``. Policies are asked about every decision on the
+observation rows the environment gives (``multi_rows``); a policy that reads the scores only
+through the score to beat and who holds it (``reads_lowest_only``) is asked on far fewer
+rows, and only such profiles are exact at 4 players.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..atomic import write_atomic
+from ..checks import check_int
+from ..engine import Action, Game
+from ..policies import Policy, check_tables, make_policy, reads_lowest_only
+from ..rules import MAX_CARDS
+from .cost import check_size, table_cards
+from .model import PENALTY, PROB
+from .multi_kampen import Cards
+from .sweep import Key, Position, Progress, Sweep, round_keys
+from .table_play import SweepPolicy, decision_values
+from .two_player import TIE_TOLERANCE, cache_dir
+
+FORMAT_VERSION = 1
+
+
+def cache_path(num_players: int, cards: Cards) -> Path:
+    """Where ``solve`` caches the solution of a table (in ``two_player.cache_dir()``)."""
+    table = f"{cards[0]}cards" if len(set(cards)) == 1 else "cards" + "-".join(map(str, cards))
+    return cache_dir() / f"equilibrium_{num_players}p_{table}_v{FORMAT_VERSION}.npz"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The equilibrium of a table: values at every position up to ``start_cards``.
+
+    Values are per-seat win probabilities (seats without cards: 0). ``positions[(cards,
+    insteker)]`` holds the values before every throw of that round (``sweep.Position``).
+    """
+
+    num_players: int
+    start_cards: Cards
+    positions: dict[tuple[Cards, int], Position]
+    seconds: float
+
+    def win_probabilities(self, cards: Sequence[int] | None = None, insteker: int = 0
+                          ) -> tuple[float, ...]:
+        """Every seat's win probability as a round starts at ``cards`` (default: the start
+        position) with ``insteker`` insteeking; a finished game gives the winner 1."""
+        at = self._position(self.start_cards if cards is None else cards)
+        alive = [s for s, c in enumerate(at) if c]
+        if len(alive) == 1:
+            return tuple(float(s == alive[0]) for s in range(self.num_players))
+        if not (isinstance(insteker, (int, np.integer)) and 0 <= insteker < self.num_players
+                and at[insteker]):
+            raise ValueError(f"insteker must be a seat 0–{self.num_players - 1} with cards, "
+                             f"got {insteker!r}")
+        return tuple(float(v) for v in self.positions[(at, int(insteker))].before[(0, 0, 1)][0, 0])
+
+    def _position(self, cards: Sequence[int]) -> Cards:
+        at = tuple(int(c) for c in cards)
+        if len(at) != self.num_players or not all(
+                0 <= c <= most for c, most in zip(at, self.start_cards, strict=True)) \
+                or not any(at):
+            raise ValueError(f"cards must be {self.num_players} counts with at most "
+                             f"{list(self.start_cards)} per seat, got {list(cards)}")
+        return at
+
+    def action_values(self, game: Game, every_seat: bool = False) -> np.ndarray:
+        """The win probability after ``[STOP, THROW]`` at ``game``'s decision, with
+        equilibrium play after it: the acting seat's ``[2]``, or ``[2, num_players]`` for
+        every seat. ``ValueError`` unless ``game`` is at a decision of a position this
+        solution covers."""
+        if not isinstance(game, Game) or not game.is_decision_node():
+            raise ValueError(f"action_values needs an engine.Game at a decision node, "
+                             f"got {game!r}")
+        if game.num_players != self.num_players:
+            raise ValueError(f"this solution is for {self.num_players} players, the game has "
+                             f"{game.num_players}")
+        cards = self._position(game.cards)
+        insteker = int(game.insteker)  # type: ignore[arg-type]  # in a round, never None
+        order = tuple(game.order)
+        role = game.pos
+        scores = [game.scores[s] for s in order[:role]]
+        strength = game.current.strength  # type: ignore[union-attr]  # a decision's throw
+        values = decision_values(self.positions[(cards, insteker)], len(order), False, role,
+                                 game.throw_limit or 0, game.throws, scores, strength)[:, 0]
+        return values if every_seat else values[:, order[role]]
+
+    def best_action(self, game: Game) -> Action:
+        """The equilibrium's action at ``game``'s decision (STOP on a tie)."""
+        stop, throw = self.action_values(game)
+        return Action.THROW if throw > stop + TIE_TOLERANCE else Action.STOP
+
+    def policy(self, seat: int | None = None) -> SweepPolicy:
+        """The equilibrium as a player (``table_play.SweepPolicy``): for ``seat``, or, at
+        2–3 players with equal cards, for any seat."""
+        return SweepPolicy(self.positions, self.num_players, self.start_cards, full=False,
+                           seat=seat, name="equilibrium")
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: Path | str) -> Path:
+        """Write the solution to ``path`` atomically (``atomic.write_atomic``)."""
+        arrays: dict[str, Any] = {"format_version": FORMAT_VERSION, "prob": PROB,
+                                  "penalty": PENALTY, "seconds": self.seconds,
+                                  "start_cards": np.array(self.start_cards)}
+        for m, (keys, values) in _by_alive(self.positions).items():
+            arrays[f"keys{m}"] = keys
+            arrays[f"values{m}"] = values
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return write_atomic(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: Path | str) -> Solution:
+        """Read a saved solution: ``FileNotFoundError`` if there is none, ``ValueError`` if
+        it is not a complete one for the current rules."""
+        try:
+            with np.load(Path(path)) as data:
+                stored = {key: data[key] for key in data.files}
+        except FileNotFoundError:
+            raise
+        except Exception as err:  # the zip and npy layers each raise their own kinds
+            raise ValueError(f"{path} is not a readable solution file: {err}") from None
+        try:
+            if int(stored["format_version"]) != FORMAT_VERSION:
+                raise ValueError("another format version")
+            if not (np.array_equal(stored["prob"], PROB)
+                    and np.array_equal(stored["penalty"], PENALTY)):
+                raise ValueError("solved for other throw tables (the rules changed)")
+            start = tuple(int(c) for c in stored["start_cards"])
+            positions = _positions(start, stored)
+        except (KeyError, ValueError, TypeError, IndexError) as err:
+            raise ValueError(f"{path} is not a complete solution file: {err}") from None
+        return cls(len(start), start, positions, float(stored["seconds"]))
+
+
+def _layout(m: int) -> tuple[dict[Key, slice], int]:
+    """Where each round state's values lie in a position's flat row of an ``m``-role round
+    (lowest-score states), and the row's length; the settle table comes last."""
+    from .scores import score_states
+
+    states = score_states(m, False)
+    at, places = 0, {}
+    for key in round_keys(m):
+        places[key] = slice(at, at + states.size[key[0]])
+        at += states.size[key[0]]
+    return places, at + (1 << m)
+
+
+def _by_alive(positions: dict[tuple[Cards, int], Position]
+              ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Positions grouped by seats with cards: keys ``[P, n + 1]`` (cards, insteker) and flat
+    values ``[P, row, n]``."""
+    groups: dict[int, list[tuple[Cards, int]]] = {}
+    for cards, insteker in positions:
+        groups.setdefault(sum(1 for c in cards if c), []).append((cards, insteker))
+    out = {}
+    for m, keys in groups.items():
+        places, width = _layout(m)
+        values = np.empty((len(keys), width, len(keys[0][0])))
+        for p, key in enumerate(keys):
+            position = positions[key]
+            for state, where in places.items():
+                values[p, where] = position.before[state][:, 0]
+            values[p, width - (1 << m):] = position.settle[:, 0]
+        out[m] = (np.array([(*c, i) for c, i in keys]), values)
+    return out
+
+
+def _positions(start: Cards, stored: dict[str, np.ndarray]
+               ) -> dict[tuple[Cards, int], Position]:
+    """The positions of a saved solution, checked against what a solve of ``start`` holds."""
+    from .sweep import positions as every
+
+    expected = {(c, i) for c in every(start) for i, x in enumerate(c) if x}
+    out: dict[tuple[Cards, int], Position] = {}
+    for name in (k for k in stored if k.startswith("keys")):
+        m = int(name[4:])
+        keys, values = stored[name], stored[f"values{m}"]
+        places, width = _layout(m)
+        if values.shape != (len(keys), width, len(start)) or values.dtype != np.float64 \
+                or not ((values >= 0) & (values <= 1)).all():
+            raise ValueError("damaged value arrays")
+        for row, key in zip(values, keys, strict=True):
+            cards, insteker = tuple(int(c) for c in key[:-1]), int(key[-1])
+            before = {state: row[where, None, :] for state, where in places.items()}
+            out[(cards, insteker)] = Position(before, row[width - (1 << m):, None, :])
+    if set(out) != expected:
+        raise ValueError("positions missing or extra")
+    return out
+
+
+def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: bool = True,
+          progress: Progress | None = None) -> Solution:
+    """The equilibrium of a table of ``num_players`` with ``cards`` (one count for all, or
+    one per seat): every position with at most those cards. Read from the cache when a
+    readable solution is there, else solved and cached (``cache=False``: neither). Raises
+    ``ValueError`` for a bad argument and, before any work, for a table beyond the
+    solver's limits (``cost.check_size``)."""
+    start = table_cards(num_players, cards)
+    path = cache_path(len(start), start)
+    if cache:
+        try:
+            return Solution.load(path)
+        except (FileNotFoundError, ValueError):
+            pass  # missing, damaged or stale: the cache only holds files this module wrote
+    check_size(start, keep=True)
+    began = time.perf_counter()
+    sweep = Sweep(start, [(True,) * len(start)], {}, full=False, keep=True)
+    sweep.run(progress)
+    solution = Solution(len(start), start, sweep.positions, time.perf_counter() - began)
+    if cache:
+        try:
+            solution.save(path)
+        except OSError as err:
+            warnings.warn(f"could not cache the solution at {path}: {err}", stacklevel=2)
+    return solution
+
+
+# -- any profile of policies --------------------------------------------------------------
+Profile = str | Policy | Sequence[str | Policy]
+
+
+def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int]
+                    ) -> list[Policy]:
+    """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat
+    or a list with one per seat. Specs are built per seat (``seat=`` goes to players that
+    take it); every player is asked whether it covers the table (``check_tables``)."""
+    single = isinstance(profile, (str, Policy))
+    entries = [profile] * num_players if single else list(profile)  # type: ignore[list-item]
+    if len(entries) != num_players:
+        raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
+                         f"(one per seat), got {len(entries)}")
+    players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
+    check_tables(players, num_players, cards)
+    return players
+
+
+def _pass(profile: Profile, num_players: int, cards: int | Sequence[int],
+          first_insteker: int, best_responses: bool, progress: Progress | None
+          ) -> tuple[np.ndarray, Sweep]:
+    start = table_cards(num_players, cards)
+    n = len(start)
+    first = check_int("first_insteker", first_insteker, 0, n - 1)
+    if not start[first]:
+        raise ValueError(f"first_insteker must be a seat with cards, got {first}")
+    players = profile_players(profile, n, start)
+    full = not all(reads_lowest_only(p) for p in players)
+    variants = [(False,) * n]
+    if best_responses:
+        variants += [tuple(s == hero for s in range(n)) for hero in range(n)]
+    check_size(start, full=full, variants=len(variants), asked=True,
+               what="evaluate" if not best_responses else "compute NashConv of")
+    sweep = Sweep(start, variants, dict(enumerate(players)), full=full)
+    sweep.run(progress)
+    return sweep.win[(start, first)], sweep
+
+
+def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
+                   first_insteker: int = 0, progress: Progress | None = None
+                   ) -> tuple[float, ...]:
+    """Every seat's exact win probability when each plays its policy of ``profile`` (one
+    agent for all seats, or one per seat), from ``cards`` with ``first_insteker`` starting
+    (R3.1). A stochastic policy with ``throw_probabilities`` is evaluated as its mixture;
+    others are asked once per decision. ``ValueError`` for a bad argument or a table beyond
+    the limits (``cost.check_size``: policies that read every score are asked ``41 ** m``
+    rows per decision of the ``m``-th seat in a round)."""
+    values, _ = _pass(profile, num_players, cards, first_insteker, False, progress)
+    return tuple(float(v) for v in values[0])
+
+
+@dataclass(frozen=True)
+class NashConv:
+    """NashConv of a profile: ``gains[i]`` is what seat ``i`` wins by switching to its best
+    response while the others keep their policies, ``values[i]`` its win probability under
+    the profile; ``total`` their sum (0 exactly at an equilibrium)."""
+
+    total: float
+    gains: tuple[float, ...]
+    values: tuple[float, ...]
+    best_responses: tuple[float, ...]
+
+
+def nash_conv(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
+              first_insteker: int = 0, progress: Progress | None = None) -> NashConv:
+    """NashConv (OpenSpiel's measure) of ``profile`` at this table, exactly: one pass holds
+    the profile and every seat's best response against it, so each policy is asked about
+    each decision once. At two players ``total`` is twice ``exploitability``."""
+    values, _ = _pass(profile, num_players, cards, first_insteker, True, progress)
+    current = tuple(float(v) for v in values[0])
+    best = tuple(float(values[1 + seat, seat]) for seat in range(len(current)))
+    gains = tuple(b - v for b, v in zip(best, current, strict=True))
+    return NashConv(float(sum(gains)), gains, current, best)
