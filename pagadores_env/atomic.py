@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> Path:
-    """Replace ``path`` with ``data`` (text is written as UTF-8) in one step; returns the path.
+def write_atomic(path: str | Path, data: bytes | str | Callable[[BinaryIO], object]) -> Path:
+    """Replace ``path`` with ``data`` (text is written as UTF-8; a function is called with
+    the open binary file, for data too big to hold as bytes) in one step; returns the path.
 
     Raises ``OSError`` if the folder does not exist or cannot be written; the temporary file
     is removed again whatever goes wrong, so a failed write leaves the folder as it was.
@@ -27,7 +30,10 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            if callable(payload):
+                payload(handle)
+            else:
+                handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())  # the bytes are on disk before the name points at them
         os.replace(tmp, path)

@@ -23,7 +23,6 @@ rows, and only such profiles are exact at 4 players.
 
 from __future__ import annotations
 
-import io
 import time
 import warnings
 from collections.abc import Sequence
@@ -41,7 +40,7 @@ from ..rules import MAX_CARDS
 from .cost import check_size, table_cards
 from .model import PENALTY, PROB
 from .multi_kampen import Cards
-from .sweep import Key, Position, Progress, Sweep, round_keys
+from .sweep import Kept, Progress, Sweep, layout
 from .table_play import SweepPolicy, decision_values
 from .two_player import TIE_TOLERANCE, cache_dir
 
@@ -64,7 +63,7 @@ class Solution:
 
     num_players: int
     start_cards: Cards
-    positions: dict[tuple[Cards, int], Position]
+    positions: Kept
     seconds: float
 
     def win_probabilities(self, cards: Sequence[int] | None = None, insteker: int = 0
@@ -124,18 +123,21 @@ class Solution:
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: Path | str) -> Path:
-        """Write the solution to ``path`` atomically (``atomic.write_atomic``)."""
+        """Write the solution to ``path`` atomically (``atomic.write_atomic``), streamed:
+        no copy of the values is made (4 players with 10 cards hold about 5 GB)."""
         arrays: dict[str, Any] = {"format_version": FORMAT_VERSION, "prob": PROB,
                                   "penalty": PENALTY, "seconds": self.seconds,
                                   "start_cards": np.array(self.start_cards)}
-        for m, (keys, values) in _by_alive(self.positions).items():
-            arrays[f"keys{m}"] = keys
-            arrays[f"values{m}"] = values
-        buffer = io.BytesIO()
-        np.savez(buffer, **arrays)
+        by_alive: dict[int, list[tuple[int, tuple[Cards, int]]]] = {}
+        for key, (m, p) in self.positions.rows.items():
+            by_alive.setdefault(m, []).append((p, key))
+        for m, rows in by_alive.items():
+            rows.sort()
+            arrays[f"keys{m}"] = np.array([(*cards, insteker) for _, (cards, insteker) in rows])
+            arrays[f"values{m}"] = self.positions.arrays[m][:, :, 0]
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        return write_atomic(path, buffer.getvalue())
+        return write_atomic(path, lambda handle: np.savez(handle, **arrays))
 
     @classmethod
     def load(cls, path: Path | str) -> Solution:
@@ -155,66 +157,30 @@ class Solution:
                     and np.array_equal(stored["penalty"], PENALTY)):
                 raise ValueError("solved for other throw tables (the rules changed)")
             start = tuple(int(c) for c in stored["start_cards"])
-            positions = _positions(start, stored)
+            kept = _kept(start, stored)
         except (KeyError, ValueError, TypeError, IndexError) as err:
             raise ValueError(f"{path} is not a complete solution file: {err}") from None
-        return cls(len(start), start, positions, float(stored["seconds"]))
+        return cls(len(start), start, kept, float(stored["seconds"]))
 
 
-def _layout(m: int) -> tuple[dict[Key, slice], int]:
-    """Where each round state's values lie in a position's flat row of an ``m``-role round
-    (lowest-score states), and the row's length; the settle table comes last."""
-    from .scores import score_states
-
-    states = score_states(m, False)
-    at, places = 0, {}
-    for key in round_keys(m):
-        places[key] = slice(at, at + states.size[key[0]])
-        at += states.size[key[0]]
-    return places, at + (1 << m)
-
-
-def _by_alive(positions: dict[tuple[Cards, int], Position]
-              ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Positions grouped by seats with cards: keys ``[P, n + 1]`` (cards, insteker) and flat
-    values ``[P, row, n]``."""
-    groups: dict[int, list[tuple[Cards, int]]] = {}
-    for cards, insteker in positions:
-        groups.setdefault(sum(1 for c in cards if c), []).append((cards, insteker))
-    out = {}
-    for m, keys in groups.items():
-        places, width = _layout(m)
-        values = np.empty((len(keys), width, len(keys[0][0])))
-        for p, key in enumerate(keys):
-            position = positions[key]
-            for state, where in places.items():
-                values[p, where] = position.before[state][:, 0]
-            values[p, width - (1 << m):] = position.settle[:, 0]
-        out[m] = (np.array([(*c, i) for c, i in keys]), values)
-    return out
-
-
-def _positions(start: Cards, stored: dict[str, np.ndarray]
-               ) -> dict[tuple[Cards, int], Position]:
+def _kept(start: Cards, stored: dict[str, np.ndarray]) -> Kept:
     """The positions of a saved solution, checked against what a solve of ``start`` holds."""
-    from .sweep import positions as every
-
-    expected = {(c, i) for c in every(start) for i, x in enumerate(c) if x}
-    out: dict[tuple[Cards, int], Position] = {}
-    for name in (k for k in stored if k.startswith("keys")):
-        m = int(name[4:])
-        keys, values = stored[name], stored[f"values{m}"]
-        places, width = _layout(m)
-        if values.shape != (len(keys), width, len(start)) or values.dtype != np.float64 \
-                or not ((values >= 0) & (values <= 1)).all():
+    expected = Kept.empty(start, False, 0)  # the rows a solve fills, no values
+    values = {}
+    for m, count in ((m, len(v)) for m, v in expected.arrays.items()):
+        keys, flat = stored[f"keys{m}"], stored[f"values{m}"]
+        rows = {(tuple(int(c) for c in key[:-1]), int(key[-1])): (m, p)
+                for p, key in enumerate(keys.tolist())}
+        if rows != {k: v for k, v in expected.rows.items() if v[0] == m}:
+            raise ValueError("positions missing, extra or out of order")
+        if flat.shape != (count, layout(m, False)[1], len(start)) or flat.dtype != np.float64 \
+                or not ((flat >= 0) & (flat <= 1)).all():
             raise ValueError("damaged value arrays")
-        for row, key in zip(values, keys, strict=True):
-            cards, insteker = tuple(int(c) for c in key[:-1]), int(key[-1])
-            before = {state: row[where, None, :] for state, where in places.items()}
-            out[(cards, insteker)] = Position(before, row[width - (1 << m):, None, :])
-    if set(out) != expected:
-        raise ValueError("positions missing or extra")
-    return out
+        values[m] = flat[:, :, None, :]
+    if set(stored) - {"format_version", "prob", "penalty", "seconds", "start_cards"} \
+            != {f"{kind}{m}" for m in values for kind in ("keys", "values")}:
+        raise ValueError("arrays missing or extra")
+    return Kept(False, values, expected.rows)
 
 
 def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: bool = True,
@@ -235,6 +201,7 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
     began = time.perf_counter()
     sweep = Sweep(start, [(True,) * len(start)], {}, full=False, keep=True)
     sweep.run(progress)
+    assert sweep.positions is not None  # kept: keep=True
     solution = Solution(len(start), start, sweep.positions, time.perf_counter() - began)
     if cache:
         try:
@@ -253,8 +220,8 @@ def profile_players(profile: Profile, num_players: int, cards: int | Sequence[in
     """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat
     or a list with one per seat. Specs are built per seat (``seat=`` goes to players that
     take it); every player is asked whether it covers the table (``check_tables``)."""
-    single = isinstance(profile, (str, Policy))
-    entries = [profile] * num_players if single else list(profile)  # type: ignore[list-item]
+    entries: list[str | Policy] = ([profile] * num_players if isinstance(profile, (str, Policy))
+                                   else list(profile))
     if len(entries) != num_players:
         raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
                          f"(one per seat), got {len(entries)}")

@@ -20,7 +20,7 @@ from ..policies import Policy, check_tables, reads_lowest_only
 from ..rules import MAX_CARDS
 from .cost import check_size, table_cards
 from .multi_kampen import Cards
-from .sweep import Position, Sweep
+from .sweep import Kept, Sweep
 from .table_play import SweepPolicy
 
 
@@ -38,7 +38,7 @@ class MultiBestResponse:
     hero_seat: int
     first_insteker: int
     values: dict[tuple[Cards, int], float]
-    positions: dict[tuple[Cards, int], Position] | None
+    positions: Kept | None
     full: bool
     rows_asked: int
     seconds: float

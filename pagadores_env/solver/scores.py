@@ -54,7 +54,7 @@ class ScoreStates:
         lowest and the others can be above it)."""
         if self.full:
             scores = np.indices((NS,) * j).reshape(j, -1).T if j else np.zeros((1, 0), np.int64)
-            return scores, (scores > PICARO_STRENGTH).all(axis=1)
+            return scores, np.asarray((scores > PICARO_STRENGTH).all(axis=1))
         if j == 0:
             return np.zeros((1, 0), np.int64), np.ones(1, bool)
         q = np.arange(self.size[j])
@@ -63,7 +63,7 @@ class ScoreStates:
         scores = np.where(held, low[:, None], TOP)  # the others: any score above the lowest
         everyone = holders == (1 << j) - 1
         reachable = (low > PICARO_STRENGTH) & (holders > 0) & (everyone | (low < TOP))
-        return scores, reachable
+        return np.asarray(scores), np.asarray(reachable)
 
     def _next(self, j: int) -> np.ndarray:
         """``next[q, s]``: the state once role ``j`` scores ``s`` from state ``q``."""

@@ -23,8 +23,9 @@ unique). Kampen is in ``multi_kampen``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 
 import numpy as np
@@ -75,6 +76,67 @@ class Position:
     settle: np.ndarray
 
 
+@cache
+def layout(m: int, full: bool) -> tuple[dict[Key, slice], int]:
+    """Where each round state's values lie in the flat row of an ``m``-role position
+    (``Kept``), and the row's length; the settle table comes last."""
+    sizes = score_states(m, full).size
+    at, places = 0, {}
+    for key in round_keys(m):
+        places[key] = slice(at, at + sizes[key[0]])
+        at += sizes[key[0]]
+    return places, at + (1 << m)
+
+
+class Kept(Mapping[tuple[Cards, int], Position]):
+    """Every solved position's values, as :class:`Position` views into one array per number
+    of seats with cards (``arrays[m]``: ``[positions, row, V, n]``, rows laid out by
+    ``layout``; ``rows[(cards, insteker)] = (m, p)``): no per-position arrays to allocate
+    or to copy when saved."""
+
+    def __init__(self, full: bool, arrays: dict[int, np.ndarray],
+                 rows: dict[tuple[Cards, int], tuple[int, int]]) -> None:
+        self.full = full
+        self.arrays = arrays
+        self.rows = rows
+
+    @classmethod
+    def empty(cls, start: Cards, full: bool, variants: int) -> Kept:
+        """Room for every position of a pass from ``start`` (pages are touched as filled)."""
+        rows: dict[tuple[Cards, int], tuple[int, int]] = {}
+        counts: dict[int, int] = {}
+        for cards in positions(start):
+            m = sum(1 for c in cards if c)
+            for insteker in (s for s, c in enumerate(cards) if c):
+                rows[(cards, insteker)] = (m, counts.get(m, 0))
+                counts[m] = counts.get(m, 0) + 1
+        arrays = {m: np.empty((count, layout(m, full)[1], variants, len(start)))
+                  for m, count in counts.items()}
+        return cls(full, arrays, rows)
+
+    def put(self, key: tuple[Cards, int], before: dict[Key, np.ndarray], settle: np.ndarray
+            ) -> None:
+        m, p = self.rows[key]
+        places, width = layout(m, self.full)
+        row = self.arrays[m][p]
+        for state, where in places.items():
+            row[where] = before[state]
+        row[width - (1 << m):] = settle
+
+    def __getitem__(self, key: tuple[Cards, int]) -> Position:
+        m, p = self.rows[key]
+        places, width = layout(m, self.full)
+        row = self.arrays[m][p]
+        return Position({state: row[where] for state, where in places.items()},
+                        row[width - (1 << m):])
+
+    def __iter__(self) -> Iterator[tuple[Cards, int]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
 @dataclass
 class _Store:
     """After-throw values at the three special strengths, per solved position and round
@@ -109,8 +171,8 @@ class Sweep:
     ``variants[v][seat]`` is True where that seat maximises in variant ``v``; ``players``
     holds the fixed policy of every seat that is fixed in some variant. ``full`` keeps every
     earlier score (needed to ask policies that read them); otherwise only the lowest and its
-    holders. ``keep`` keeps every position's values (``positions``), else only the values as
-    each round starts (``win``)."""
+    holders. ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else
+    only the values as each round starts (``win``)."""
 
     def __init__(self, start: Cards, variants: Sequence[Sequence[bool]],
                  players: dict[int, Policy], full: bool, keep: bool = False) -> None:
@@ -119,9 +181,8 @@ class Sweep:
         self.maximises = np.array(variants, dtype=bool).reshape(-1, self.n)  # [V, n]
         self.players = players
         self.full = full
-        self.keep = keep
         self.win: dict[tuple[Cards, int], np.ndarray] = {}
-        self.positions: dict[tuple[Cards, int], Position] = {}
+        self.positions = Kept.empty(start, full, len(self.maximises)) if keep else None
         self.store = _Store(3 * (self.n - 1))
         self.kampen = Kampen(self.lose, self.hit)
         self.rows_asked = 0
@@ -247,5 +308,5 @@ class Sweep:
                     before[key] = value
         self.win[(cards, insteker)] = before[(0, 0, 1)][0]
         self.store.put(cards, insteker, slices)
-        if self.keep:
-            self.positions[(cards, insteker)] = Position(before, settle)
+        if self.positions is not None:
+            self.positions.put((cards, insteker), before, settle)

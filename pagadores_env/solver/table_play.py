@@ -3,7 +3,7 @@ on them from observations (the equilibrium, a best response)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class SweepPolicy(BasePolicy):
 
     score_view = "lowest"  # it reads the scores only through the lowest and its holders
 
-    def __init__(self, positions: dict[tuple[Cards, int], Position], num_players: int,
+    def __init__(self, positions: Mapping[tuple[Cards, int], Position], num_players: int,
                  start: Cards, full: bool, seat: int | None = None, name: str = "table",
                  seed: int | None = None) -> None:
         super().__init__(seed)
