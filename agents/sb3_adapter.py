@@ -98,16 +98,42 @@ class SB3Policy(BasePolicy):
         self.name = f"model:path={path}"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The model's deterministic action at one observation."""
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The model's deterministic actions at rows of observations: the most likely legal
+        action (MaskablePPO) or the model's action, replaced by the legal one if illegal."""
         obs = np.asarray(obs, dtype=np.float32)
         mask = np.asarray(mask).astype(bool)
-        extra = {"action_masks": mask} if self.masked else {}
-        actions, _ = self.model.predict(obs, deterministic=True, **extra)
-        actions = np.asarray(actions, dtype=np.int64).reshape(len(obs))
+        logits = self._logits(obs)
+        if logits is not None:  # the actor's forward pass only (what predict computes)
+            if self.masked:
+                logits = np.where(mask, logits, -np.inf)
+            actions = logits.argmax(axis=1)
+        else:
+            extra = {"action_masks": mask} if self.masked else {}
+            actions, _ = self.model.predict(obs, deterministic=True, **extra)
+            actions = np.asarray(actions, dtype=np.int64).reshape(len(obs))
         legal = mask[np.arange(len(obs)), actions]
         return np.where(legal, actions, mask.argmax(axis=1)).astype(np.int64)
+
+
+    def _logits(self, obs: np.ndarray) -> np.ndarray | None:
+        """The actor's action logits for an actor-critic policy on flat observations (the
+        deterministic action is their argmax), or None for other policies (DQN). About
+        twice as fast as ``predict``, which builds a distribution object per call: the exact
+        solver asks a model about hundreds of millions of rows."""
+        policy = self.model.policy
+        if not all(hasattr(policy, name) for name in
+                   ("action_net", "mlp_extractor", "pi_features_extractor")):
+            return None
+        import torch
+
+        with torch.no_grad():
+            features = policy.pi_features_extractor(torch.from_numpy(np.array(obs)))
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+        return np.asarray(logits.numpy())
 
 
 register_policy("model", SB3Policy)
