@@ -90,8 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("agents", nargs="+", metavar="AGENT")
         if name == "evaluate":
             cmd.add_argument("--players", type=int, default=2, help="players per game, 2–6")
-            cmd.add_argument("--no-exact", action="store_true",
-                             help="skip the solver's exact columns (on by default for 2 players)")
+            exact = cmd.add_mutually_exclusive_group()
+            exact.add_argument("--no-exact", action="store_true",
+                               help="skip the solver's exact columns (on by default for 2 "
+                                    "players, and at 3+ when quick)")
+            exact.add_argument("--exact", action="store_true",
+                               help="exact columns at 3+ players whenever the solver covers "
+                                    "the table, however long (minutes at 3 players, 10 cards)")
         cmd.add_argument("--games", type=int, default=1000, help="games (per pair)")
         cmd.add_argument("--seed", type=int, default=0)
         cmd.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
@@ -124,7 +129,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     _check_out(args.out)
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
                              seed=args.seed, cards=args.cards, progress=args.progress,
-                             exact=False if args.no_exact else None)
+                             exact=False if args.no_exact else args.exact or None)
     return _report(result, args.out, "evaluate")
 
 

@@ -205,14 +205,16 @@ def test_metrics_from_the_training_hook_fill_the_same_columns() -> None:
     assert hooked == full.rows[0] and hooked != plain.rows[0]
 
 
-def test_exact_columns_can_be_turned_off_and_need_two_players() -> None:
+def test_exact_columns_can_be_turned_off_and_need_one_card_count() -> None:
+    # (3+-player tables have their own exact columns: tests/test_evaluate_exact.py)
     off = evaluation.evaluate_agents(["sensible", "random"], 2, 10, cards=2, exact=False)
     assert not off.has_exact and "exact win" not in off.table()
     assert off.rows[0].exact_win_probability is None
-    three = evaluation.evaluate_agents(["sensible", "random"], 3, 3, cards=2)
-    assert not three.has_exact
-    with pytest.raises(ValueError, match="exact=True needs 2 players .* got 3 players"):
-        evaluation.evaluate_agents(["sensible", "random"], 3, 3, cards=2, exact=True)
+    three = evaluation.evaluate_agents(["sensible", "random"], 3, 3, cards=2, exact=False)
+    assert not three.has_exact and not three.exact_note
+    with pytest.raises(ValueError, match=r"exact=True at 2 players needs one card count .* "
+                                         r"got cards \[2, 3\]"):
+        evaluation.evaluate_agents(["sensible", "random"], 2, 2, cards=[2, 3], exact=True)
     with pytest.raises(ValueError, match="exact must be True, False or None"):
         evaluation.evaluate_agents(["sensible", "random"], 2, 2, cards=2, exact="yes")
 

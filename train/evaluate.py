@@ -27,12 +27,21 @@ Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interva
 placement (1 = winner; players knocked out together share a place), mean cards lost per round
 played (cards lost over the game / rounds it was in), and the mean game length in rounds.
 
-Two-player evaluations also carry the exact yardstick (``exact``, on by default for 2 players;
-``pagadores_train.yardstick``): each agent's exact win probability against the other, averaged over
+Evaluations also carry the exact yardstick (``exact``; ``pagadores_train.yardstick``). At two
+players (on by default): each agent's exact win probability against the other, averaged over
 who insteeks first exactly as the seat rotation averages, its % of the best response's value
 against that opponent, and its exploitability. Tabulating an agent asks it about all 512 500
 decision states once (well under a second with a vectorised ``act_batch``, ~9 s for
-``lookahead``, longer for a scalar-only ``act``); ``exact=False`` skips it.
+``lookahead``, longer for a scalar-only ``act``). At three or more players
+(``yardstick.lineup_exact``): each agent's exact win probability averaged over the same seat
+rotation the games play (so it is what the Monte-Carlo win rate estimates), what its seats
+gain by switching to their best response (``BR gain``) and the lineup's NashConv; one solver
+pass per rotation, asking every policy about every decision (3 players with 10 cards: about
+6e7 rows a pass for heuristics, 6e8 for a model, which reads every score). By default they
+are computed when the passes ask at most ``yardstick.QUICK_ROWS`` rows; ``exact=True``
+computes them whenever the solver covers the table. The table's note says which: exact,
+skipped (and why) or not covered (naming the limit), Monte Carlo only. ``exact=False`` skips
+the exact columns at any table.
 
 Randomness (``pagadores_env.seeding``): agent row ``r``'s own generator is seeded with
 ``child_seed(seed, 1, r)``; the dice of all games come from one generator,
@@ -67,7 +76,16 @@ from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.seeding import child_rng, child_seed
 from pagadores_env.vector.evaluate import Totals, play_lineup
 
-from .yardstick import DRAWN, Yardstick, decimals, yardstick
+from .yardstick import (
+    DRAWN,
+    QUICK_ROWS,
+    LineupExact,
+    Yardstick,
+    decimals,
+    lineup_cost,
+    lineup_exact,
+    yardstick,
+)
 
 AgentLike = str | Policy
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -102,12 +120,20 @@ class AgentStats:
     mean_placement: float
     cards_lost_per_round: float
     seat_counts: tuple[int, ...]  # games played in each seat (all copies together)
-    # The exact yardstick (two players only, else None): see ``pagadores_train.yardstick``.
+    # The exact yardstick (None where not computed): see ``pagadores_train.yardstick``.
     exact_win_probability: float | None = None
-    exact_best_response_win_probability: float | None = None  # the best response's, same opp.
+    # Two players only: the best response's win against the same opponent, the agent's % of
+    # it and the agent's exploitability.
+    exact_best_response_win_probability: float | None = None
     exact_percent_of_best_response: float | None = None
     exact_exploitability: float | None = None
-    exact_deterministic: bool | None = None  # False: a drawn table of a stochastic agent (†)
+    # False: a drawn table of a stochastic agent (†); None at 3+ players, where each policy
+    # is asked once per decision and nothing is asked again to tell.
+    exact_deterministic: bool | None = None
+    # Three or more players only: what this agent's seats gain by switching to their best
+    # response (per seat), and the whole lineup's NashConv (the same in every row).
+    exact_gain: float | None = None
+    exact_nash_conv: float | None = None
 
     @property
     def has_exact(self) -> bool:
@@ -116,7 +142,8 @@ class AgentStats:
 
 
 def _exact_cell(row: AgentStats) -> str:
-    return decimals(row.exact_win_probability or 0.0) + ("" if row.exact_deterministic else DRAWN)
+    drawn = row.exact_deterministic is False
+    return decimals(row.exact_win_probability or 0.0) + (DRAWN if drawn else "")
 
 
 #: Table columns (header, cell) in order; the exact ones sit next to the Monte-Carlo win rate.
@@ -136,9 +163,16 @@ _BACK: tuple[_Column, ...] = (
     ("mean place", lambda r: f"{r.mean_placement:.2f}"),
     ("cards lost/round", lambda r: f"{r.cards_lost_per_round:.3f}"),
 )
+_TABLE_EXACT: tuple[_Column, ...] = (
+    ("exact win", _exact_cell),
+    ("BR gain", lambda r: decimals(r.exact_gain or 0.0)),
+)
 _EXACT_NOTE = ("exact: solver values averaged over who insteeks first; % of BR = exact win / the "
                "best response's exact win against the same opponent × 100; exploitability = "
                "the best response's exact win against the agent − 0.5")
+_TABLE_NOTE = ("exact: solver values averaged over the seat rotation the games play; BR gain = "
+               "what the agent's seats win by switching to their best response while the "
+               "others keep theirs; NashConv of the lineup = the sum of every seat's gain: {}")
 _DRAWN_NOTE = (f"{DRAWN} stochastic agent: its exact columns are for the one deterministic table "
                "its calls drew (the solver cannot evaluate a mixed policy)")
 
@@ -154,22 +188,29 @@ class EvalResult:
     cards: int
     mean_game_length: float
     rows: tuple[AgentStats, ...]
+    #: Why a 3+-player evaluation has no exact columns ("" when it has them or was not asked).
+    exact_note: str = ""
 
     @property
     def has_exact(self) -> bool:
-        """Whether the rows carry the exact yardstick (two-player runs with ``exact``)."""
+        """Whether the rows carry the exact yardstick."""
         return bool(self.rows) and all(r.has_exact for r in self.rows)
 
     def table(self) -> str:
         """An aligned plain-text table, one line per agent (exact columns when present)."""
-        columns = (*_FRONT, *(_EXACT if self.has_exact else ()), *_BACK)
+        multi = self.num_players > 2
+        exact = (_TABLE_EXACT if multi else _EXACT) if self.has_exact else ()
+        columns = (*_FRONT, *exact, *_BACK)
         header = tuple(name for name, _ in columns)
         body = [tuple(cell(r) for _, cell in columns) for r in self.rows]
         title = (f"{self.num_games} games, {self.num_players} players, {self.cards} cards, "
                  f"seed {self.seed}; mean game length "
                  f"{self.mean_game_length:.2f} rounds; fair share {1 / self.num_players:.3f}")
-        notes = [_EXACT_NOTE] if self.has_exact else []
-        if self.has_exact and not all(r.exact_deterministic for r in self.rows):
+        notes = [self.exact_note] if self.exact_note else []
+        if self.has_exact:
+            notes.append(_TABLE_NOTE.format(decimals(self.rows[0].exact_nash_conv or 0.0))
+                         if multi else _EXACT_NOTE)
+        if self.has_exact and any(r.exact_deterministic is False for r in self.rows):
             notes.append(_DRAWN_NOTE)
         return "\n".join([title, _aligned([header, *body]), *notes])
 
@@ -319,12 +360,16 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     ``agents[0]`` is under test; ``agents[1:]`` is one entry per other seat or one opponent
     reused. Spec strings are built with ``make_policy(spec, seed=...)``; policy objects are
     ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. ``exact`` adds the
-    exact yardstick to each row (default: on for two players; ``True`` with more raises).
+    exact yardstick to each row: ``None`` (default) at two players always, at three or more
+    when the solver covers the table and its passes ask at most ``yardstick.QUICK_ROWS``
+    policy rows (else ``exact_note`` says why not); ``True`` whenever covered. The exact win
+    at 3+ players is the average over the seat rotation the games play, seat 0 insteeking
+    first in each (``yardstick.lineup_exact``), so it is what ``win_rate`` estimates.
     After the games, each agent is reseeded as before them and tabulated, so the exact
     columns depend only on the arguments too. Raises ``ValueError`` on a bad agent count,
-    spec, ``num_players``, ``num_games``, ``seed``, ``cards`` or ``exact``, and for an agent
-    that cannot play this table (``policies.check_tables``, e.g. ``optimal`` at 3+ players),
-    all before any game.
+    spec, ``num_players``, ``num_games``, ``seed``, ``cards`` or ``exact`` (``True`` at a
+    table the solver does not cover), and for an agent that cannot play this table
+    (``policies.check_tables``, e.g. ``optimal`` at 3+ players), all before any game.
     """
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     check_int("num_games", num_games, 1)
@@ -343,6 +388,9 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
         )
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
     check_tables(policies, num_players, cards)
+    note = ""
+    if num_players > 2 and exact is not False:
+        exact, note = _lineup_plan(exact, policies, num_players, cards)
     games = -(-num_games // num_players) * num_players
     bar = _progress_bar(games, progress, "evaluate")
     played = play_lineup(policies, row_of_entry, games, child_rng(seed, 3), cards, CHUNK,
@@ -353,9 +401,14 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     labels = _labels(agents, policies)
     rows = tuple(_stats(totals, r, labels[r], row_of_entry.count(r))
                  for r in range(len(policies)))
-    if exact:
+    if exact and num_players == 2:
         rows = _with_exact(rows, policies, seed, cards)
-    return EvalResult(num_players, games, seed, cards, float(played.rounds.mean()), rows)
+    elif exact:
+        measured = lineup_exact(policies, row_of_entry, cards,
+                                before_pass=lambda: [_reseed(p, seed, r)
+                                                     for r, p in enumerate(policies)])
+        rows = tuple(with_lineup_exact(stats, measured, r) for r, stats in enumerate(rows))
+    return EvalResult(num_players, games, seed, cards, float(played.rounds.mean()), rows, note)
 
 
 def _stats(totals: Totals, row: int, label: str, copies: int) -> AgentStats:
@@ -367,18 +420,37 @@ def _stats(totals: Totals, row: int, label: str, copies: int) -> AgentStats:
                       tuple(totals.seated[row].tolist()))
 
 
-def _exact_wanted(exact: bool | None, num_players: int, cards: Any) -> bool:
-    """``exact`` resolved: None means "when the solver can" (two players with equal cards,
-    one count for both, R1.1); ``True`` where it cannot is an error, raised before any game."""
-    solvable = num_players == 2 and isinstance(cards, int | np.integer)
-    if exact is None:
-        return solvable
-    if not isinstance(exact, bool):
+def _exact_wanted(exact: bool | None, num_players: int, cards: Any) -> bool | None:
+    """``exact`` checked, and at two players resolved: None means "when the yardstick can"
+    (one card count for both, R1.1); ``True`` where it cannot is an error, raised before any
+    game. At three or more players ``_lineup_plan`` resolves it once the agents are built."""
+    if exact is not None and not isinstance(exact, bool):
         raise ValueError(f"exact must be True, False or None (automatic), got {exact!r}")
+    if num_players > 2:
+        return exact
+    solvable = isinstance(cards, int | np.integer)
     if exact and not solvable:
-        raise ValueError(f"exact=True needs 2 players with one card count for both (the solver "
-                         f"is two-player), got {num_players} players, cards {cards!r}")
-    return exact
+        raise ValueError(f"exact=True at 2 players needs one card count for both, "
+                         f"got cards {cards!r}")
+    return solvable if exact is None else exact
+
+
+def _lineup_plan(exact: bool | None, policies: list[Policy], num_players: int,
+                 cards: Any) -> tuple[bool, str]:
+    """Whether a 3+-player evaluation gets its exact columns, and the note saying why not:
+    not covered by the solver (an error if ``exact`` is True), or, unasked, beyond
+    ``QUICK_ROWS``."""
+    try:
+        rows = lineup_cost(policies, num_players, cards)
+    except ValueError as err:
+        if exact:
+            raise
+        return False, f"exact: not covered: {err}; Monte Carlo only"
+    if exact or rows <= QUICK_ROWS:
+        return True, ""
+    return False, (f"exact: skipped: its {num_players} solver passes would ask {rows:.1e} policy "
+                   f"rows, more than the {QUICK_ROWS:.0e} done unasked (exact=True, or "
+                   f"--exact at the command line, computes them); Monte Carlo only")
 
 
 def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
@@ -390,6 +462,14 @@ def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
         sticks.append(yardstick(policy, cards))
     return tuple(with_exact(stats, asdict(mine.against(theirs)), mine.exact)
                  for mine, theirs, stats in zip(sticks, reversed(sticks), rows, strict=True))
+
+
+def with_lineup_exact(stats: AgentStats, measured: LineupExact, row: int) -> AgentStats:
+    """``stats`` (agent row ``row`` of a 3+-player lineup) with its exact columns filled in
+    from ``measured`` (``yardstick.lineup_exact``)."""
+    return replace(stats, exact_win_probability=measured.win_probability[row],
+                   exact_gain=None if measured.gain is None else measured.gain[row],
+                   exact_nash_conv=measured.nash_conv)
 
 
 def with_exact(stats: AgentStats, metrics: Mapping[str, float],

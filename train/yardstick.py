@@ -1,5 +1,6 @@
-"""The exact yardstick for two-player agents: exact win probabilities, % of the best
-response's value and exploitability, straight from the solver (``pagadores_env.solver``).
+"""The exact yardstick: exact win probabilities straight from the solver
+(``pagadores_env.solver``) — at two players with % of the best response's value and
+exploitability, at three or more with NashConv (see "Tables of three or more" below).
 
 An agent is tabulated once (``policy_table``: its action at every two-player decision state,
 asked in a few large ``act_batch`` calls) into a :class:`Yardstick`, which also holds the exact
@@ -24,23 +25,39 @@ different answers), and reports mark it with ``†``.
 ``exact_metrics(policy, opponent)`` is the training-loop hook (the opponent's yardstick is
 cached); the README's table of every agent against every other is ``pagadores exact``
 (``pagadores_cli.exact_report``).
+
+Tables of three or more (``lineup_exact``): a lineup (one policy per agent row, placed at
+the seats by ``row_of_entry`` as ``evaluate_agents`` does) is solved once per seat rotation
+with ``solver.nash_conv`` (or ``solver.exact_evaluate`` for the win alone): in rotation ``g``
+entry ``e`` sits at seat ``(e + g) % n`` and seat 0 insteeks first (R3.1), exactly the games
+a seat-rotated evaluation plays, so the averaged win probability is the very quantity its
+Monte-Carlo win rate estimates. (At four or more players, or with unequal cards, seats
+differ beyond who starts, R6.2's youngest seat, so rotating the agents is not the same as
+rotating the first insteker.) A pass asks every policy
+about every decision of the table (``solver.solve_cost``), so ``lineup_cost`` says what the
+passes ask before any starts, and ``ValueError`` if the table is beyond the solver's limits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from pagadores_env.policies import Policy, check_tables, make_policy
+from pagadores_env.policies import Policy, check_tables, make_policy, reads_lowest_only
 from pagadores_env.rules import MAX_CARDS
 from pagadores_env.solver import (
     BestResponse,
     PolicyTable,
     best_response,
+    check_size,
+    exact_evaluate,
+    nash_conv,
     policy_table,
     win_probabilities,
 )
+from pagadores_env.solver.cost import table_cards
 from pagadores_env.solver.model import check_cards
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
@@ -144,3 +161,68 @@ def decimals(value: float, places: int = 4) -> str:
     """``value`` rounded for a report, with rounding noise around 0 shown as 0 (not -0.0000)."""
     text = f"{value:.{places}f}"
     return text.lstrip("-") if float(text) == 0 else text
+
+
+# ---------------------------------------------------------------------- three or more players
+#: Policy rows (``solver.solve_cost``) the exact columns of 3+-player tables may ask in all
+#: when nobody asked for them explicitly: about half a minute of heuristics on two cores.
+QUICK_ROWS = 2 * 10**7
+
+
+@dataclass(frozen=True)
+class LineupExact:
+    """A lineup measured exactly at a table of three or more, averaged over the seat
+    rotation, per agent row: ``win_probability`` per seat it holds (comparable with the
+    Monte-Carlo win rate), ``gain`` what its seats win by switching to their best response
+    while every other seat keeps its policy, and the lineup's ``nash_conv`` (the sum of every
+    seat's gain). ``gain`` and ``nash_conv`` are None when only the win was asked for."""
+
+    win_probability: tuple[float, ...]
+    gain: tuple[float, ...] | None
+    nash_conv: float | None
+
+
+def rotated_profiles(players: Sequence[Policy], row_of_entry: Sequence[int]
+                     ) -> list[list[Policy]]:
+    """One profile per seat rotation ``g``: entry ``e`` (agent row ``row_of_entry[e]``)
+    at seat ``(e + g) % n``, as ``evaluate_agents`` seats game ``g``."""
+    n = len(row_of_entry)
+    return [[players[row_of_entry[(seat - g) % n]] for seat in range(n)] for g in range(n)]
+
+
+def lineup_cost(players: Sequence[Policy], num_players: int, cards: int | Sequence[int],
+                nash: bool = True) -> int:
+    """The policy rows the ``lineup_exact`` passes ask in all, or ``ValueError`` (one line,
+    naming the limit) if one pass is beyond the solver's limits (``solver.check_size``)."""
+    full = not all(reads_lowest_only(p) for p in players)
+    cost = check_size(table_cards(num_players, cards), full=full,
+                      variants=num_players + 1 if nash else 1, asked=True,
+                      what="compute NashConv of" if nash else "evaluate")
+    return num_players * cost.rows
+
+
+def lineup_exact(players: Sequence[Policy], row_of_entry: Sequence[int],
+                 cards: int | Sequence[int], nash: bool = True,
+                 before_pass: Callable[[], object] | None = None) -> LineupExact:
+    """``players`` (one per agent row) seated by ``row_of_entry`` (one entry per seat),
+    solved in every seat rotation (``rotated_profiles``) and averaged; ``nash`` adds the
+    gains and NashConv. ``before_pass`` runs before each pass (to reseed stochastic
+    players, so each rotation sees them as fresh)."""
+    n, rows = len(row_of_entry), len(players)
+    copies = np.bincount(row_of_entry, minlength=rows)
+    win, gain, total = np.zeros(rows), np.zeros(rows), 0.0
+    for g, profile in enumerate(rotated_profiles(players, row_of_entry)):
+        if before_pass is not None:
+            before_pass()
+        if nash:
+            measured = nash_conv(profile, n, cards)
+            values, gains, total = measured.values, measured.gains, total + measured.total
+        else:
+            values, gains = exact_evaluate(profile, n, cards), (0.0,) * n
+        for entry, row in enumerate(row_of_entry):
+            win[row] += values[(entry + g) % n]
+            gain[row] += gains[(entry + g) % n]
+    per_seat = n * copies
+    return LineupExact(tuple((win / per_seat).tolist()),
+                       tuple((gain / per_seat).tolist()) if nash else None,
+                       total / n if nash else None)

@@ -1,0 +1,127 @@
+"""Exact columns of 3+-player evaluations (issue 10): the solver's values averaged over the
+seat rotation the games play, each seat's best-response gain and the lineup's NashConv; a
+note saying why when they are left out (Monte Carlo only)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pagadores_cli.main import main
+from pagadores_env.solver import exact_evaluate, nash_conv
+from pagadores_train import evaluate as evaluation
+from pagadores_train import yardstick
+from pagadores_train.evaluate import evaluate_agents
+from tests.players import RowByRow
+
+LINEUP = ["sensible", "random", "stop-first"]
+
+
+@pytest.fixture(scope="module")
+def three() -> evaluation.EvalResult:
+    return evaluate_agents(LINEUP, num_players=3, num_games=300, seed=1, cards=2)
+
+
+def test_R3_1_exact_win_averages_the_seat_rotation_the_games_play(three) -> None:
+    # Game g seats entry e at seat (e + g) % 3, seat 0 insteeking first: the exact value
+    # of entry e is the mean over g of its seat's value in that profile.
+    measured = [nash_conv([LINEUP[(seat - g) % 3] for seat in range(3)], 3, 2)
+                for g in range(3)]
+    for entry, row in enumerate(three.rows):
+        seats = [(entry + g) % 3 for g in range(3)]
+        win = sum(m.values[s] for m, s in zip(measured, seats, strict=True)) / 3
+        gain = sum(m.gains[s] for m, s in zip(measured, seats, strict=True)) / 3
+        assert row.exact_win_probability == pytest.approx(win, abs=1e-12)
+        assert row.exact_gain == pytest.approx(gain, abs=1e-12)
+        assert row.exact_nash_conv == pytest.approx(sum(m.total for m in measured) / 3,
+                                                    abs=1e-12)
+    assert sum(r.exact_win_probability for r in three.rows) == pytest.approx(1, abs=1e-12)
+
+
+def test_exact_columns_are_in_the_table_with_the_nash_conv_note(three) -> None:
+    text = three.table()
+    assert "exact win" in text and "BR gain" in text and "% of BR" not in text
+    assert f"NashConv of the lineup = the sum of every seat's gain: " \
+           f"{three.rows[0].exact_nash_conv:.4f}" in text
+    assert three.has_exact and not three.exact_note
+
+
+def test_a_reused_opponent_gets_the_exact_value_per_seat() -> None:
+    result = evaluate_agents(["sensible", "random"], num_players=3, num_games=30, seed=2,
+                             cards=1)
+    me, them = result.rows
+    rotations = [exact_evaluate([["sensible", "random", "random"][(s - g) % 3]
+                                 for s in range(3)], 3, 1)[g] for g in range(3)]
+    assert me.exact_win_probability == pytest.approx(sum(rotations) / 3, abs=1e-12)
+    assert them.exact_win_probability == pytest.approx((1 - me.exact_win_probability) / 2,
+                                                       abs=1e-12)  # per seat, as win_rate
+
+
+def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
+    result = evaluate_agents(["sensible", "random"], num_players=3, num_games=30_000, seed=3,
+                             cards=2)
+    me = result.rows[0]  # the opponent's per-seat rate is (1 - mine) / 2: nothing new
+    p = me.exact_win_probability
+    assert abs(me.win_rate - p) <= 4 * math.sqrt(p * (1 - p) / result.num_games)
+
+
+def test_monte_carlo_numbers_do_not_change_with_the_exact_columns(three) -> None:
+    plain = evaluate_agents(LINEUP, num_players=3, num_games=300, seed=1, cards=2, exact=False)
+    assert not plain.has_exact and not plain.exact_note
+    for with_exact, without in zip(three.rows, plain.rows, strict=True):
+        assert evaluation.replace(with_exact, exact_win_probability=None, exact_gain=None,
+                                  exact_nash_conv=None) == without
+
+
+def test_unasked_exact_columns_beyond_the_quick_limit_are_skipped_and_said(monkeypatch
+                                                                           ) -> None:
+    rows = yardstick.lineup_cost([evaluation.make_policy(a) for a in LINEUP], 3, 2)
+    monkeypatch.setattr(evaluation, "QUICK_ROWS", rows - 1)
+    skipped = evaluate_agents(LINEUP, num_players=3, num_games=30, seed=1, cards=2)
+    assert not skipped.has_exact
+    assert skipped.exact_note == (
+        f"exact: skipped: its 3 solver passes would ask {rows:.1e} policy rows, more than the "
+        f"{rows - 1:.0e} done unasked (exact=True, or --exact at the command line, computes "
+        f"them); Monte Carlo only")
+    assert skipped.table().endswith(skipped.exact_note)
+    forced = evaluate_agents(LINEUP, num_players=3, num_games=30, seed=1, cards=2, exact=True)
+    assert forced.has_exact and not forced.exact_note
+
+
+def test_a_table_beyond_the_solver_is_monte_carlo_only_with_the_limit_named() -> None:
+    result = evaluate_agents(["sensible", "random"], num_players=5, num_games=10, cards=4)
+    assert not result.has_exact
+    assert result.exact_note.startswith(
+        "exact: not covered: 5 players with 4 cards each is too big to compute NashConv of "
+        "exactly: ")
+    assert "(limit 1e+09)" in result.exact_note and "within the limits: " in result.exact_note
+    assert result.exact_note.endswith("; Monte Carlo only") and "\n" not in result.exact_note
+
+
+def test_exact_true_beyond_the_solver_is_refused_before_any_game() -> None:
+    class Counting(RowByRow):
+        calls = 0
+
+        def act(self, obs, mask):
+            Counting.calls += 1
+            return super().act(obs, mask)
+
+    with pytest.raises(ValueError, match="5 players with 4 cards each is too big"):
+        evaluate_agents([Counting("sensible"), "random"], num_players=5, num_games=10,
+                        cards=4, exact=True)
+    assert Counting.calls == 0
+
+
+def test_the_command_line_computes_or_skips_on_request(capsys) -> None:
+    assert main(["evaluate", *LINEUP, "--players", "3", "--cards", "2", "--games", "30",
+                 "--exact"]) == 0
+    assert "exact win" in capsys.readouterr().out
+    assert main(["evaluate", *LINEUP, "--players", "3", "--cards", "2", "--games", "30",
+                 "--no-exact"]) == 0
+    out = capsys.readouterr().out
+    assert "exact win" not in out and "exact:" not in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", *LINEUP, "--players", "3", "--exact", "--no-exact"])
+    assert exit_.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
