@@ -12,18 +12,25 @@ two-player solver exactly. The observation rows the solver asks policies about e
 from __future__ import annotations
 
 import math
+import re
+import time
+import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
+from pagadores_cli import best_response as cli_best_response
 from pagadores_cli.best_response import main as best_response_main
 from pagadores_env.engine import Game
 from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.policies import BasePolicy, Policy, make_policy
-from pagadores_env.rules import classify
-from pagadores_env.solver import best_response, multi_rows
-from pagadores_env.solver.multi import MultiBestResponse, best_response_multi, solve_cost
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, classify
+from pagadores_env.solver import best_response, cost, exact_evaluate, multi_rows, nash_conv, solve
+from pagadores_env.solver.cost import solve_cost, table_cards
+from pagadores_env.solver.multi import MultiBestResponse, best_response_multi
+from pagadores_env.solver.sweep import Sweep
+from tests.expectimax import scores_key
 
 MASK = np.ones(2, dtype=np.int8)
 OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]
@@ -36,14 +43,17 @@ KAMPEN_DEPTH = 12
 # --------------------------------------------------------------------- (a) expectimax
 def _key(game: Game, kampen_count: int) -> tuple:
     """What the rest of the game depends on. Kampen has no decisions, so its key skips the
-    round's scores; a chance node overwrites ``current``, so only decisions keep it."""
+    round's scores; a chance node overwrites ``current``, so only decisions keep it. Of the
+    scores it keeps the lowest and who holds it (``tests.expectimax.scores_key``): exact here
+    because every opponent below reads the scores only through them, as scripted players
+    declare (``score_view``, checked in ``tests/test_agents.py``)."""
     cards = tuple(game.cards)
     if game.phase == "kampen":
         return (cards, tuple(game.kampen), game.kampen_pos, tuple(game.kampen_scores),
                 kampen_count)
     current = game.current.dice if game.decision else None
     return (cards, game.insteker, game.pos, game.throws, current, game.decision,
-            tuple(game.scores), game.throw_limit)
+            scores_key(game), game.throw_limit)
 
 
 def expectimax(game: Game, hero: int, players: dict[int, Policy],
@@ -202,7 +212,8 @@ def test_R7_1_asked_rows_equal_observation_encode(num_players: int, cards: list[
 
 # --------------------------------------------------------------------- inputs
 class _Counting(BasePolicy):
-    """Stops always; counts rows and refuses writes to them."""
+    """Stops always; counts rows and refuses writes to them. It declares no score view, so
+    the solver asks it about every combination of earlier scores (``reads_lowest_only``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -217,21 +228,23 @@ class _Counting(BasePolicy):
 def test_every_decision_state_is_asked_once_on_read_only_rows() -> None:
     policy = _Counting()
     result = best_response_multi([policy, make_policy("stop-first")], num_players=3, cards=1)
+    assert result.full  # _Counting reads every score, so both opponents get the full view
     # (1,1,1): the opponent at seat 1 decides as insteker (2 x 41 rows), first follower
-    # (3 x 41^2) or second follower (3 x 41^3); at (1,1,0) as insteker or follower. At
-    # (0,1,1) the hero is out and has lost: nothing to ask.
+    # (3 x 41^2) or second follower (3 x 41^3); at (1,1,0) and at (0,1,1) as insteker or
+    # follower (the pass solves every position, also those where the hero is already out).
     three = 2 * 41 + 3 * 41**2 + 3 * 41**3
     two = 2 * 41 + 3 * 41**2
-    assert policy.rows == three + two
+    assert policy.rows == three + 2 * two
     assert result.rows_asked == 2 * policy.rows
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"num_players": 7}, "num_players must be 2–6"),
-    ({"cards": 0}, "cards must be an integer 1–10"),
+    ({"cards": 0}, "cards must be 1–10"),
     ({"cards": [1, 0, 0]}, "at least two above 0"),
-    ({"hero_seat": 3}, "hero_seat must be a seat 0–2"),
-    ({"first_insteker": -1}, "first_insteker must be a seat 0–2"),
+    ({"hero_seat": 3}, "hero_seat must be an integer 0–2, got 3"),
+    ({"cards": [0, 2, 1], "hero_seat": 0}, "hero_seat must be a seat 0–2 with cards, got 0"),
+    ({"first_insteker": -1}, "first_insteker must be an integer 0–2, got -1"),
 ])
 def test_impossible_settings_are_rejected(kwargs: dict, message: str) -> None:
     opponents = [make_policy("stop-first"), make_policy("stop-first")]
@@ -268,50 +281,230 @@ def test_opponents_that_cannot_play_the_table_are_refused_up_front() -> None:
                             num_players=3, cards=1)
 
 
-# --------------------------------------------------------------------- size limits and CLI
-@pytest.mark.parametrize(("num_players", "cards", "hero"), [
-    (2, 3, 0), (3, 2, 1), (3, [2, 1, 3], 2), (3, [0, 2, 1], 1)])
-def test_the_cost_is_counted_exactly_before_the_solve(num_players, cards, hero) -> None:
-    opponents = [make_policy("stop-first") for _ in range(num_players - 1)]
-    result = best_response_multi(opponents, num_players, cards, hero_seat=hero,
-                                 first_insteker=hero)
-    cost = solve_cost(num_players, cards, hero)
-    assert (cost.positions, cost.rows) == (len(result.values), result.rows_asked)
-    assert cost.fits
+# --------------------------------------------------------------------- size limits
+#: The memory limit of a 16 GB machine (3/4 of it), so the limits named below do not depend
+#: on the machine running the tests.
+LIMIT = 12 * 10**9
+#: Within the limits at that memory, for one pass asking policies that read every score.
+FULL_VIEW_LIMITS = "2–3 players with up to 10 cards each, 4 players with up to 2 cards each"
 
 
-class _Counting(BasePolicy):
-    rows = 0
+@pytest.fixture
+def fixed_memory(monkeypatch) -> None:
+    monkeypatch.setattr(cost, "memory_limit", lambda: LIMIT)
+    monkeypatch.setattr(cli_best_response, "memory_limit", lambda: LIMIT)
 
-    def act_batch(self, obs, mask):
-        _Counting.rows += len(obs)
+
+@pytest.fixture
+def sweeps(monkeypatch) -> list[Sweep]:
+    """Every ``Sweep`` run during the test, once it has run."""
+    seen: list[Sweep] = []
+    run = Sweep.run
+
+    def spy(self: Sweep, progress=None) -> None:
+        run(self, progress)
+        seen.append(self)
+
+    monkeypatch.setattr(Sweep, "run", spy)
+    return seen
+
+
+class _Accepted(Exception):
+    """A pass started: the table passed the size check."""
+
+
+@pytest.fixture
+def no_pass(monkeypatch) -> None:
+    """A pass that starts raises ``_Accepted`` instead of doing the work."""
+    def run(self: Sweep, progress=None) -> None:
+        raise _Accepted
+
+    monkeypatch.setattr(Sweep, "run", run)
+
+
+class _Stopper(BasePolicy):
+    """Stops always, reads the scores only through the lowest (``score_view``) and counts
+    the rows it is asked."""
+
+    score_view = "lowest"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows = 0
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.rows += len(obs)
         return np.zeros(len(obs), dtype=np.int64)
 
 
-@pytest.mark.parametrize(("num_players", "cards"), [(5, 1), (6, 2), (4, 3), (4, [3, 3, 3, 2])])
-def test_tables_too_big_to_solve_are_refused_before_any_work(num_players, cards) -> None:
-    _Counting.rows = 0
-    with pytest.raises(ValueError, match="too big to solve exactly: .* within the limits: "
-                                         "2–3 players with up to 10 cards each, 4 players "
-                                         "with up to 2 cards each"):
-        best_response_multi([_Counting() for _ in range(num_players - 1)], num_players, cards)
-    assert _Counting.rows == 0
-    assert not solve_cost(num_players, cards).fits
+class _FullStopper(_Stopper):
+    score_view = "all"
+
+
+@pytest.mark.parametrize(("num_players", "cards", "hero", "player"), [
+    (2, 3, 0, _Stopper), (3, 2, 1, _Stopper), (3, [2, 1, 3], 2, _Stopper),
+    (3, [0, 2, 1], 1, _Stopper), (4, 1, 3, _Stopper), (3, 1, 2, _FullStopper)])
+def test_the_cost_is_counted_exactly_before_the_solve(num_players, cards, hero, player,
+                                                      sweeps) -> None:
+    """``solve_cost`` counts the positions a pass solves and the rows an evaluation asks
+    (every seat at every decision, once); a best response asks the same rows but the
+    hero's."""
+    start = table_cards(num_players, cards)
+    full = player is _FullStopper
+    players = [player() for _ in range(num_players)]
+    exact_evaluate(players, num_players, cards, first_insteker=hero)
+    evaluated = [p.rows for p in players]
+    others = [p for seat, p in enumerate(players) if seat != hero]
+    result = best_response_multi(others, num_players, cards, hero_seat=hero,
+                                 first_insteker=hero)
+    cost = solve_cost(start, full=full, asked=True)
+    evaluation, response = sweeps
+    assert cost.positions == len(evaluation.win) == len(response.win)
+    assert cost.rows == evaluation.rows_asked == sum(evaluated)
+    assert result.rows_asked == cost.rows - evaluated[hero]
+    assert [p.rows for p in players] == [2 * r if s != hero else r
+                                         for s, r in enumerate(evaluated)]
+    assert set(result.values) == {key for key in response.win if key[0][hero]}
+    assert result.full == full and cost.fits()
+
+
+def test_solve_counts_the_positions_it_keeps(sweeps) -> None:
+    solution = solve(3, [2, 1, 3], cache=False)
+    assert solve_cost((2, 1, 3), keep=True).positions == len(solution.positions) \
+        == len(sweeps[0].win)
+
+
+class _Recorder:
+    """A player that records every call the solver makes to it."""
+
+    def __init__(self, score_view: str) -> None:
+        self.score_view = score_view
+        self.calls: list[str] = []
+
+    def check_table(self, num_players: int, cards) -> None:
+        self.calls.append("check_table")
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        self.calls.append("act")
+        return 0
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.calls.append("act_batch")
+        return np.zeros(len(obs), dtype=np.int64)
+
+
+#: Every exact entry point that checks the size: what its refusal says it cannot do, and
+#: a call at a table of ``n`` seats with ``cards`` where every seat plays ``player``.
+ENTRY_POINTS = {
+    "best-respond at": lambda player, n, cards: best_response_multi([player] * (n - 1), n,
+                                                                    cards),
+    "evaluate": lambda player, n, cards: exact_evaluate(player, n, cards),
+    "compute NashConv of": lambda player, n, cards: nash_conv(player, n, cards),
+    "solve": lambda player, n, cards: solve(n, cards, cache=False),
+}
+TOO_BIG = [(what, view, n, cards)
+           for what in ENTRY_POINTS if what != "solve" for view, n, cards in [
+               ("all", 5, 2), ("all", 6, 1), ("all", 4, 3), ("all", 4, [3, 3, 3, 2]),
+               ("lowest", 4, 10), ("lowest", 5, 10), ("lowest", 6, 3), ("lowest", 6, 10)]]
+TOO_BIG += [("solve", "lowest", n, cards) for n, cards in [(5, 5), (6, 3), (6, 10)]]
+
+
+@pytest.mark.parametrize(("what", "view", "num_players", "cards"), TOO_BIG)
+def test_tables_too_big_are_refused_at_once_before_any_player_is_asked(
+        what, view, num_players, cards, fixed_memory, no_pass) -> None:
+    """Issue 10: never a run that eats all memory — a one-line error naming the table and
+    the limits, within 2 s and a few MB, before any player is asked anything (a player's
+    ``check_table`` may itself be a solve: ``equilibrium``)."""
+    player = _Recorder(view)
+    tracemalloc.start()
+    began = time.perf_counter()
+    try:
+        with pytest.raises(ValueError) as refused:
+            ENTRY_POINTS[what](player, num_players, cards)
+        seconds = time.perf_counter() - began
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(refused.value)
+    start = table_cards(num_players, cards)
+    table = f"{start[0]} cards each" if len(set(start)) == 1 else \
+        f"cards {', '.join(map(str, start))}"
+    assert message.startswith(f"{num_players} players with {table} is too big to {what} "
+                              f"exactly: "), message
+    assert "\n" not in message and "limit 1e+09" in message and "limit 12.0 GB" in message
+    assert "within the limits: 2–3 players with up to 10 cards each" in message
+    assert seconds < 2 and peak < 20 * 10**6, (seconds, peak)
+    assert player.calls == []
+
+
+@pytest.mark.parametrize("what", ["evaluate", "compute NashConv of"])
+def test_a_profile_beyond_the_limits_is_refused_before_its_players_solve_their_tables(
+        what, fixed_memory, no_pass) -> None:
+    """At 12 GB the equilibrium of 4 players with 8 cards fits (``solve`` keeps 4 players
+    up to 9 cards) but a pass asking it about every decision does not (4 players up to 7
+    cards; NashConv up to 6): the refusal must come before the equilibrium players solve
+    their table as they are seated (minutes, gigabytes), not after."""
+    with pytest.raises(ValueError, match="4 players with 8 cards each is too big"):
+        ENTRY_POINTS[what]("equilibrium", 4, 8)
+
+
+def _named_limits(message: str) -> list[tuple[int, int]]:
+    """(players, most cards) of every group "2–3 players with up to 10 cards each" in the
+    refusal's "within the limits" part."""
+    named = []
+    for low, high, most in re.findall(r"(\d)(?:–(\d))? players with up to (\d+) cards each",
+                                      message.split("within the limits: ")[1]):
+        named += [(n, int(most)) for n in range(int(low), int(high or low) + 1)]
+    return named
+
+
+@pytest.mark.parametrize(("what", "view", "num_players", "cards"), [
+    ("best-respond at", "all", 5, 2), ("best-respond at", "lowest", 6, 3),
+    ("evaluate", "all", 4, 3), ("evaluate", "lowest", 4, 10),
+    ("compute NashConv of", "all", 4, 3), ("compute NashConv of", "lowest", 5, 10),
+    ("solve", "lowest", 6, 10)])
+def test_the_limits_a_refusal_names_are_the_tables_that_call_accepts(
+        what, view, num_players, cards, fixed_memory, no_pass) -> None:
+    """Each table the message calls within the limits starts its pass; one more card each
+    is refused (the limits of a NashConv pass grow with the seats: one variant per seat)."""
+    call = ENTRY_POINTS[what]
+    with pytest.raises(ValueError, match="within the limits") as refused:
+        call(_Recorder(view), num_players, cards)
+    named = _named_limits(str(refused.value))
+    assert [n for n, _ in named] == list(range(2, 2 + len(named)))  # no seat count skipped
+    if view == "all" and what != "compute NashConv of":
+        assert str(refused.value).endswith(FULL_VIEW_LIMITS)
+    for n, most in named:
+        with pytest.raises(_Accepted):
+            call(_Recorder(view), n, most)
+        if most < MAX_CARDS:
+            with pytest.raises(ValueError, match="too big"):
+                call(_Recorder(view), n, most + 1)
+    for n in range(2 + len(named), MAX_PLAYERS + 1):
+        with pytest.raises(ValueError, match="too big"):
+            call(_Recorder(view), n, 1)
 
 
 def test_the_documented_tables_fit() -> None:
-    assert solve_cost(3, 10).fits and solve_cost(4, 2).fits
+    """The README's promises: 3 players with 10 cards for any player (every score read),
+    the equilibrium at 4 players with 2 cards (issue 10)."""
+    assert solve_cost((10,) * 3, full=True, asked=True).fits(LIMIT)
+    assert solve_cost((2,) * 4, full=True, asked=True).fits(LIMIT)
+    assert solve_cost((10,) * 3, keep=True).fits(LIMIT)
+    assert solve_cost((2,) * 4, keep=True).fits(LIMIT)
 
 
+# --------------------------------------------------------------------- command line
 @pytest.mark.parametrize(("args", "message"), [
-    (["--players", "5", "--cards", "2"], "5 players with 2 cards each is too big to solve"),
+    (["--players", "6", "--cards", "3"],
+     "6 players with 3 cards each is too big to best-respond at exactly"),
     (["--hero-seat", "7"], "--hero-seat must be an integer 0–2, got 7"),
     (["--players", "7"], "--players must be an integer 2–6, got 7"),
     (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
     (["--opponent", "optimal"], "'optimal' plays 2-player games only"),
     (["--opponent", "nobody"], "unknown policy 'nobody'"),
 ])
-def test_command_line_errors_are_one_line(args, message, capsys) -> None:
+def test_command_line_errors_are_one_line(args, message, capsys, fixed_memory) -> None:
     with pytest.raises(SystemExit) as exit_:
         best_response_main(args)
     assert exit_.value.code == 2
@@ -320,7 +513,7 @@ def test_command_line_errors_are_one_line(args, message, capsys) -> None:
     assert all(line.startswith("usage:") or line.startswith(" ") for line in err[:-1])
 
 
-def test_command_line_options_have_help(capsys) -> None:
+def test_command_line_options_have_help(capsys, fixed_memory) -> None:
     with pytest.raises(SystemExit):
         best_response_main(["--help"])
     out = capsys.readouterr().out
@@ -328,7 +521,9 @@ def test_command_line_options_have_help(capsys) -> None:
         line = next(line for line in out.splitlines() if line.strip().startswith(option))
         assert len(line.split()) > 2 or option == "--hero-seat", line  # help text follows
     assert "players at the table" in out and "the seat that best-responds" in out
-    assert "4 players with up to 2 cards each" in out
+    # the limits for scripted opponents, which read the scores only through the lowest
+    assert cost.within_limits(asked=True) in " ".join(out.split())
+    assert "4 players with up to 7 cards each" in " ".join(out.split())
 
 
 def test_command_line_prints_the_value(capsys) -> None:

@@ -74,9 +74,9 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
     if len(opponents) != n - 1 or not all(isinstance(p, Policy) for p in opponents):
         raise ValueError(f"opponents must be {n - 1} policies (one per other seat, "
                          f"in seat order), got {opponents!r}")
-    check_tables(opponents, n, start)
     full = not all(reads_lowest_only(p) for p in opponents)
     check_size(start, full=full, asked=True, keep=keep_policy, what="best-respond at")
+    check_tables(opponents, n, start)  # after the size: a player's check may be a solve
     others = [s for s in range(n) if s != hero_seat]
     sweep = Sweep(start, [tuple(s == hero_seat for s in range(n))],
                   dict(zip(others, opponents, strict=True)), full=full, keep=keep_policy)
