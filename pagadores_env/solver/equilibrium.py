@@ -194,7 +194,9 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
     path = cache_path(len(start), start)
     if cache:
         try:
-            return Solution.load(path)
+            loaded = Solution.load(path)
+            if loaded.start_cards == start:  # a complete file of another table is stale too
+                return loaded
         except (FileNotFoundError, ValueError):
             pass  # missing, damaged or stale: the cache only holds files this module wrote
     check_size(start, keep=True)
