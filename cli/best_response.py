@@ -13,10 +13,13 @@ from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.solver.cost import MAX_ROWS, check_size, memory_limit, table_cards, within_limits
 from pagadores_env.solver.multi import best_response_multi
 
+from .main import fail
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the hero's exact best-response value against scripted opponents and the time.
-    Bad options and tables too big to solve (``check_size``) are one-line errors (exit 2)."""
+    Bad options and tables too big to solve (``check_size``) are one-line errors (exit 2,
+    ``main.fail``) before any work."""
     parser = argparse.ArgumentParser(
         prog="pagadores best-response",
         description="Exact best response of one seat against fixed opponent policies: the "
@@ -41,10 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_int("--hero-seat", args.hero_seat, 0, args.players - 1)
         # before any policy is built; scripted opponents read the scores only via the lowest
         check_size(table_cards(args.players, args.cards), asked=True, what="best-respond at")
-        opponents = [make_policy(args.opponent, seed=s) for s in range(args.players - 1)]
+        # seat= for players that need it (the equilibrium at 4+ players)
+        others = [s for s in range(args.players) if s != args.hero_seat]
+        opponents = [make_policy(args.opponent, seed=k, seat=seat)
+                     for k, seat in enumerate(others)]
         result = best_response_multi(opponents, args.players, args.cards, args.hero_seat)
     except ValueError as err:
-        parser.error(str(err))
+        fail(parser, err)
     print(f"{args.players} players, {args.cards} cards each, hero seat {args.hero_seat} vs "
           f"{args.opponent}: hero wins with probability {result.value:.10f}")
     print(f"  {len(result.values)} positions, {result.rows_asked} observation rows asked, "

@@ -2,8 +2,9 @@
 
 Subcommands: ``play`` (you against agents in the terminal), ``evaluate`` and ``tournament``
 (agents against agents, with confidence intervals), and ``train``, ``bench``, ``solve``,
-``best-response`` and ``exact``, which hand their arguments to the ``main(argv)`` of the
-module in ``DELEGATED`` (so ``pagadores train --help`` shows the trainer's own options).
+``nashconv``, ``best-response`` and ``exact``, which hand their arguments to the
+``main(argv)`` of the module in ``DELEGATED`` (so ``pagadores train --help`` shows the
+trainer's own options).
 Heavy modules (torch, stable-baselines3) are imported only by the subcommand that needs them.
 
 The command line speaks in single lines on stderr: bad input is ``pagadores <cmd>: error:
@@ -23,6 +24,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
@@ -30,10 +32,14 @@ DELEGATED = {
               "train an SB3 agent from a YAML config (see: pagadores train -h)"),
     "bench": ("pagadores_cli.bench", "measure environment speed (see: pagadores bench -h)"),
     "solve": ("pagadores_cli.solve",
-              "solve the 2-player game exactly: game value and time (see: pagadores solve -h)"),
+              "solve a table exactly: every seat's equilibrium win probability "
+              "and the time (see: pagadores solve -h)"),
+    "nashconv": ("pagadores_cli.nashconv",
+                 "exact NashConv of agents at a table: what each seat gains by its best "
+                 "response (see: pagadores nashconv -h)"),
     "best-response": ("pagadores_cli.best_response",
-                      "exact best response of one seat against fixed opponents at 2–4-player "
-                      "tables (see: pagadores best-response -h)"),
+                      "exact best response of one seat against fixed opponents at a table "
+                      "(see: pagadores best-response -h)"),
     "exact": ("pagadores_cli.exact_report",
               "exact 2-player win probabilities of agents against each other, and their "
               "exploitability (see: pagadores exact -h)"),
@@ -170,6 +176,13 @@ def _report(result: object, out: Path | None, stem: str) -> int:
             raise ValueError(f"cannot write the results into --out {out}: {err}") from None
         print(f"wrote {out / stem}.csv, .json and .png")
     return 0
+
+
+def fail(parser: argparse.ArgumentParser, err: Exception | str) -> NoReturn:
+    """Exit with status 2 and the one line ``<prog>: error: <err>`` on stderr: how a
+    delegated command refuses bad input it finds after parsing (argparse's own ``error``
+    would print the usage lines first)."""
+    parser.exit(2, f"{parser.prog}: error: {err}\n")
 
 
 def _one_line_warning(command: str) -> Callable[..., None]:

@@ -26,8 +26,8 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
         main(["--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "exact",
-                    "best-response"):
+    for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "nashconv",
+                    "exact", "best-response"):
         assert command in out
 
 
@@ -197,7 +197,7 @@ def test_help_lists_every_registered_agent(capsys: pytest.CaptureFixture[str]) -
         assert name in epilog
 
 
-@pytest.mark.parametrize("command", ["bench", "exact", "solve", "best-response"])
+@pytest.mark.parametrize("command", ["bench", "exact", "solve", "nashconv", "best-response"])
 def test_delegated_commands_name_themselves(command: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
@@ -205,8 +205,9 @@ def test_delegated_commands_name_themselves(command: str,
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"usage: pagadores {command} ") and "python -m" not in out
+    needed = ["sensible"] if command == "nashconv" else []  # its one required argument
     with pytest.raises(SystemExit) as exit_:
-        main([command, "--no-such-option"])
+        main([command, *needed, "--no-such-option"])
     assert exit_.value.code == 2
     assert f"pagadores {command}: error: unrecognized arguments" in capsys.readouterr().err
 
@@ -282,7 +283,7 @@ def test_an_unwritable_solver_cache_is_a_one_line_warning(
                                          "solution") for line in lines)
 
 
-@pytest.mark.parametrize("command", ["best-response", "exact", "solve"])
+@pytest.mark.parametrize("command", ["best-response", "exact", "solve", "nashconv"])
 def test_ctrl_c_in_a_delegated_command_is_one_line(command: str,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -295,3 +296,155 @@ def test_ctrl_c_in_a_delegated_command_is_one_line(command: str,
     code, _, err = run_cli([command], capsys)
     assert code == 130
     assert err.strip() == f"pagadores {command}: interrupted"
+
+
+# --------------------------------------------------------------------------- exact solver commands
+def numbers_after(label: str, text: str) -> list[float]:
+    """The numbers on the line that starts with ``label`` (after stripping indentation)."""
+    line = next(line for line in text.splitlines() if line.strip().startswith(label))
+    return [float(word) for word in line.strip()[len(label):].split() if "." in word]
+
+
+@pytest.fixture
+def solver_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_solve_prints_every_seats_equilibrium_value(solver_cache: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import solve
+
+    code, out, _ = run_cli(["solve", "--players", "3", "--cards", "2"], capsys)
+    assert code == 0
+    expected = solve(3, 2, cache=False)
+    assert out.startswith("3 players, 2 cards each, equilibrium play")
+    printed = numbers_after("win probability per seat (seat 0 insteeks first):", out)
+    assert printed == [round(v, 10) for v in expected.win_probabilities()]
+    assert f"{len(expected.positions)} positions, solved now" in out
+    cached = solver_cache / "equilibrium_3p_2cards_v1.npz"
+    assert f"cache file {cached}" in out and cached.is_file()
+    code, again, _ = run_cli(["solve", "--players", "3", "--cards", "2"], capsys)
+    assert code == 0 and "loaded from the cache" in again
+    assert numbers_after("win probability per seat", again) == printed
+
+
+def test_solve_at_two_players_adds_the_per_seat_line(solver_cache: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import solve_two_player
+
+    code, out, _ = run_cli(["solve", "--cards", "2"], capsys)
+    value = solve_two_player(2).value
+    assert code == 0
+    assert f"first insteker (seat 0) wins with probability {value:.10f}" in out
+    assert numbers_after("win probability per seat (seat 0 insteeks first):", out) == [
+        round(value, 10), round(1 - value, 10)]
+
+
+def nash_conv_rows(out: str) -> list[list[str]]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("seat  agent"))
+    return [line.split() for line in lines[start + 1:] if line[:1].isdigit()]
+
+
+@pytest.mark.parametrize("agents", [["sensible"], ["sensible", "random", "stop-first"]])
+def test_nashconv_prints_the_python_apis_numbers(agents: list[str], solver_cache: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import nash_conv
+
+    code, out, _ = run_cli(["nashconv", *agents, "--players", "3", "--cards", "2"], capsys)
+    assert code == 0
+    expected = nash_conv(agents[0] if len(agents) == 1 else agents, 3, 2)
+    rows = nash_conv_rows(out)
+    assert [row[1] for row in rows] == agents * (3 // len(agents))
+    assert [[float(x) for x in row[2:]] for row in rows] == [
+        [round(v, 10), round(b, 10), round(g, 10)] for v, b, g in
+        zip(expected.values, expected.best_responses, expected.gains, strict=True)]
+    assert numbers_after("NashConv (sum of the gains; 0 = equilibrium):", out) == [
+        round(expected.total, 10)]
+    assert expected.total > 0.01  # none of these profiles is an equilibrium
+
+
+def test_nashconv_of_the_equilibrium_is_zero(solver_cache: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["nashconv", "equilibrium", "--players", "4", "--cards", "1"],
+                           capsys)
+    assert code == 0
+    assert numbers_after("NashConv", out) == [0.0]
+    assert len(nash_conv_rows(out)) == 4
+
+
+def test_best_response_prints_the_python_apis_value(solver_cache: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.policies import make_policy
+    from pagadores_env.solver.multi import best_response_multi
+
+    code, out, _ = run_cli(["best-response", "--players", "3", "--cards", "2",
+                            "--hero-seat", "1"], capsys)
+    expected = best_response_multi([make_policy("sensible")] * 2, 3, 2, hero_seat=1).value
+    assert code == 0
+    assert f"hero wins with probability {expected:.10f}" in out
+
+
+def test_best_response_seats_the_equilibrium_at_four_players(
+        solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import solve
+
+    code, out, _ = run_cli(["best-response", "--players", "4", "--cards", "1", "--hero-seat",
+                            "2", "--opponent", "equilibrium"], capsys)
+    assert code == 0  # each opponent is told its seat, which R6.2 needs at 4 players
+    # against the equilibrium, the best a seat can do is its equilibrium value
+    value = solve(4, 1, cache=False).win_probabilities()[2]
+    assert f"hero wins with probability {value:.10f}" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["solve", "--players", "5"], "5 players with 10 cards each is too big to solve exactly"),
+    (["solve", "--players", "3", "--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["solve", "--players", "7"], "--players must be an integer 2–6, got 7"),
+    (["nashconv", "sensible", "--players", "5"],
+     "5 players with 10 cards each is too big to compute NashConv of exactly"),
+    (["nashconv", "sensible", "--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["nashconv", "sensible", "random"], "a profile is one agent for every seat or 3 agents"),
+    (["nashconv", "optimal"], "'optimal' plays 2-player games only"),
+    (["nashconv", "nobody"], "unknown policy 'nobody'"),
+    (["best-response", "--players", "5"],
+     "5 players with 10 cards each is too big to best-respond at exactly"),
+    (["best-response", "--players", "3", "--cards", "0"],
+     "--cards must be an integer 1–10, got 0"),
+])
+def test_exact_commands_refuse_bad_input_in_one_line(
+        args: list[str], message: str, solver_cache: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    began = time.perf_counter()
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert time.perf_counter() - began < 5  # refused before any work
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"pagadores {args[0]}: error: ") and message in lines[0]
+    if "too big" in message:
+        assert "within the limits: " in lines[0]  # names what fits
+    # nothing was solved ('optimal' loads its two-player solution as it is built)
+    assert not list(solver_cache.glob("equilibrium_*"))
+
+
+def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from pagadores_cli.solve import progress_bar
+
+    with progress_bar("solving") as progress:  # tqdm hides itself: stderr is no terminal
+        assert progress is not None
+        progress(1, 3)
+        progress(3, 3)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if the train extra were missing
+    with progress_bar("solving") as progress:
+        assert progress is None
+    assert capsys.readouterr() == ("", "")
