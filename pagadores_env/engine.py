@@ -93,10 +93,6 @@ class Event(NamedTuple):
 
 HistoryItem = int | tuple[int, int, int]
 
-# Events are made on every transition: building them through tuple.__new__ skips the
-# NamedTuple's Python-level constructor, a measurable share of a step.
-_event = tuple.__new__
-
 # Hot-path constants (see "inputs" below).
 _ROUND, _KAMPEN, _OVER = Phase.ROUND, Phase.KAMPEN, Phase.OVER
 _PICARO = Kind.PICARO
@@ -250,7 +246,7 @@ class Game:
         in_round = phase == _ROUND
         seat = self.order[self.pos] if in_round else self.kampen[self.kampen_pos]
         self.history.append(throw.dice)
-        self.log.append(_event(Event, ("throw", seat, throw.dice)))
+        self.log.append(Event("throw", seat, throw.dice))
         if not in_round:
             self._kampen_throw(seat, throw)
             return
@@ -309,7 +305,7 @@ class Game:
         self.kampen = []
         self.kampen_pos = 0
         self.kampen_scores = []
-        self.log.append(_event(Event, ("round", insteker, self.round)))
+        self.log.append(Event("round", insteker, self.round))
 
     def _kampen_throw(self, seat: int, throw: Throw) -> None:
         if throw.kind is _PICARO:  # R5.2
@@ -332,7 +328,7 @@ class Game:
             cards[victim] -= lost
             if not cards[victim]:
                 emptied.append(victim)
-        self.log.append(_event(Event, ("special", seat, tuple(hits))))
+        self.log.append(Event("special", seat, tuple(hits)))
         if not emptied:
             return False  # R4.3: the round and the thrower's turn go on
         self._eliminate(emptied)
@@ -342,7 +338,7 @@ class Game:
     def _picaro(self, seat: int) -> None:
         lost = min(PICARO_LOSS, self.cards[seat])
         self.cards[seat] -= lost
-        self.log.append(_event(Event, ("picaro", seat, lost)))
+        self.log.append(Event("picaro", seat, lost))
         if not self.cards[seat]:
             self._eliminate([seat])
         self._next_round(next_insteker(self.cards, [seat]))  # R4.4 (out: R6.1)
@@ -375,12 +371,12 @@ class Game:
             self.kampen = losers
             self.kampen_pos = 0
             self.kampen_scores = []
-            self.log.append(_event(Event, ("kampen", -1, tuple(losers))))
+            self.log.append(Event("kampen", -1, tuple(losers)))
             return
         loser = players[scores.index(low)]
         cards = self.cards
         cards[loser] -= ROUND_LOSS
-        self.log.append(_event(Event, ("loses", loser, ROUND_LOSS)))
+        self.log.append(Event("loses", loser, ROUND_LOSS))
         if cards[loser]:
             # R3.5. No _next_round check needed: any knock-out stops a round at once (R6),
             # so everyone who started this round, two seats at least, still holds cards.
@@ -393,7 +389,7 @@ class Game:
         self.eliminations += 1
         for s in seats:
             self.out[s] = self.eliminations
-            self.log.append(_event(Event, ("out", s, 0)))
+            self.log.append(Event("out", s, 0))
 
     def _next_round(self, insteker: int) -> None:
         alive = self.alive()
@@ -404,7 +400,7 @@ class Game:
         self.insteker = None
         self.decision = False
         self.winner = alive[0]
-        self.log.append(_event(Event, ("winner", self.winner, 0)))
+        self.log.append(Event("winner", self.winner, 0))
 
     # ------------------------------------------------------------------ copies and files
     def clone(self) -> Game:
