@@ -322,3 +322,179 @@ def test_optimal_is_accepted_where_it_plays():
     env = gym.make("Pagadores-v0", cards=[2, 1], opponents=["optimal:cards=2"])
     obs, _ = env.reset(seed=0)
     assert obs.shape == (OBS_SIZE,)
+
+
+# ---------------------------------------------------------------- score views (issue 10)
+#: Every registered player that declares ``score_view = "lowest"``, as specs (``model``
+#: reads the whole observation and declares nothing; ``optimal`` plays two seats, where
+#: there is only one earlier score).
+LOWEST_READERS = ["random", "stop-first", "always-throw", "threshold",
+                  "threshold:min_strength=20", "sensible", "lookahead", "equilibrium"]
+#: The equilibrium player is asked at 3 players with up to this many cards (it solves them).
+EQ_CARDS = 3
+
+
+@pytest.fixture
+def private_cache(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path))
+
+
+def _twin_rows(num_players: int, most_cards: int, count: int, seed: int,
+               seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of observation rows of real decisions (``multi_rows.encode_states``) with at
+    least two earlier scores, equal but for the earlier scores above the lowest (each
+    replaced by another score above it): ``[B, OBS_SIZE]`` twice. With ``seat``, every
+    decision is that seat's, at any role (so also with fewer earlier scores)."""
+    from pagadores_env.rules import TOP as TOP_STRENGTH
+    from pagadores_env.rules import turn_order
+    from pagadores_env.solver.multi_rows import decision_keys, encode_states
+
+    rng = np.random.default_rng(seed)
+    first, second = [], []
+    while sum(len(rows) for rows in first) < count:
+        cards = tuple(int(c) for c in rng.integers(0, most_cards + 1, num_players))
+        alive = [s for s, c in enumerate(cards) if c]
+        if len(alive) < (2 if seat is not None else 3) or (seat is not None and not cards[seat]):
+            continue
+        order = turn_order(cards, int(rng.choice(alive)))
+        role = order.index(seat) if seat is not None else int(rng.integers(2, len(order)))
+        limit, used = decision_keys(role)[rng.integers(len(decision_keys(role)))]
+        prefix = rng.integers(1, TOP_STRENGTH + 1, size=(50, role))
+        low = prefix.min(axis=1, keepdims=True) if role else prefix
+        above = low + 1 + (rng.random(prefix.shape) * (TOP_STRENGTH - low)).astype(np.int64)
+        other = np.where(prefix == low, prefix, above)
+        strength = rng.integers(1, TOP_STRENGTH + 1, size=50)
+        where = (num_players, cards, order, role, limit, used)
+        first.append(encode_states(*where, prefix, strength))
+        second.append(encode_states(*where, other, strength))
+    return np.concatenate(first), np.concatenate(second)
+
+
+def test_the_lowest_readers_are_every_registered_scripted_player() -> None:
+    from pagadores_env.policies import parse_spec, reads_lowest_only
+
+    named = {parse_spec(spec)[0] for spec in LOWEST_READERS}
+    assert named == set(registered_policies()) - {"model", "optimal"}
+    assert all(reads_lowest_only(make_policy(spec)) for spec in LOWEST_READERS
+               if spec != "equilibrium")
+    assert not reads_lowest_only(make_policy("optimal:cards=1"))  # it declares nothing
+
+
+@pytest.mark.parametrize("spec", LOWEST_READERS)
+def test_score_view_lowest_is_true_other_scores_never_change_an_action(spec,
+                                                                       private_cache) -> None:
+    """``score_view = "lowest"`` lets the exact solver ask a player one row per lowest score
+    and set of its holders (``solver.scores``): rows that differ only in the scores above
+    the lowest must get the same action (``random``: the same throw probability)."""
+    from pagadores_env.observation import decode
+
+    player = make_policy(spec, seed=3)
+    tables = [(3, EQ_CARDS)] if spec == "equilibrium" else [(3, 10), (4, 10), (5, 4), (6, 3)]
+    for num_players, most in tables:
+        if spec == "equilibrium":
+            player.check_table(num_players, most)
+        first, second = _twin_rows(num_players, most, 20_000, seed=num_players)
+        a, b = decode(first), decode(second)
+        # the twins differ in scores and agree in what the view keeps
+        assert (a.scores != b.scores).any(axis=1).mean() > 0.5
+        np.testing.assert_array_equal(a.to_beat, b.to_beat)
+        np.testing.assert_array_equal(a.lowest, b.lowest)
+        mask = np.ones((len(first), 2), dtype=np.int8)
+        ask = player.throw_probabilities if spec == "random" else player.act_batch
+        np.testing.assert_array_equal(ask(first, mask), ask(second, mask),
+                                      err_msg=f"{spec} at {num_players} players")
+        if spec != "random":
+            for row in range(0, len(first), 997):  # and the scalar reference
+                assert player.act(first[row], BOTH) == player.act(second[row], BOTH)
+
+
+# ---------------------------------------------------------------- the equilibrium player
+def test_two_player_equilibrium_plays_exactly_as_optimal_on_the_decision_grid(
+        private_cache) -> None:
+    from pagadores_env.solver.decisions import grid_observations
+
+    optimal, equilibrium = make_policy("optimal"), make_policy("equilibrium")
+    equilibrium.check_table(2, 10)
+    rows = np.concatenate([grid_observations(a, b) for a in range(1, 11)
+                           for b in range(1, 11)])
+    mask = np.ones((len(rows), 2), dtype=np.int8)
+    expected = optimal.act_batch(rows, mask)
+    assert 0 < expected.mean() < 1  # both actions occur
+    np.testing.assert_array_equal(equilibrium.act_batch(rows, mask), expected)
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_three_player_equilibrium_plays_any_seat_without_being_told(seat,
+                                                                   private_cache) -> None:
+    """At 3 players the values are the same from every seat (``SweepPolicy``: R6.2's
+    youngest rule cannot tell seats apart there), so ``seat=None`` acts as the seat's own
+    player on that seat's observations."""
+    anyone, mine = make_policy("equilibrium"), make_policy(f"equilibrium:seat={seat}")
+    for player in (anyone, mine):
+        player.check_table(3, EQ_CARDS)
+    rows, _ = _twin_rows(3, EQ_CARDS, 20_000, seed=seat, seat=seat)
+    mask = np.ones((len(rows), 2), dtype=np.int8)
+    expected = mine.act_batch(rows, mask)
+    assert 0.05 < expected.mean() < 0.95
+    np.testing.assert_array_equal(anyone.act_batch(rows, mask), expected)
+
+
+@pytest.fixture
+def no_solve(monkeypatch) -> None:
+    from pagadores_env.solver.sweep import Sweep
+
+    def run(self, progress=None) -> None:
+        raise AssertionError("solved a table it then refused")
+
+    monkeypatch.setattr(Sweep, "run", run)
+
+
+def test_four_player_equilibrium_without_a_seat_is_refused_before_solving(private_cache,
+                                                                          no_solve) -> None:
+    """At 4 players the observation cannot say the seat (R1.2) and R6.2 needs it: seating a
+    seatless equilibrium player is a one-line error asking for the seat, at once (a solve
+    of 4 players with 10 cards takes many minutes)."""
+    for cards in (1, 10):
+        with pytest.raises(ValueError, match=r"seat=0…3") as refused:
+            make_policy("equilibrium").check_table(4, cards)
+        assert "\n" not in str(refused.value)
+
+
+def test_four_player_observation_to_a_seatless_equilibrium_is_refused_before_solving(
+        private_cache, no_solve) -> None:
+    rows, _ = _twin_rows(4, 2, 10, seed=4)
+    with pytest.raises(ValueError, match="seat"):
+        make_policy("equilibrium").act_batch(rows, np.ones((len(rows), 2), dtype=np.int8))
+
+
+def test_solution_action_values_agree_with_the_equilibrium_player_in_real_games(
+        private_cache) -> None:
+    """3 players, 3 cards: at decisions of random games through the engine, the player
+    (any seat, and told its seat) takes the action ``best_action`` names, which is THROW
+    exactly when ``action_values`` says throwing is worth more (ties stop)."""
+    from pagadores_env.engine import Action
+    from pagadores_env.solver import solve
+
+    solution = solve(3, EQ_CARDS)
+    anyone = solution.policy()
+    seated = [solution.policy(seat) for seat in range(3)]
+    rng = random.Random(11)
+    decisions = throws = 0
+    for _ in range(40):
+        game = new_game(3, EQ_CARDS, first_insteker=rng.randrange(3))
+        while not game.is_terminal():
+            if game.is_decision_node():
+                seat = game.current_player
+                stop, throw = solution.action_values(game)
+                every = solution.action_values(game, every_seat=True)
+                assert every.shape == (2, 3)
+                np.testing.assert_array_equal(every[:, seat], [stop, throw])
+                np.testing.assert_allclose(every.sum(axis=1), 1.0, atol=1e-9)
+                action = solution.best_action(game)
+                assert action == (Action.THROW if throw > stop + 1e-12 else Action.STOP)
+                obs = encode(game, seat)
+                assert anyone.act(obs, BOTH) == seated[seat].act(obs, BOTH) == int(action)
+                decisions += 1
+                throws += int(action)
+            random_step(game, rng, p_again=0.4)
+    assert decisions > 300 and 0 < throws < decisions
