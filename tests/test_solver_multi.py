@@ -30,7 +30,6 @@ from pagadores_env.solver import best_response, cost, exact_evaluate, multi_rows
 from pagadores_env.solver.cost import solve_cost, table_cards
 from pagadores_env.solver.multi import MultiBestResponse, best_response_multi
 from pagadores_env.solver.sweep import Sweep
-from tests.expectimax import scores_key
 
 MASK = np.ones(2, dtype=np.int8)
 OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]
@@ -38,13 +37,15 @@ OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]
 #: kampen after the first needs a tie for lowest (probability < 0.1), so the cut paths
 #: weigh well under 1e-11 — far below the 1e-9 tolerance.
 KAMPEN_DEPTH = 12
+#: Stands for every score above the round's lowest.
+ABOVE = 10**6
 
 
 # --------------------------------------------------------------------- (a) expectimax
 def _key(game: Game, kampen_count: int) -> tuple:
     """What the rest of the game depends on. Kampen has no decisions, so its key skips the
     round's scores; a chance node overwrites ``current``, so only decisions keep it. Of the
-    scores it keeps the lowest and who holds it (``tests.expectimax.scores_key``): exact here
+    scores it keeps the lowest and who holds it (``_scores_key``): exact here
     because every opponent below reads the scores only through them, as scripted players
     declare (``score_view``, checked in ``tests/test_agents.py``)."""
     cards = tuple(game.cards)
@@ -53,7 +54,13 @@ def _key(game: Game, kampen_count: int) -> tuple:
                 kampen_count)
     current = game.current.dice if game.decision else None
     return (cards, game.insteker, game.pos, game.throws, current, game.decision,
-            scores_key(game), game.throw_limit)
+            _scores_key(game), game.throw_limit)
+
+
+def _scores_key(game: Game) -> tuple[int, ...]:
+    """The round's scores with every score above the lowest so far made equal (R3.5)."""
+    low = game.score_to_beat()
+    return tuple(s if s in (-1, low) else ABOVE for s in game.scores)
 
 
 def expectimax(game: Game, hero: int, players: dict[int, Policy],
@@ -530,3 +537,58 @@ def test_command_line_prints_the_value(capsys) -> None:
     assert best_response_main(["--players", "3", "--cards", "1", "--opponent", "stop-first"]) == 0
     out = capsys.readouterr().out
     assert "3 players, 1 cards each, hero seat 0 vs stop-first: hero wins with probability" in out
+
+
+# --------------------------------------------------------------------- Solution inputs
+@pytest.fixture(scope="module")
+def solution_3p2c(tmp_path_factory):
+    return solve(3, 2, cache=False)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"cards": (11, 0, 0)}, r"cards must be 3 counts with at most \[2, 2, 2\] per seat, "
+                            r"got \[11, 0, 0\]"),
+    ({"cards": (3, 1, 1)}, r"at most \[2, 2, 2\] per seat, got \[3, 1, 1\]"),
+    ({"cards": (1, 1)}, r"cards must be 3 counts"),
+    ({"cards": (1, 1, 1, 1)}, r"cards must be 3 counts"),
+    ({"cards": (-1, 2, 2)}, r"cards must be 3 counts"),
+    ({"cards": (0, 0, 0)}, r"cards must be 3 counts"),
+    ({"cards": (2, 0, 1), "insteker": 1}, r"insteker must be a seat 0–2 with cards, got 1"),
+    ({"cards": (2, 1, 1), "insteker": 3}, r"insteker must be a seat 0–2 with cards, got 3"),
+    ({"insteker": -1}, r"insteker must be a seat 0–2 with cards, got -1"),
+])
+def test_bad_positions_are_one_line_errors(solution_3p2c, kwargs, message) -> None:
+    with pytest.raises(ValueError, match=message) as refused:
+        solution_3p2c.win_probabilities(**kwargs)
+    assert "\n" not in str(refused.value)
+
+
+def test_win_probabilities_of_a_finished_game_and_of_a_position(solution_3p2c) -> None:
+    assert solution_3p2c.win_probabilities(cards=(0, 2, 0)) == (0.0, 1.0, 0.0)
+    values = solution_3p2c.win_probabilities(cards=(1, 0, 2), insteker=2)
+    assert values[1] == 0.0 and sum(values) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_action_values_need_a_decision_of_this_table(solution_3p2c) -> None:
+    chance = Game(3, 2)  # the first throw comes next: a chance node
+    decision = Game(4, 1)
+    decision.apply_throw((2, 3, 4))
+    bigger = Game(3, [3, 1, 1])
+    bigger.apply_throw((2, 3, 4))
+    for game, message in [(chance, "needs an engine.Game at a decision node"),
+                          ("not a game", "needs an engine.Game at a decision node"),
+                          (decision, "this solution is for 3 players, the game has 4"),
+                          (bigger, r"at most \[2, 2, 2\] per seat, got \[3, 1, 1\]")]:
+        with pytest.raises(ValueError, match=message) as refused:
+            solution_3p2c.action_values(game)
+        assert "\n" not in str(refused.value)
+        with pytest.raises(ValueError, match=message):
+            solution_3p2c.best_action(game)
+
+
+@pytest.mark.parametrize("profile", [["sensible", "random"], ["sensible"] * 4, []])
+def test_a_profile_of_the_wrong_length_names_the_count(profile) -> None:
+    for call in (exact_evaluate, nash_conv):
+        with pytest.raises(ValueError, match=f"one agent for every seat or 3 agents "
+                                             f"\\(one per seat\\), got {len(profile)}"):
+            call(profile, 3, 1)
