@@ -125,3 +125,18 @@ def test_the_command_line_computes_or_skips_on_request(capsys) -> None:
         main(["evaluate", *LINEUP, "--players", "3", "--exact", "--no-exact"])
     assert exit_.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_learner_is_measured_against_each_opponent_and_in_every_seat() -> None:
+    player = evaluation.make_policy("sensible")
+    measured = yardstick.learner_exact(player, ["random", "stop-first"], 3, 1)
+    for opponent in ("random", "stop-first"):
+        rotations = [exact_evaluate([player if seat == g else opponent for seat in range(3)],
+                                    3, 1)[g] for g in range(3)]
+        assert measured.win_probability[opponent] == pytest.approx(sum(rotations) / 3,
+                                                                   abs=1e-12)
+    assert measured.nash_conv == pytest.approx(nash_conv("sensible", 3, 1).total, abs=1e-12)
+    one_pass = yardstick.pass_cost([player], 3, 1)
+    assert yardstick.learner_cost(player, ["random", "stop-first"], 3, 1) == (
+        one_pass + 2 * yardstick.lineup_cost([player, evaluation.make_policy("random")], 3, 1,
+                                             nash=False))

@@ -15,6 +15,7 @@ from sb3_contrib import MaskablePPO
 
 from pagadores_train.config import Config, ConfigError, config_from_dict, load_config
 from pagadores_train.train import hyperparams, main, train
+from pagadores_train.yardstick import learner_exact
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
@@ -227,3 +228,81 @@ def test_training_beats_the_untrained_policy(tmp_path: Path) -> None:
     assert untrained["timesteps"] == "0" and untrained["games"] == trained["games"] == "1000"
     assert float(trained["ci_low"]) > float(untrained["ci_high"])
     assert float(trained["win_rate"]) > 0.65
+
+
+# ---------------------------------------------------------------- exact numbers at 3+ players
+def three_players(out: Path, opponents: list[str], **changes: Any) -> Config:
+    """The shipped 3-player config with 1 card each (the solver's passes over a model take
+    seconds there) and the exact numbers on."""
+    base = load_config(CONFIGS / "three_players.yaml")
+    return tiny(base, out, 128, env=base.to_dict()["env"] | {"cards": 1},
+                eval={"every": 0, "games": 30, "final_games": 30, "opponents": opponents,
+                      "exact": True}, **changes)
+
+
+def test_three_player_reports_carry_what_learner_exact_measured(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The report's plumbing: every number learner_exact returns reaches the CSVs and the
+    # table (a heuristic is measured in the model's place: the model's own passes take a
+    # minute here; the slow test below measures the model itself).
+    from pagadores_env.policies import make_policy
+    from pagadores_train import train as training
+
+    measured = []
+
+    def instead(player: Any, *args: Any, **kwargs: Any) -> Any:
+        measured.append(learner_exact(make_policy("sensible"), *args, **kwargs))
+        return measured[-1]
+
+    monkeypatch.setattr(training, "learner_exact", instead)
+    result = train(three_players(tmp_path, ["stop-first"]))
+    # at 1 card the passes are quick: done at the untrained baseline and the final evaluation
+    assert len(measured) == 2
+    for name, exact in zip(("eval.csv", "final_eval.csv"), measured, strict=True):
+        (row,) = rows(result.run_dir / name)
+        assert float(row["exact_win"]) == pytest.approx(exact.win_probability["stop-first"],
+                                                        abs=1e-5)
+        assert float(row["nash_conv"]) == pytest.approx(exact.nash_conv, abs=1e-5)
+        assert row["exploitability"] == ""  # a two-player measure
+    table = result.table()
+    assert "exact win" in table and "% of best response" not in table
+    assert f"NashConv of the trained policy in every seat: {exact.nash_conv:.4f}" in table
+    assert f"{exact.win_probability['stop-first']:.4f}" in table
+
+
+@pytest.mark.slow
+def test_three_player_runs_measure_the_trained_model_exactly(tmp_path: Path) -> None:
+    from pagadores_env.policies import make_policy
+    from pagadores_env.solver import exact_evaluate, nash_conv
+
+    result = train(three_players(tmp_path, ["stop-first"]))
+    model = make_policy(f"model:path={result.run_dir / 'model.zip'}")
+    (final,) = rows(result.run_dir / "final_eval.csv")
+    # the opponent in both other seats, the model in each seat in turn (the rotation the
+    # games play), seat 0 insteeking first
+    lineups = [[model if seat == g else "stop-first" for seat in range(3)] for g in range(3)]
+    expected = sum(exact_evaluate(lineup, 3, 1)[g] for g, lineup in enumerate(lineups)) / 3
+    assert float(final["exact_win"]) == pytest.approx(expected, abs=1e-5)
+    assert float(final["nash_conv"]) == pytest.approx(nash_conv(model, 3, 1).total, abs=1e-5)
+
+
+def test_exact_numbers_beyond_the_limits_are_left_out_and_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagadores_train import train as training
+
+    monkeypatch.setattr(training, "QUICK_ROWS", 0)
+    monkeypatch.setattr(training, "FINAL_ROWS", 0)
+    config = tiny(load_config(CONFIGS / "three_players.yaml"), tmp_path, 64,
+                  eval={"every": 0, "games": 3, "final_games": 3,
+                        "opponents": ["random"], "exact": True})
+    result = train(config)
+    assert {r["exact_win"] for r in rows(result.run_dir / "final_eval.csv")} == {""}
+    note = result.table().splitlines()[-1]
+    assert note.startswith("exact: skipped: the solver passes would ask the model ")
+    assert note.endswith("more than the 0e+00 allowed at the final evaluation; Monte Carlo only")
+    four = tiny(load_config(CONFIGS / "maskable_ppo_4p.yaml"), tmp_path / "four", 64,
+                eval={"every": 0, "games": 4, "final_games": 4,
+                      "opponents": ["random"], "exact": True})
+    note = train(four).table().splitlines()[-1]
+    assert note.startswith("exact: not covered: 4 players with 10 cards each is too big")
+    assert note.endswith("; Monte Carlo only")

@@ -15,11 +15,15 @@ checkpoints/          ``model_<timesteps>_steps.zip``, ``latest.json`` (resume p
                       ``replay_buffer_<timesteps>_steps.pkl`` (the newest checkpoint's)
                       for off-policy algorithms
 tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
-                      ``eval/exact_win/<opponent>`` and ``eval/exploitability``)
+                      ``eval/exact_win/<opponent>``, ``eval/exploitability`` and
+                      ``eval/nash_conv``)
 eval.csv              the model against each evaluation opponent during training: games,
                       win rate with 95 % CI, timesteps, wall time; with two players and one
                       card count the solver's exact win probability, % of the best
-                      response's and the policy's exploitability (``pagadores_train.yardstick``)
+                      response's and the policy's exploitability (``pagadores_train.yardstick``);
+                      at three or more players the exact win and the policy's NashConv
+                      (see "Exact numbers" below); ``nash_conv`` at two players is twice the
+                      exploitability
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability)
 ====================  ===========================================================
@@ -28,6 +32,16 @@ Every file the trainer writes itself (all but SB3's tensorboard logs) is written
 (``pagadores_env.atomic``: a temporary file in the same folder, then renamed), so a kill at
 any moment leaves each file as it was or complete. Nothing else in the folder is touched: a
 folder holding run files (names above) but no run's ``config.yaml`` is refused.
+
+**Exact numbers at three or more players** (``eval.exact``): the model's exact win against
+each evaluation opponent (reused in every other seat, averaged over the seat rotation the
+games play: what the win rate estimates) and the NashConv of the model playing every seat
+(``yardstick.learner_exact``). A model reads every score, so the solver asks it about every
+combination of scores: 3 players with 10 cards is about 6e8 rows per pass, and the passes
+are one per seat rotation and opponent plus one. So they are computed at every evaluation
+only when all passes ask at most ``yardstick.QUICK_ROWS`` rows, else at the final evaluation
+only when they ask at most ``FINAL_ROWS``, else not at all; a table the solver does not
+cover (4 players with many cards) gets none. The final report says which, in one line.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
 model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone)
@@ -87,7 +101,7 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from pagadores_env.atomic import write_atomic
-from pagadores_env.policies import make_policy
+from pagadores_env.policies import Policy, make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 
 from .config import (
@@ -103,11 +117,23 @@ from .config import (
     save_config,
 )
 from .evaluate import AgentStats, evaluate_agents
-from .yardstick import DRAWN, ExactMetrics, opponent_yardstick, yardstick
+from .yardstick import (
+    DRAWN,
+    QUICK_ROWS,
+    ExactMetrics,
+    learner_cost,
+    learner_exact,
+    opponent_yardstick,
+    yardstick,
+)
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
-               "exploitability", "exact_vs_drawn_table")
+               "exploitability", "exact_vs_drawn_table", "nash_conv")
+#: Policy rows the exact numbers of a 3+-player run may ask at its final evaluation
+#: (``yardstick.learner_cost``): a few minutes for a small SB3 model, which answers about
+#: 1e5–3e5 rows a second on two busy cores.
+FINAL_ROWS = 5 * 10**7
 LATEST = "latest.json"
 #: Config keys that may differ when a run is continued.
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir"})
@@ -482,26 +508,46 @@ class Evaluation:
     stats: AgentStats
     exact: ExactMetrics | None = None
     drawn: bool = False
+    #: Three or more players: the exact win and the model's NashConv (``learner_exact``).
+    exact_win: float | None = None
+    nash_conv: float | None = None
+    #: Why a 3+-player evaluation has no exact numbers ("" when it has them or is 2-player).
+    note: str = ""
+
+    @property
+    def exact_win_probability(self) -> float | None:
+        """The exact win against this opponent at any table size (None: not computed)."""
+        return self.exact_win if self.exact is None else self.exact.win_probability
+
+    @property
+    def exact_nash_conv(self) -> float | None:
+        """The model's NashConv (at two players twice its exploitability), or None."""
+        return self.nash_conv if self.exact is None else 2 * self.exact.exploitability
 
     def row(self) -> dict[str, Any]:
         """The CSV columns after timesteps and wall time (exact ones empty when absent)."""
         s, x = self.stats, self.exact
+        win, nash = self.exact_win_probability, self.exact_nash_conv
         return {"opponent": self.opponent, "games": s.trials, "wins": s.wins,
                 "win_rate": round(s.win_rate, 4), "ci_low": round(s.ci_low, 4),
                 "ci_high": round(s.ci_high, 4), "mean_placement": round(s.mean_placement, 3),
-                "exact_win": "" if x is None else round(x.win_probability, 5),
+                "exact_win": "" if win is None else round(win, 5),
                 "percent_of_best_response":
                     "" if x is None else round(x.percent_of_best_response, 3),
                 "exploitability": "" if x is None else round(x.exploitability, 5),
-                "exact_vs_drawn_table": "" if x is None else self.drawn}
+                "exact_vs_drawn_table": "" if x is None else self.drawn,
+                "nash_conv": "" if nash is None else round(nash, 5)}
 
 
-def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Evaluation]:
+def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
+                   final: bool = False) -> list[Evaluation]:
     """The model against every evaluation opponent, on the same seeded games each time so
     points on the learning curve are comparable. The model plays through the
     ``model:path=…`` player (``pagadores_agents.sb3_adapter``), from a temporary copy. Exact
-    numbers cost one tabulation of the model; opponents' tabulations are cached across
-    evaluations."""
+    numbers at two players cost one tabulation of the model; opponents' tabulations are
+    cached across evaluations. At three or more players they are one solver pass per seat
+    rotation and opponent plus one, so they are done when quick or ``final`` (see "Exact
+    numbers" above; ``exact_plan``)."""
     env = config.env
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.zip"
@@ -513,16 +559,43 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int) -> list[Eva
                                                  cards=env.cards, exact=False).rows[0])
             for opponent in config.eval.opponents
         ]
-        if not (config.eval.exact and env.num_players == 2 and isinstance(env.cards, int)):
-            return results  # the solver is two-player, one card count for both
+        if not config.eval.exact:
+            return results
+        if env.num_players > 2:
+            wanted, note = exact_plan(player, config, final)
+            if not wanted:
+                return [replace(r, note=note) for r in results]
+            measured = learner_exact(player, config.eval.opponents, env.num_players,
+                                     env.cards, config.seed)
+            return [replace(r, exact_win=measured.win_probability[r.opponent],
+                            nash_conv=measured.nash_conv) for r in results]
+        if not isinstance(env.cards, int):
+            return results  # the two-player yardstick needs one card count for both
         mine = yardstick(player, env.cards)
     return [replace(r, exact=mine.against(theirs), drawn=not theirs.exact)
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
 
 
+def exact_plan(player: Policy, config: Config, final: bool) -> tuple[bool, str]:
+    """Whether this evaluation of a 3+-player run gets exact numbers (``learner_exact``),
+    and the note saying why not: a table beyond the solver, or passes asking more policy
+    rows than ``QUICK_ROWS`` (every evaluation) or ``FINAL_ROWS`` (the final one)."""
+    env = config.env
+    try:
+        rows = learner_cost(player, config.eval.opponents, env.num_players, env.cards)
+    except ValueError as err:
+        return False, f"exact: not covered: {err}; Monte Carlo only"
+    if rows <= QUICK_ROWS or (final and rows <= FINAL_ROWS):
+        return True, ""
+    limit = FINAL_ROWS if final else QUICK_ROWS
+    return False, (f"exact: skipped: the solver passes would ask the model {rows:.1e} rows, "
+                   f"more than the {limit:.0e} allowed at {'the final' if final else 'each'} "
+                   "evaluation; Monte Carlo only")
+
+
 def final_evaluation(model: BaseAlgorithm, config: Config) -> list[Evaluation]:
     """``evaluate_model`` with the final evaluation's number of games."""
-    return evaluate_model(model, config, config.eval.final_games)
+    return evaluate_model(model, config, config.eval.final_games, final=True)
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -622,11 +695,13 @@ class EvaluateEvery(BaseCallback):
                   read_rows(self.path) + eval_rows(results, self.num_timesteps, self.clock()))
         for result in results:
             self.logger.record(f"eval/win_rate/{result.opponent}", result.stats.win_rate)
-            if result.exact is not None:
+            if result.exact_win_probability is not None:
                 self.logger.record(f"eval/exact_win/{result.opponent}",
-                                   result.exact.win_probability)
+                                   result.exact_win_probability)
         if results and results[0].exact is not None:
             self.logger.record("eval/exploitability", results[0].exact.exploitability)
+        if results and results[0].exact_nash_conv is not None:
+            self.logger.record("eval/nash_conv", results[0].exact_nash_conv)
 
 
 def evaluation_missing(timesteps: int, last: int, every: int) -> bool:
@@ -697,7 +772,8 @@ def truncate_rows(path: Path, timesteps: int) -> None:
 def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> None:
     """Win rate against each opponent over timesteps: Monte-Carlo points with their 95 % CI
     as a band, and the exact win probability as a dashed line when the solver gave one; then
-    a second panel with the policy's exact exploitability (log scale)."""
+    a second panel with the policy's exact exploitability (two players) or NashConv (three
+    or more; log scale)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -723,11 +799,14 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
                  + ("; dashed: exact)" if exact else ")"))
     ax.legend(loc="lower right", fontsize="small")
     if exact:
-        by_step = {int(r["timesteps"]): float(r["exploitability"]) for r in rows}
+        # eval.csv files written before the nash_conv column have exploitability (2 players)
+        two = bool(rows[0]["exploitability"])
+        measure, name = ("exploitability", "exploitability") if two else ("nash_conv", "NashConv")
+        by_step = {int(r["timesteps"]): float(r[measure]) for r in rows}
         right = axes[0][1]
         right.plot(list(by_step), [max(v, 1e-6) for v in by_step.values()], marker="o")
-        right.set(xlabel="timesteps", ylabel="exploitability (exact)", yscale="log",
-                  title="exploitability (0 = optimal)")
+        right.set(xlabel="timesteps", ylabel=f"{name} (exact)", yscale="log",
+                  title=f"{name} (0 = {'optimal play' if two else 'an equilibrium'})")
     fig.tight_layout()
     write_atomic(png_path, saved_bytes(lambda f: fig.savefig(f, format="png", dpi=100)))
     plt.close(fig)
@@ -744,12 +823,15 @@ class RunResult:
     final: list[Evaluation]
 
     def table(self) -> str:
-        """The final evaluation, one line per opponent, with the exact columns (two players)
-        and the notes they need."""
+        """The final evaluation, one line per opponent, with the exact columns and the
+        notes they need (or the one line saying why there are none)."""
         exact = all(r.exact is not None for r in self.final)
+        multi = not exact and all(r.exact_win is not None for r in self.final)
         head = f"{'opponent':<24} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
         if exact:
             head += f"  {'exact win':>10}  {'% of best response':>18}"
+        elif multi:
+            head += f"  {'exact win':>10}"
         lines = [head, "-" * len(head)]
         for r in self.final:
             s = r.stats
@@ -758,7 +840,17 @@ class RunResult:
             if r.exact is not None:
                 win = f"{r.exact.win_probability:.4f}{DRAWN if r.drawn else ' '}"
                 line += f"  {win:>10}  {r.exact.percent_of_best_response:>17.1f}%"
+            elif r.exact_win is not None:
+                line += f"  {r.exact_win:>10.4f}"
             lines.append(line)
+        if multi:
+            lines += [
+                f"NashConv of the trained policy in every seat: {self.final[0].nash_conv:.4f}"
+                " (exact; 0 = an equilibrium)",
+                "exact win: the solver's win probability with the opponent in every other "
+                "seat, averaged over the seat rotation the games play",
+            ]
+        lines += sorted({r.note for r in self.final if r.note})
         if exact:
             lines += [
                 f"exploitability of the trained policy: {self.final[0].exact.exploitability:.4f}"

@@ -190,15 +190,22 @@ def rotated_profiles(players: Sequence[Policy], row_of_entry: Sequence[int]
     return [[players[row_of_entry[(seat - g) % n]] for seat in range(n)] for g in range(n)]
 
 
+def pass_cost(players: Sequence[Policy], num_players: int, cards: int | Sequence[int],
+              nash: bool = True) -> int:
+    """The policy rows one ``solver.nash_conv`` (or, without ``nash``, ``exact_evaluate``)
+    pass of ``players`` asks, or ``ValueError`` (one line, naming the limit) if it is beyond
+    the solver's limits (``solver.check_size``)."""
+    full = not all(reads_lowest_only(p) for p in players)
+    return check_size(table_cards(num_players, cards), full=full,
+                      variants=num_players + 1 if nash else 1, asked=True,
+                      what="compute NashConv of" if nash else "evaluate").rows
+
+
 def lineup_cost(players: Sequence[Policy], num_players: int, cards: int | Sequence[int],
                 nash: bool = True) -> int:
-    """The policy rows the ``lineup_exact`` passes ask in all, or ``ValueError`` (one line,
-    naming the limit) if one pass is beyond the solver's limits (``solver.check_size``)."""
-    full = not all(reads_lowest_only(p) for p in players)
-    cost = check_size(table_cards(num_players, cards), full=full,
-                      variants=num_players + 1 if nash else 1, asked=True,
-                      what="compute NashConv of" if nash else "evaluate")
-    return num_players * cost.rows
+    """The policy rows the ``lineup_exact`` passes (one per rotation) ask in all
+    (``pass_cost``)."""
+    return num_players * pass_cost(players, num_players, cards, nash)
 
 
 def lineup_exact(players: Sequence[Policy], row_of_entry: Sequence[int],
@@ -226,3 +233,36 @@ def lineup_exact(players: Sequence[Policy], row_of_entry: Sequence[int],
     return LineupExact(tuple((win / per_seat).tolist()),
                        tuple((gain / per_seat).tolist()) if nash else None,
                        total / n if nash else None)
+
+
+@dataclass(frozen=True)
+class LearnerExact:
+    """A learned policy measured exactly at a table of three or more: its win probability
+    against each opponent (reused in every other seat, averaged over the seat rotation as
+    ``evaluate_agents`` plays it) and the NashConv of the policy playing every seat."""
+
+    win_probability: dict[str, float]
+    nash_conv: float
+
+
+def _lineups(player: Policy, opponents: Sequence[str], seed: int) -> dict[str, list[Policy]]:
+    return {o: [player, make_policy(o, seed=seed)] for o in opponents}
+
+
+def learner_cost(player: Policy, opponents: Sequence[str], num_players: int,
+                 cards: int | Sequence[int]) -> int:
+    """The policy rows ``learner_exact`` asks in all, or ``ValueError`` (``lineup_cost``)
+    if the table is beyond the solver's limits."""
+    return pass_cost([player], num_players, cards) + sum(
+        lineup_cost(lineup, num_players, cards, nash=False)
+        for lineup in _lineups(player, opponents, 0).values())
+
+
+def learner_exact(player: Policy, opponents: Sequence[str], num_players: int,
+                  cards: int | Sequence[int], seed: int = 0) -> LearnerExact:
+    """``player``'s exact win against each of ``opponents`` (spec strings, built with
+    ``seed``) and its NashConv at the table (``solver.nash_conv`` with it in every seat)."""
+    entries = [0] + [1] * (num_players - 1)
+    wins = {o: lineup_exact(lineup, entries, cards, nash=False).win_probability[0]
+            for o, lineup in _lineups(player, opponents, seed).items()}
+    return LearnerExact(wins, nash_conv(player, num_players, cards).total)
