@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train test test-fast lint typecheck bench clean
+.PHONY: install train test test-fast lint typecheck bench bench-solver clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -42,6 +42,11 @@ test-fast: typecheck
 bench: $(STAMP)
 	$(PY) -m pip install -q pygame
 	$(PY) -m pagadores_cli.bench
+
+# The exact solver's scaling report (3 and 4 players, 1–10 cards): about half an hour, and
+# the 4-player rows at 10 cards need several GB.
+bench-solver: $(STAMP)
+	$(PY) -m pagadores_cli.bench --section solver
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

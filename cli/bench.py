@@ -11,6 +11,9 @@ vector     decisions/s of the numpy batch engine at batch 1/64/4096 against the 
            engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
 sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v0)
+solver     positions, seconds and peak memory of the equilibrium solve at 3 and 4 players,
+           1–10 cards (``bench_solver``); only when asked for: the full report takes about
+           half an hour and several GB
 =========  ==============================================================================
 
 ``--json`` includes ``aec_agent_steps_per_s`` (4 players, wrapped) and
@@ -24,14 +27,19 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+
 from .bench_aec import aec_section
+from .bench_solver import solver_section
 from .bench_vector import evaluate_section, sb3_section, vector_section
 
 #: name → section function; sections run in this order.
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "aec": aec_section, "vector": vector_section, "evaluate": evaluate_section,
-    "sb3": sb3_section,
+    "sb3": sb3_section, "solver": solver_section,
 }
+#: The sections run without --section (the solver's report is long: run it by name).
+DEFAULT_SECTIONS = ("aec", "vector", "evaluate", "sb3")
 
 
 def format_table(section: dict[str, Any]) -> str:
@@ -52,7 +60,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object with every section's summary")
     parser.add_argument("--section", action="append", choices=sorted(SECTIONS),
-                        help="run only this section (repeatable; default: all)")
+                        help="run only this section (repeatable; default: "
+                             f"{', '.join(DEFAULT_SECTIONS)})")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time per measured case, split over the rounds (default 3)")
     parser.add_argument("--rounds", type=int, default=3,
@@ -64,15 +73,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sb3-steps", type=int, default=32_768,
                         help="measured MaskablePPO steps per env kind (default 32768)")
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and actions")
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4],
+                        help="player counts of the solver section (default: 3 4)")
+    parser.add_argument("--max-cards", type=int, default=MAX_CARDS,
+                        help=f"largest card count of the solver section, 1–{MAX_CARDS} "
+                             f"(default {MAX_CARDS})")
     options = parser.parse_args(argv)
     if options.seconds <= 0 or min(options.rounds, options.games, options.envs) < 1:
         parser.error("--seconds must be > 0 and --rounds, --games, --envs at least 1")
+    if not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in options.players):
+        parser.error(f"--players must be player counts {MIN_PLAYERS}–{MAX_PLAYERS}, got "
+                     f"{' '.join(map(str, options.players))}")
+    if not 1 <= options.max_cards <= MAX_CARDS:
+        parser.error(f"--max-cards must be 1–{MAX_CARDS}, got {options.max_cards}")
     return options
 
 
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
-    names = options.section or list(SECTIONS)
+    names = options.section or list(DEFAULT_SECTIONS)
     results = {name: SECTIONS[name](options) for name in names}
     if options.json:
         summary: dict[str, Any] = {}

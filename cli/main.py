@@ -30,7 +30,8 @@ from typing import NoReturn
 DELEGATED = {
     "train": ("pagadores_train.train",
               "train an SB3 agent from a YAML config (see: pagadores train -h)"),
-    "bench": ("pagadores_cli.bench", "measure environment speed (see: pagadores bench -h)"),
+    "bench": ("pagadores_cli.bench", "measure speed; --section solver: the exact solver's "
+              "scaling (see: pagadores bench -h)"),
     "solve": ("pagadores_cli.solve",
               "solve a table exactly: every seat's equilibrium win probability "
               "and the time (see: pagadores solve -h)"),
@@ -41,8 +42,8 @@ DELEGATED = {
                       "exact best response of one seat against fixed opponents at a table "
                       "(see: pagadores best-response -h)"),
     "exact": ("pagadores_cli.exact_report",
-              "exact 2-player win probabilities of agents against each other, and their "
-              "exploitability (see: pagadores exact -h)"),
+              "the README's exact tables: 2-player win probabilities and exploitability; "
+              "with --players 3, equilibrium values and NashConv (see: pagadores exact -h)"),
 }
 
 #: How the help shows the players that take parameters; the others appear by name.

@@ -448,3 +448,81 @@ def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch,
     with progress_bar("solving") as progress:
         assert progress is None
     assert capsys.readouterr() == ("", "")
+
+
+def test_exact_report_at_three_players_matches_the_solver(solver_cache: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    from pagadores_env.solver import exact_evaluate, nash_conv, solve
+
+    code, out, err = run_cli(["exact", "--players", "3", "--cards", "1", "sensible",
+                              "equilibrium", "optimal"], capsys)
+    assert code == 0
+    cells = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+             for line in out.splitlines() if line.startswith("| ")}
+    assert cells["equilibrium (SPE)"] == [f"{v:.4f}" for v in solve(3, 1).win_probabilities()]
+    for name in ("sensible", "equilibrium"):
+        assert cells[name] == [f"{nash_conv(name, 3, 1).total:.4f}".lstrip("-"),
+                               f"{exact_evaluate([name, 'sensible', 'sensible'], 3, 1)[0]:.4f}"]
+    assert cells["equilibrium"][0] == "0.0000"
+    assert "optimal" not in cells and "`optimal` is not in the table: 'optimal' plays " \
+        "2-player games only" in out
+    assert "sensible: " in err and "computed in" in err
+
+
+def test_every_shipped_agent_is_in_the_multiplayer_report() -> None:
+    from pagadores_cli.exact_report import SHIPPED, shipped_agents
+    from pagadores_env.policies import registered_policies
+
+    assert set(shipped_agents()) == set(registered_policies()) - {"model"}
+    assert shipped_agents()[:len(SHIPPED)] == list(SHIPPED)
+
+
+def test_bench_solver_section_measures_each_table_in_its_own_process(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import solve_cost
+
+    code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3",
+                            "--max-cards", "2"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].split() == ["players", "cards", "positions", "seconds", "peak", "RSS",
+                                "MB", "estimate", "MB"]
+    rows = [line.split() for line in lines[2:4]]
+    assert [row[:3] for row in rows] == [
+        ["3", str(c), f"{solve_cost((c,) * 3).positions:,}"] for c in (1, 2)]
+    peaks = [float(row[4].replace(",", "")) for row in rows]
+    assert 10 < peaks[0] <= peaks[1] < 2000  # megabytes of a fresh solving process
+
+
+def test_bench_solver_stops_a_player_count_at_the_first_refusal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_env.solver import cost, solve_cost
+
+    # 3 players with 1 card fit in 4 MB of arrays, with 2 cards they do not
+    assert solve_cost((1,) * 3, keep=True).bytes < 4e6 < solve_cost((2,) * 3, keep=True).bytes
+    monkeypatch.setattr(cost, "memory_limit", lambda: 4 * 10**6)
+    code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3",
+                            "--max-cards", "5", "--json"], capsys)
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["solver_3p_largest_cards_solved"] == 1
+    assert summary["solver_3p_refused_cards"] == 2
+    assert "solver_3p_2c_seconds" not in summary
+    code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3",
+                            "--max-cards", "5"], capsys)
+    assert "3 players, 2 cards: refused: 3 players with 2 cards each is too big to solve " \
+        "exactly" in out
+    assert "3        3" not in out  # nothing after the refusal
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "3", "7"], "--players must be player counts 2–6, got 3 7"),
+    (["--max-cards", "11"], "--max-cards must be 1–10, got 11"),
+])
+def test_bench_solver_options_are_checked(args: list[str], message: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--section", "solver", *args])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
