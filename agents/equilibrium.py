@@ -23,7 +23,7 @@ from pagadores_env.checks import check_int, check_table
 from pagadores_env.observation import decode
 from pagadores_env.policies import BasePolicy, register_policy
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS
-from pagadores_env.solver import SweepPolicy, solve
+from pagadores_env.solver import SweepPolicy, solve, symmetric
 
 
 class EquilibriumPolicy(BasePolicy):
@@ -43,6 +43,10 @@ class EquilibriumPolicy(BasePolicy):
         n, start = check_table(num_players, cards)
         if self.seat is not None and self.seat >= n:
             raise ValueError(f"seat must be 0–{n - 1} at {n} players, got {self.seat}")
+        if self.seat is None and not symmetric(n, start):  # before any solve
+            raise ValueError(f"{self.name!r} at {n} players with cards {list(start)} needs its "
+                             f"seat (the observation does not say it, and R6.2 does): give "
+                             f"seat=0…{n - 1}, e.g. 'equilibrium:seat=1'")
         known = self.players.get(n)
         if known is None or any(c > most for c, most in zip(start, known.start, strict=True)):
             self.players[n] = solve(n, start).policy(self.seat)

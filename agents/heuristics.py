@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pagadores_env.observation import decode
+from pagadores_env.observation import ObsFields, decode
 from pagadores_env.policies import BasePolicy, register_policy
 from pagadores_env.rules import (
     MAX_CARDS,
@@ -67,9 +67,10 @@ class View(NamedTuple):
     followers: np.ndarray  # seats still to throw after me this round (R3.4)
 
 
-def read(obs: np.ndarray) -> View:
-    """The facts of one observation (1-D) or a batch (2-D), from ``observation.decode``."""
-    seen = decode(obs)
+def read(obs: np.ndarray | ObsFields) -> View:
+    """The facts of one observation (1-D) or a batch (2-D), from ``observation.decode``, or
+    of observations already decoded (``act_fields``)."""
+    seen = obs if isinstance(obs, ObsFields) else decode(obs)
     return View(
         my_cards=seen.cards[..., 0],
         opp_cards=seen.cards[..., 1:],
@@ -101,6 +102,11 @@ class Heuristic(BasePolicy):
     (``policies.reads_lowest_only``; ``tests/test_agents.py`` checks the claim)."""
 
     score_view = "lowest"
+
+    def act_fields(self, fields: ObsFields, mask: np.ndarray) -> np.ndarray:
+        """``act_batch`` on decoded observations (the exact solver's fast path): every
+        scripted player reads its rows only through ``read``, which takes either."""
+        return self.act_batch(fields, mask)  # type: ignore[arg-type]
 
 
 class RandomPolicy(Heuristic):

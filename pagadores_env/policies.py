@@ -6,6 +6,9 @@ A policy maps one observation vector (see ``observation.py``) and its action mas
 vectorise override it, others inherit a loop. A stochastic policy may also offer
 ``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing
 again per row), so the exact solver evaluates its mixture rather than one draw of it. A policy
+that reads the observation through ``observation.decode`` may offer ``act_fields(fields,
+mask)``: ``act_batch`` on the decoded integers (:class:`~.observation.ObsFields`, one leading
+axis of rows), which the exact solver calls instead of writing vectors for it to read. A policy
 may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly. A policy built
 for some tables only (the two-player solver's ``optimal``) offers
 ``check_table(num_players, cards)``, raising ``ValueError`` for a table it cannot play;

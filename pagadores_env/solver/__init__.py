@@ -29,7 +29,7 @@ from .response import (
     policy_table,
     win_probabilities,
 )
-from .table_play import SweepPolicy
+from .table_play import SweepPolicy, symmetric
 from .two_player import (
     TwoPlayerSolution,
     cache_dir,
@@ -45,6 +45,6 @@ __all__ = [
     "backward", "backward_rounds", "best_response", "cache_dir", "cache_path", "cached",
     "check_size", "decision_from_game", "decode_batch", "encode_decisions", "exact_evaluate",
     "expected_rounds", "exploitability", "load_or_solve", "memory_limit", "nash_conv",
-    "policy_table", "profile_players", "solve", "solve_cost", "solve_two_player",
+    "policy_table", "profile_players", "solve", "solve_cost", "solve_two_player", "symmetric",
     "win_probabilities", "within_limits",
 ]

@@ -217,18 +217,20 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
 Profile = str | Policy | Sequence[str | Policy]
 
 
-def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int]
-                    ) -> list[Policy]:
+def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int],
+                    check: bool = True) -> list[Policy]:
     """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat
     or a list with one per seat. Specs are built per seat (``seat=`` goes to players that
-    take it); every player is asked whether it covers the table (``check_tables``)."""
+    take it); with ``check`` every player is asked whether it covers the table
+    (``check_tables``; for a player such as ``equilibrium`` that is a solve)."""
     entries: list[str | Policy] = ([profile] * num_players if isinstance(profile, (str, Policy))
                                    else list(profile))
     if len(entries) != num_players:
         raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
                          f"(one per seat), got {len(entries)}")
     players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
-    check_tables(players, num_players, cards)
+    if check:
+        check_tables(players, num_players, cards)
     return players
 
 
@@ -240,13 +242,14 @@ def _pass(profile: Profile, num_players: int, cards: int | Sequence[int],
     first = check_int("first_insteker", first_insteker, 0, n - 1)
     if not start[first]:
         raise ValueError(f"first_insteker must be a seat with cards, got {first}")
-    players = profile_players(profile, n, start)
+    players = profile_players(profile, n, start, check=False)
     full = not all(reads_lowest_only(p) for p in players)
     variants = [(False,) * n]
     if best_responses:
         variants += [tuple(s == hero for s in range(n)) for hero in range(n)]
     check_size(start, full=full, variants=len(variants), asked=True,
                what="evaluate" if not best_responses else "compute NashConv of")
+    check_tables(players, n, start)  # after the size: a player's check may itself solve
     sweep = Sweep(start, variants, dict(enumerate(players)), full=full)
     sweep.run(progress)
     return sweep.win[(start, first)], sweep

@@ -35,30 +35,44 @@ def decision_keys(role: int) -> list[tuple[int, int]]:
     return [(limit, k) for limit in range(2, MAX_THROWS + 1) for k in range(1, limit)]
 
 
-def encode_states(num_players: int, cards: tuple[int, ...], order: tuple[int, ...], role: int,
-                  limit: int, used: int, prefix: np.ndarray, strength: np.ndarray
-                  ) -> np.ndarray:
-    """Rows ``[B, OBS_SIZE]`` for seat ``order[role]`` deciding after ``used`` throws with
-    current ``strength[b]``, the earlier roles having scored ``prefix[b, :role]``."""
+def decision_fields(num_players: int, cards: tuple[int, ...], order: tuple[int, ...],
+                    role: int, limit: int, used: int, prefix: np.ndarray, strength: np.ndarray
+                    ) -> ObsFields:
+    """What seat ``order[role]`` observes deciding after ``used`` throws with current
+    ``strength[b]``, the earlier roles having scored ``prefix[b, :role]``: the observation's
+    integers, every field with a leading axis of rows (``encode_batch`` writes the rows)."""
     slots = CLOCKWISE[num_players][order[role]]  # the seat in each slot, mine first (R1.2)
     limit = limit if role else 0  # the insteker is still fixing it (R3.2)
     strength = np.asarray(strength, dtype=np.int64)
-    prefix = np.asarray(prefix, dtype=np.int64).reshape(len(strength), role)
-    scores = np.full((len(strength), num_players), -1)
+    rows = len(strength)
+    prefix = np.asarray(prefix, dtype=np.int64).reshape(rows, role)
+    scores = np.full((rows, num_players), -1)
     for slot, seat in enumerate(slots):
         if seat in order[:role]:
             scores[:, slot] = prefix[:, order.index(seat)]
-    return encode_batch(ObsFields(
-        players=np.asarray(num_players),
+
+    def each(value: object) -> np.ndarray:
+        return np.broadcast_to(np.asarray(value), (rows,))
+
+    return ObsFields(
+        players=each(num_players),
         cards=np.broadcast_to([cards[seat] for seat in slots], scores.shape),
-        insteker=np.asarray(slots.index(order[0])),
+        insteker=each(slots.index(order[0])),
         scores=scores,
-        to_throw=np.array([seat in order[role + 1:] for seat in slots]),
-        throw_limit=np.asarray(limit),
-        throws_used=np.asarray(used),
-        throws_left=np.asarray(throws_allowed(limit) - used),
+        to_throw=np.broadcast_to([seat in order[role + 1:] for seat in slots], scores.shape),
+        throw_limit=each(limit),
+        throws_used=each(used),
+        throws_left=each(throws_allowed(limit) - used),
         my_strength=strength,
-    ))
+    )
+
+
+def encode_states(num_players: int, cards: tuple[int, ...], order: tuple[int, ...], role: int,
+                  limit: int, used: int, prefix: np.ndarray, strength: np.ndarray
+                  ) -> np.ndarray:
+    """Rows ``[B, OBS_SIZE]`` of ``decision_fields``."""
+    return encode_batch(decision_fields(num_players, cards, order, role, limit, used, prefix,
+                                        strength))
 
 
 def grid(role: int) -> np.ndarray:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..checks import check_int
-from ..observation import OBS_SIZE
+from ..observation import OBS_SIZE, ObsFields, encode_batch
 from ..policies import BasePolicy, Policy, batch_actions
 from ..rules import MAX_CARDS
 from .decisions import GRID, INSTEKER, decode_batch, grid_observations, table_actions
@@ -41,19 +41,31 @@ from .two_player import greedy_table, load_or_solve
 BATCH_ROWS = 1 << 16
 
 
-def _ask(policy: Policy, obs: np.ndarray) -> np.ndarray:
-    mask = np.ones((len(obs), 2), dtype=np.int8)
+def _ask(policy: Policy, obs: np.ndarray | None = None, fields: ObsFields | None = None
+         ) -> np.ndarray:
+    """``policy``'s choice at every row: observation rows ``obs``, or their integers
+    ``fields`` (passed as they are to a policy with ``act_fields``, which then skips writing
+    and reading the vectors; encoded for the others). A stochastic policy gives its
+    probabilities of throwing again, so its mixture is evaluated exactly."""
     probabilities = getattr(policy, "throw_probabilities", None)
+    act_fields = getattr(policy, "act_fields", None)
+    if obs is None:
+        assert fields is not None  # one of the two is given
+        if probabilities is not None or act_fields is None:
+            obs = encode_batch(fields)
+    count = len(obs) if obs is not None else len(fields.my_strength)  # type: ignore[union-attr]
+    mask = np.ones((count, 2), dtype=np.int8)
     if probabilities is not None:  # a stochastic policy: evaluate its mixture exactly
         p = np.asarray(probabilities(obs, mask), dtype=float)
-        if p.shape != (len(obs),) or not ((p >= 0) & (p <= 1)).all():
-            raise ValueError(f"policy {policy!r} must give each of {len(obs)} rows a "
+        if p.shape != (count,) or not ((p >= 0) & (p <= 1)).all():
+            raise ValueError(f"policy {policy!r} must give each of {count} rows a "
                              f"probability of throwing again in [0, 1]; got shape {p.shape}")
         return p
-    actions = batch_actions(policy, obs, mask)
-    if actions.shape != (len(obs),) or not np.isin(actions, (0, 1)).all():
+    actions = np.asarray(act_fields(fields, mask) if obs is None  # type: ignore[misc]
+                         else batch_actions(policy, obs, mask))
+    if actions.shape != (count,) or not np.isin(actions, (0, 1)).all():
         raise ValueError(
-            f"policy {policy!r} must answer each of {len(obs)} rows with 0 (stop) or "
+            f"policy {policy!r} must answer each of {count} rows with 0 (stop) or "
             f"1 (throw again); got shape {actions.shape}, values {np.unique(actions)[:5]}"
         )
     return actions.astype(bool)

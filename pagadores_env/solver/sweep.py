@@ -42,7 +42,7 @@ from ..rules import (
 )
 from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS
 from .multi_kampen import Cards, Kampen
-from .multi_rows import THROWN, decision_keys, decision_row_chunks, encode_states
+from .multi_rows import THROWN, decision_fields, decision_keys, decision_row_chunks
 from .response import _ask
 from .scores import ScoreStates, score_states
 from .two_player import TIE_TOLERANCE
@@ -248,9 +248,8 @@ class Sweep:
             else:
                 q = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
                 s = np.tile(THROWN, len(q) // len(THROWN))
-                rows = encode_states(self.n, cards, order, role, limit, used,
-                                     states.scores[role][q], s)
-                answers = _ask(policy, rows)
+                answers = _ask(policy, fields=decision_fields(
+                    self.n, cards, order, role, limit, used, states.scores[role][q], s))
                 full[q, s] = answers
             self.rows_asked += len(answers)
             choices[(limit, used)] = full

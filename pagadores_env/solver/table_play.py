@@ -37,6 +37,13 @@ def decision_values(position: Position, m: int, full: bool, role: int, limit: in
     return np.stack([stop, throw])
 
 
+def symmetric(num_players: int, start: Sequence[int]) -> bool:
+    """Whether a table's values are the same from every seat, so that a player needs no
+    seat: at most 3 players (R6.2's youngest-player rule only tells seats apart when one
+    special empties two players and two stay) and the same cards for all."""
+    return num_players <= 3 and len(set(start)) == 1
+
+
 class SweepPolicy(BasePolicy):
     """Plays the maximising seat of a kept sweep (variant 0) from observations.
 
@@ -77,7 +84,7 @@ class SweepPolicy(BasePolicy):
     @property
     def symmetric(self) -> bool:
         """Whether every seat sees the same values (see the class docstring)."""
-        return self.num_players <= 3 and len(set(self.start)) == 1
+        return symmetric(self.num_players, self.start)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The kept action at one observation."""
@@ -102,8 +109,10 @@ class SweepPolicy(BasePolicy):
         keys = np.column_stack([seen.cards[both][:, seats], seen.insteker[both],
                                 seen.throw_limit[both], seen.throws_used[both]])
         groups, which = np.unique(keys, axis=0, return_inverse=True)
+        by_group = np.argsort(which.reshape(-1), kind="stable")
+        ends = np.cumsum(np.bincount(which.reshape(-1), minlength=len(groups)))
         for g, (*cards, slot, limit, used) in enumerate(groups.tolist()):
-            rows = both[which.reshape(-1) == g]
+            rows = both[by_group[(ends[g - 1] if g else 0):ends[g]]]
             insteker = slots[slot]
             order = turn_order(cards, insteker)
             role = order.index(me)
