@@ -117,9 +117,11 @@ class RandomPolicy(Heuristic):
     name = "random"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The player's action at one observation."""
         return _legal(self.rng.random() < 0.5, mask)
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The player's actions at rows of observations."""
         return _legal_batch(self.rng.random(len(mask)) < 0.5, mask)
 
     def throw_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -183,12 +185,14 @@ class ThresholdPolicy(Heuristic):
             self.name = f"threshold:min_points={points}"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The player's action at one observation."""
         v = read(obs)
         if v.setting_limit:
             return _legal(int(v.strength) < self.bar, mask)
         return _legal(int(v.strength) <= int(v.to_beat), mask)
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The player's actions at rows of observations."""
         v = read(obs)
         throw = np.where(v.setting_limit, v.strength < self.bar, v.strength <= v.to_beat)
         return _legal_batch(throw, mask)
@@ -217,6 +221,7 @@ class SensiblePolicy(Heuristic):
     name = "sensible"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The player's action at one observation (the readable reference)."""
         v = read(obs)
         s, to_beat = int(v.strength), int(v.to_beat)
         if v.setting_limit:
@@ -231,6 +236,7 @@ class SensiblePolicy(Heuristic):
         return _legal(bool(fish), mask)
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The player's actions at rows of observations."""
         v = read(obs)
         s, to_beat = v.strength, v.to_beat
         last_card = v.my_cards == 1
@@ -312,6 +318,7 @@ class LookaheadPolicy(Heuristic):
 
     # ---- scalar reference
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The player's action at one observation (the readable reference)."""
         v = read(obs)
         if int(v.left) < 1:
             return _legal(False, mask)
@@ -325,6 +332,7 @@ class LookaheadPolicy(Heuristic):
 
     # ---- vectorised over rows, all strengths at once
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The player's actions at rows of observations."""
         v = read(obs)
         rows = np.arange(len(v.strength))
         opps = np.maximum(1, (v.opp_cards > 0).sum(axis=-1))

@@ -1,4 +1,4 @@
-"""Benchmark sections of the batch engine (run through ``pagadores bench``):
+"""Benchmark sections of the batch engine, run through ``pagadores bench``.
 
 ``vector``
     Decisions per second of ``VectorGame.step`` with uniformly random actions at batch 1, 64

@@ -75,6 +75,7 @@ class PolicyTable:
 
     @classmethod
     def empty(cls, cards: int, mixed: bool = False) -> PolicyTable:
+        """A table with no choices yet (``mixed``: probabilities instead of actions)."""
         c = cards + 1
         dtype = float if mixed else bool
         return cls(cards,
@@ -83,6 +84,7 @@ class PolicyTable:
 
     @property
     def mixed(self) -> bool:
+        """Whether the table holds probabilities of throwing again (a stochastic policy)."""
         return self.insteker.dtype != bool
 
 

@@ -62,6 +62,7 @@ class Kampen:
         self.memo: dict[tuple[Cards, tuple[int, ...]], np.ndarray] = {}
 
     def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
+        """The value of a kampen of ``group`` (seats in round order) at ``cards``."""
         key = (cards, group)
         if key not in self.memo:
             size = len(group)

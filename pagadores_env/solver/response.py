@@ -117,9 +117,11 @@ class TablePolicy(BasePolicy):
                              f"got {most}")
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The table's action at one observation."""
         return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), np.reshape(mask, (1, 2)))[0])
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The table's actions at rows of observations; a single legal action is taken."""
         obs = np.asarray(obs).reshape(-1, OBS_SIZE)
         legal = np.asarray(mask).reshape(len(obs), 2).astype(bool)
         if not legal.any(axis=1).all():
@@ -175,6 +177,7 @@ class BestResponse(Match):
 
     @property
     def table(self) -> PolicyTable:
+        """The best response's action at every decision (True = throw again)."""
         return greedy_table(self.tables)
 
     def policy(self) -> TablePolicy:

@@ -116,6 +116,7 @@ class Kept(Mapping[tuple[Cards, int], Position]):
 
     def put(self, key: tuple[Cards, int], before: dict[Key, np.ndarray], settle: np.ndarray
             ) -> None:
+        """Keep a solved position's values in its row."""
         m, p = self.rows[key]
         places, width = layout(m, self.full)
         row = self.arrays[m][p]
@@ -222,6 +223,7 @@ class Sweep:
 
     # -- the pass ------------------------------------------------------------------------
     def run(self, progress: Progress | None = None) -> None:
+        """Solve every position, fewest cards first; ``progress(done, total)`` after each."""
         todo = positions(self.start)
         for done, cards in enumerate(todo, 1):
             self.store.forget_below(sum(cards))
@@ -267,6 +269,7 @@ class Sweep:
         return table
 
     def solve_position(self, cards: Cards, insteker: int) -> None:
+        """Solve one round position: every round state's values, from the last role back."""
         order = turn_order(cards, insteker)
         m = len(order)
         states = score_states(m, self.full)

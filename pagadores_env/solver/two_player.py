@@ -31,6 +31,7 @@ def cache_dir() -> Path:
 
 
 def cache_path(cards: int = MAX_CARDS) -> Path:
+    """The cache file of the two-player solution with ``cards`` cards a side."""
     return cache_dir() / f"two_player_{cards}cards_v{FORMAT_VERSION}.npz"
 
 
@@ -78,6 +79,7 @@ class TwoPlayerSolution:
 
     @property
     def cards(self) -> int:
+        """The most cards a side this solution covers."""
         return self.tables.cards
 
     @property
@@ -101,6 +103,7 @@ class TwoPlayerSolution:
         return self.values_batch(np.array([chosen]))[0]
 
     def best_action(self, *decision: Any, **fields: Any) -> Action:
+        """The optimal action at a decision (STOP on a tie within ``TIE_TOLERANCE``)."""
         stop, throw = self.action_values(*decision, **fields)
         return Action.THROW if throw > stop + TIE_TOLERANCE else Action.STOP
 
@@ -114,6 +117,7 @@ class TwoPlayerSolution:
         return (values[:, 1] > values[:, 0] + TIE_TOLERANCE).astype(np.int64)
 
     def policy_table(self) -> PolicyTable:
+        """Seat 0's optimal action at every decision, as a :class:`PolicyTable`."""
         return greedy_table(self.tables)
 
     # -- files ------------------------------------------------------------------------
