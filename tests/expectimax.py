@@ -47,8 +47,8 @@ def state_key(game: Game) -> Key:
 
     - ``current`` at a chance node: the next throw overwrites it before anything reads it;
     - in a kampen, the turn's fields (``_TURN_FIELDS``): no turn is played any more;
-    - ``scores`` in a round: a score above the lowest so far can never be the round's lowest
-      (R3.5), so only the lowest and who holds it matter.
+    - ``scores`` in a round and ``kampen_scores`` in a kampen: a score above the lowest so far
+      can never be the lowest (R3.5, R5.3), so only the lowest and who holds it matter.
     """
     kampen = game.phase == Phase.KAMPEN
     values = []
@@ -56,16 +56,16 @@ def state_key(game: Game) -> Key:
         value = getattr(game, name)
         if (kampen and name in _TURN_FIELDS) or (name == "current" and not game.decision):
             value = None
-        elif name == "scores":
-            value = scores_key(game)
+        elif name in ("scores", "kampen_scores"):
+            value = lowest_only(value)
         values.append(tuple(value) if isinstance(value, list) else value)
     return tuple(values)
 
 
-def scores_key(game: Game) -> tuple[int, ...]:
-    """The round's scores with every score above the lowest so far made equal (R3.5)."""
-    low = game.score_to_beat()
-    return tuple(s if s in (-1, low) else _ABOVE for s in game.scores)
+def lowest_only(scores: list[int]) -> tuple[int, ...]:
+    """Scores (-1: none yet) with every score above the lowest so far made equal."""
+    low = min((s for s in scores if s >= 0), default=-1)
+    return tuple(s if s in (-1, low) else _ABOVE for s in scores)
 
 
 class _Affine(NamedTuple):
@@ -142,11 +142,12 @@ class Expectimax:
     def _value(self, game: Game) -> _Affine:
         if game.is_terminal():
             return _Affine(self._won[game.winner], 0.0, None)
-        if self._leaf is not None and _new_round(game):
-            return _Affine(np.asarray(self._leaf(game), dtype=float), 0.0, None)
         key = state_key(game)
         if key in self._memo:
             return self._resolved(self._memo[key])
+        if self._leaf is not None and _new_round(game):
+            self._memo[key] = _Affine(np.asarray(self._leaf(game), dtype=float), 0.0, None)
+            return self._memo[key]
         if key in self._open:  # R5.3: the same kampen again
             return _Affine(np.zeros(self.num_players), 1.0, key)
         self._open.add(key)
