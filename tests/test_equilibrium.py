@@ -275,6 +275,25 @@ def test_exact_evaluation_equals_a_million_batch_games_within_4_standard_errors(
         assert abs(wins[seat] / games - exact[seat]) < 4 * se, (seat, wins / games, exact)
 
 
+class _EveryScore:
+    """A player that does not declare ``score_view = "lowest"``: the solver must ask it on
+    every combination of the round's scores. It plays as the spec it wraps."""
+
+    score_view = "all"
+
+    def __init__(self, spec: str) -> None:
+        self._inner = make_policy(spec)
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
+
+
+def test_exact_evaluation_asking_every_score_equals_asking_the_lowest_only() -> None:
+    """The wrapped players read only the lowest score, so both ways of asking them agree."""
+    every = exact_evaluate([_EveryScore(spec) for spec in PROFILE], num_players=3, cards=1)
+    assert every == pytest.approx(exact_evaluate(PROFILE, num_players=3, cards=1), abs=EXACT)
+
+
 def test_exact_evaluation_of_the_equilibrium_profile_is_the_solution() -> None:
     assert exact_evaluate("equilibrium", num_players=3, cards=1) == pytest.approx(
         solution(3, 1).win_probabilities(), abs=EXACT)
