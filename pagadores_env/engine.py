@@ -110,8 +110,6 @@ def _events(kind: str, values: range) -> tuple[tuple[Event, ...], ...]:
 _AGAIN_EVENT, _STOP_EVENT, _LIMIT_EVENT = (_events(kind, range(MAX_THROWS + 1))
                                            for kind in ("again", "stop", "limit"))
 _SCORE_EVENT = _events("score", range(NUM_STRENGTHS))
-#: throws_allowed by throw limit, looked up on every throw (cheaper than calling it)
-_THROWS_ALLOWED = {limit: throws_allowed(limit) for limit in (None, *range(1, MAX_THROWS + 1))}
 
 
 class IllegalMoveError(ValueError):
@@ -258,7 +256,7 @@ class Game:
             return
         if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
             return
-        if throws < _THROWS_ALLOWED[self.throw_limit]:  # R3.6: decide only with throws left
+        if throws < throws_allowed(self.throw_limit):  # R3.6: decide only with throws left
             self.decision = True
         else:
             self._end_turn(seat)
