@@ -29,7 +29,6 @@ import numpy as np
 from .checks import as_int, check_table
 from .rules import (
     CHANCE_OUTCOMES,
-    CLOCKWISE,
     MAX_PLAYERS,
     MAX_THROWS,
     NUM_STRENGTHS,
@@ -41,6 +40,7 @@ from .rules import (
     next_insteker,
     special_hits,
     throws_allowed,
+    turn_order,
 )
 
 FORMAT = "pagadores-game"
@@ -292,8 +292,7 @@ class Game:
         self.round += 1
         self.insteker = insteker
         self.phase = _ROUND
-        # rules.turn_order (R1.2), inlined as a list: a call costs more than the C-level filter
-        self.order = list(filter(self.cards.__getitem__, CLOCKWISE[self.num_players][insteker]))
+        self.order = list(turn_order(self.cards, insteker))  # R1.2, R3.4
         self.pos = 0
         self.throw_limit = None
         self.throws = 0
