@@ -409,6 +409,16 @@ ENTRY_POINTS = {
     "compute NashConv of": lambda player, n, cards: nash_conv(player, n, cards),
     "solve": lambda player, n, cards: solve(n, cards, cache=False),
 }
+#: The pass each entry point makes (``solve_cost`` arguments but the start).
+ENTRY_COST = {
+    "best-respond at": lambda view, n, cards: solve_cost(
+        table_cards(n, cards), full=view == "all", asked=True),
+    "evaluate": lambda view, n, cards: solve_cost(
+        table_cards(n, cards), full=view == "all", asked=True),
+    "compute NashConv of": lambda view, n, cards: solve_cost(
+        table_cards(n, cards), full=view == "all", variants=n + 1, asked=True),
+    "solve": lambda view, n, cards: solve_cost(table_cards(n, cards), keep=True),
+}
 TOO_BIG = [(what, view, n, cards)
            for what in ENTRY_POINTS if what != "solve" for view, n, cards in [
                ("all", 5, 2), ("all", 6, 1), ("all", 4, 3), ("all", 4, [3, 3, 3, 2]),
@@ -434,11 +444,15 @@ def test_tables_too_big_are_refused_at_once_before_any_player_is_asked(
         tracemalloc.stop()
     message = str(refused.value)
     start = table_cards(num_players, cards)
-    table = f"{start[0]} cards each" if len(set(start)) == 1 else \
+    each = "card" if start[0] == 1 else "cards"
+    table = f"{start[0]} {each} each" if len(set(start)) == 1 else \
         f"cards {', '.join(map(str, start))}"
     assert message.startswith(f"{num_players} players with {table} is too big to {what} "
                               f"exactly: "), message
-    assert "\n" not in message and "limit 1e+09" in message and "limit 12.0 GB" in message
+    assert "\n" not in message  # it names the limits the table is over, and only those
+    cost = ENTRY_COST[what](view, num_players, cards)
+    assert ("limit 1e+09" in message) == (cost.rows > 10**9)
+    assert ("limit 12.0 GB" in message) == (cost.bytes > 12 * 10**9)
     assert "within the limits: 2–3 players with up to 10 cards each" in message
     assert seconds < 2 and peak < 20 * 10**6, (seconds, peak)
     assert player.calls == []
@@ -459,7 +473,7 @@ def _named_limits(message: str) -> list[tuple[int, int]]:
     """(players, most cards) of every group "2–3 players with up to 10 cards each" in the
     refusal's "within the limits" part."""
     named = []
-    for low, high, most in re.findall(r"(\d)(?:–(\d))? players with up to (\d+) cards each",
+    for low, high, most in re.findall(r"(\d)(?:–(\d))? players with up to (\d+) cards? each",
                                       message.split("within the limits: ")[1]):
         named += [(n, int(most)) for n in range(int(low), int(high or low) + 1)]
     return named

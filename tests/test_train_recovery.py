@@ -124,11 +124,11 @@ def _evaluate_failing_at(step: int, error: BaseException,
     real = trainer.evaluate_model
     state = {"armed": True}
 
-    def evaluate_model(model: Any, config: Any, games: int) -> Any:
+    def evaluate_model(model: Any, config: Any, games: int, final: bool = False) -> Any:
         if state["armed"] and model.num_timesteps == step:
             state["armed"] = False
             raise error
-        return real(model, config, games)
+        return real(model, config, games, final=final)
     monkeypatch.setattr(trainer, "evaluate_model", evaluate_model)
 
 

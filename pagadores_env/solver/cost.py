@@ -132,7 +132,8 @@ def within_limits(full: bool = False, asked: bool = False, keep: bool = True,
         else:
             groups.append([n])
     return ", ".join(f"{g[0]}{f'–{g[-1]}' if len(g) > 1 else ''} players with up to "
-                     f"{most[g[0]]} cards each" for g in groups) or "none"
+                     f"{most[g[0]]} card{'s' if most[g[0]] > 1 else ''} each"
+                     for g in groups) or "none"
 
 
 def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
@@ -141,13 +142,17 @@ def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
     cost = solve_cost(start, full, variants, asked, keep)
     if not cost.fits():
         n = len(start)
-        table = (f"{start[0]} cards each" if len(set(start)) == 1
+        each = "card" if start[0] == 1 else "cards"
+        table = (f"{start[0]} {each} each" if len(set(start)) == 1
                  else f"cards {', '.join(map(str, start))}")
         limit = memory_limit()
+        over = []
+        if cost.rows > MAX_ROWS:
+            over.append(f"{cost.rows:.1e} policy queries (limit {MAX_ROWS:.0e})")
+        if cost.bytes > limit:
+            over.append(f"about {cost.bytes / 1e9:.1f} GB of arrays (limit {limit / 1e9:.1f} "
+                        f"GB, 3/4 of this machine's memory)")
         raise ValueError(
-            f"{n} players with {table} is too big to {what} exactly: "
-            f"{cost.rows:.1e} policy queries (limit {MAX_ROWS:.0e}) and about "
-            f"{cost.bytes / 1e9:.1f} GB of arrays (limit {limit / 1e9:.1f} GB, 3/4 of this "
-            f"machine's memory); within the limits: "
-            f"{within_limits(full, asked, keep, variants)}")
+            f"{n} players with {table} is too big to {what} exactly: {' and '.join(over)}; "
+            f"within the limits: {within_limits(full, asked, keep, variants)}")
     return cost
