@@ -30,7 +30,6 @@ class EquilibriumPolicy(BasePolicy):
     """The equilibrium at any table the solver covers; ``seat`` is needed at 4+ players."""
 
     name = "equilibrium"
-    score_view = "lowest"  # the equilibrium depends on the scores only through the lowest
 
     def __init__(self, seat: int | None = None, seed: int | None = None) -> None:
         super().__init__(seed)

@@ -97,11 +97,7 @@ def _legal_batch(throw: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- the players
 class Heuristic(BasePolicy):
-    """A scripted player: it reads the scores only through ``read`` (the score to beat and
-    how many hold it), which it declares so the exact solver asks it about far fewer rows
-    (``policies.reads_lowest_only``; ``tests/test_agents.py`` checks the claim)."""
-
-    score_view = "lowest"
+    """A scripted player: it reads its observations only through ``read``."""
 
     def act_fields(self, fields: ObsFields, mask: np.ndarray) -> np.ndarray:
         """``act_batch`` on decoded observations (the exact solver's fast path): every

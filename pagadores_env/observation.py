@@ -5,6 +5,15 @@ slots past the table's size are padding (``present`` = 0), so one vector size se
 players. The vector is sufficient for optimal play: every quantity the rest of the game
 depends on from a decision point is in it.
 
+Of the round's scores it shows only the score to beat and who holds it (``scores`` of a
+higher score reads -1, as before a seat has thrown; ``to_throw`` tells the two apart). A score
+above the lowest can never become the lowest again (scores only come in), so it cannot lose
+the round or play kampen (R3.5, R5) and nothing later depends on it: two states that differ
+only there have the same future. Leaving it out keeps policies from reading noise, and it
+lets the exact solver ask any policy about one row per (score to beat, holders) instead of
+one per combination of scores (``solver.scores``). At two players nothing is left out: the
+one earlier score is the lowest.
+
 ``FIELDS`` is the single source for the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
 and the env's docstring table is printed from it.
 
@@ -44,7 +53,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("cards", MAX_PLAYERS, "cards held / 10 (R1.1, R1.4)"),
     ("present", MAX_PLAYERS, "1 if the slot is a seat at this table (else padding)"),
     ("insteker", MAX_PLAYERS, "one-hot: who insteeks this round (R3.1)"),
-    ("scores", MAX_PLAYERS, "final score this round, strength / 41; -1 if none yet (R3.3)"),
+    ("scores", MAX_PLAYERS, "score this round / 41 if it is the score to beat, else -1 (R3.5)"),
     ("lowest", MAX_PLAYERS, "1 if the seat holds the score to beat (R3.5)"),
     ("to_throw", MAX_PLAYERS, "1 if the seat still throws after me this round (R3.4)"),
     ("limit_set", 1, "1 once the insteker has fixed the throw limit (R3.2)"),
@@ -109,7 +118,8 @@ def _score_rows(n: int, seat: int, scores: tuple[int, ...]) -> tuple[tuple[float
     scored = _ROTATE[n][seat](scores)
     low = min(set(scored) - _NO_SCORE, default=-1)
     pad = _PADDING[n]
-    return (*map(_SCORE.__getitem__, scored), *pad, *map(_IS_LOW[low].__getitem__, scored),
+    shown = [s if s == low else -1 for s in scored]  # only the lowest matters (see FIELDS)
+    return (*map(_SCORE.__getitem__, shown), *pad, *map(_IS_LOW[low].__getitem__, scored),
             *pad), low
 
 
@@ -199,7 +209,8 @@ class ObsFields(NamedTuple):
     players: np.ndarray  #: seats at the table (R1.1): slots ≥ players are padding
     cards: np.ndarray  #: per slot: cards held (R1.4); 0 for padding
     insteker: np.ndarray  #: slot of this round's insteker (R3.1), -1 once the game is over
-    scores: np.ndarray  #: per slot: final score this round as a strength, -1 if none (R3.3)
+    scores: np.ndarray  #: per slot: final score this round as a strength, -1 if none (R3.3);
+    #: read from a vector, only the score to beat shows (see the module docstring)
     to_throw: np.ndarray  #: per slot: 1 if that seat still throws after me this round (R3.4)
     throw_limit: np.ndarray  #: the round's throw limit, 0 while not fixed yet (R3.2)
     throws_used: np.ndarray  #: my throws so far this turn (0 outside a round's turn)
@@ -270,8 +281,9 @@ def encode_batch(fields: ObsFields) -> np.ndarray:
     per_slot[:, 0] = _CARDS_F.take(cards)
     per_slot[:, 1] = 1.0
     per_slot[:, 2] = _SLOT_HOT[width].take(fields.insteker, axis=0)
-    per_slot[:, 3] = _SCORES_F.take(scores)
-    per_slot[:, 4] = scores == low[:, None]  # R3.5: -1 (no score) never equals it
+    lowest = scores == low[:, None]  # R3.5: -1 (no score) never equals it
+    per_slot[:, 3] = _SCORES_F.take(np.where(lowest, scores, -1))  # only the lowest shows
+    per_slot[:, 4] = lowest
     per_slot[:, 5] = fields.to_throw
     if padding is not None:
         np.copyto(per_slot, 0.0, where=padding[:, None, :])

@@ -96,7 +96,7 @@ index  field        meaning
 0–5    cards        cards held / 10 (R1.1, R1.4)
 6–11   present      1 if the slot is a seat at this table (else padding)
 12–17  insteker     one-hot: who insteeks this round (R3.1)
-18–23  scores       final score this round, strength / 41; -1 if none yet (R3.3)
+18–23  scores       score this round / 41 if it is the score to beat, else -1 (R3.5)
 24–29  lowest       1 if the seat holds the score to beat (R3.5)
 30–35  to_throw     1 if the seat still throws after me this round (R3.4)
 36–36  limit_set    1 once the insteker has fixed the throw limit (R3.2)

@@ -79,11 +79,12 @@ def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarr
 
 
 def reads_lowest_only(policy: Policy) -> bool:
-    """Whether ``policy`` declares (``score_view = "lowest"``) that its actions depend on the
-    round's scores only through the score to beat and which seats hold it (the ``to_beat``
-    and ``lowest`` fields), so the exact solver may ask it about one row per such state
-    instead of one per combination of scores (``solver.scores``)."""
-    return getattr(policy, "score_view", "all") == "lowest"
+    """Whether ``policy``'s actions depend on the round's scores only through the score to
+    beat and which seats hold it. True for every policy that reads the observation: it shows
+    no other score (``observation``). A policy that learns more from elsewhere declares
+    ``score_view = "all"``; the exact solver then asks it about one row per combination of
+    scores instead of one per (score to beat, holders) (``solver.scores``)."""
+    return getattr(policy, "score_view", "lowest") != "all"
 
 
 def check_tables(policies: Iterable[Policy], num_players: int,

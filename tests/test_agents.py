@@ -325,11 +325,6 @@ def test_optimal_is_accepted_where_it_plays():
 
 
 # ---------------------------------------------------------------- score views (issue 10)
-#: Every registered player that declares ``score_view = "lowest"``, as specs (``model``
-#: reads the whole observation and declares nothing; ``optimal`` plays two seats, where
-#: there is only one earlier score).
-LOWEST_READERS = ["random", "stop-first", "always-throw", "threshold",
-                  "threshold:min_strength=20", "sensible", "lookahead", "equilibrium"]
 #: The equilibrium player is asked at 3 players with up to this many cards (it solves them).
 EQ_CARDS = 3
 
@@ -340,17 +335,18 @@ def private_cache(monkeypatch, tmp_path) -> None:
 
 
 def _twin_rows(num_players: int, most_cards: int, count: int, seed: int,
-               seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+               seat: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs of observation rows of real decisions (``multi_rows.encode_states``) with at
-    least two earlier scores, equal but for the earlier scores above the lowest (each
-    replaced by another score above it): ``[B, OBS_SIZE]`` twice. With ``seat``, every
-    decision is that seat's, at any role (so also with fewer earlier scores)."""
+    least two earlier scores, of states equal but for the earlier scores above the lowest
+    (each replaced by another score above it): ``[B, OBS_SIZE]`` twice, and whether the
+    twins' scores differ ``[B]``. With ``seat``, every decision is that seat's, at any role
+    (so also with fewer earlier scores)."""
     from pagadores_env.rules import TOP as TOP_STRENGTH
     from pagadores_env.rules import turn_order
     from pagadores_env.solver.multi_rows import decision_keys, encode_states
 
     rng = np.random.default_rng(seed)
-    first, second = [], []
+    first, second, differ = [], [], []
     while sum(len(rows) for rows in first) < count:
         cards = tuple(int(c) for c in rng.integers(0, most_cards + 1, num_players))
         alive = [s for s, c in enumerate(cards) if c]
@@ -367,45 +363,31 @@ def _twin_rows(num_players: int, most_cards: int, count: int, seed: int,
         where = (num_players, cards, order, role, limit, used)
         first.append(encode_states(*where, prefix, strength))
         second.append(encode_states(*where, other, strength))
-    return np.concatenate(first), np.concatenate(second)
+        differ.append((prefix != other).any(axis=1))
+    return np.concatenate(first), np.concatenate(second), np.concatenate(differ)
 
 
-def test_the_lowest_readers_are_every_registered_scripted_player() -> None:
-    from pagadores_env.policies import parse_spec, reads_lowest_only
+def test_R3_5_states_differing_only_above_the_lowest_score_give_the_same_observation() -> None:
+    """A score above the lowest can never lose the round (R3.5, R5), so the observation
+    leaves it out: twin states give bit-identical rows, and so every policy (it reads only
+    the observation) acts the same on them — what lets the exact solver ask one row per
+    lowest score and holders (``policies.reads_lowest_only``, ``solver.scores``)."""
+    for num_players, most in [(3, 10), (4, 10), (5, 4), (6, 3)]:
+        first, second, differ = _twin_rows(num_players, most, 20_000, seed=num_players)
+        assert differ.mean() > 0.5  # the twins' states differ in scores above the lowest
+        np.testing.assert_array_equal(first, second)
 
-    named = {parse_spec(spec)[0] for spec in LOWEST_READERS}
-    assert named == set(registered_policies()) - {"model", "optimal"}
-    assert all(reads_lowest_only(make_policy(spec)) for spec in LOWEST_READERS
-               if spec != "equilibrium")
-    assert not reads_lowest_only(make_policy("optimal:cards=1"))  # it declares nothing
 
+def test_every_policy_reads_the_lowest_only_unless_it_declares_more() -> None:
+    from pagadores_env.policies import BasePolicy, reads_lowest_only
 
-@pytest.mark.parametrize("spec", LOWEST_READERS)
-def test_score_view_lowest_is_true_other_scores_never_change_an_action(spec,
-                                                                       private_cache) -> None:
-    """``score_view = "lowest"`` lets the exact solver ask a player one row per lowest score
-    and set of its holders (``solver.scores``): rows that differ only in the scores above
-    the lowest must get the same action (``random``: the same throw probability)."""
-    from pagadores_env.observation import decode
+    assert all(reads_lowest_only(make_policy(spec)) for spec in registered_policies()
+               if spec not in ("model", "equilibrium"))
 
-    player = make_policy(spec, seed=3)
-    tables = [(3, EQ_CARDS)] if spec == "equilibrium" else [(3, 10), (4, 10), (5, 4), (6, 3)]
-    for num_players, most in tables:
-        if spec == "equilibrium":
-            player.check_table(num_players, most)
-        first, second = _twin_rows(num_players, most, 20_000, seed=num_players)
-        a, b = decode(first), decode(second)
-        # the twins differ in scores and agree in what the view keeps
-        assert (a.scores != b.scores).any(axis=1).mean() > 0.5
-        np.testing.assert_array_equal(a.to_beat, b.to_beat)
-        np.testing.assert_array_equal(a.lowest, b.lowest)
-        mask = np.ones((len(first), 2), dtype=np.int8)
-        ask = player.throw_probabilities if spec == "random" else player.act_batch
-        np.testing.assert_array_equal(ask(first, mask), ask(second, mask),
-                                      err_msg=f"{spec} at {num_players} players")
-        if spec != "random":
-            for row in range(0, len(first), 997):  # and the scalar reference
-                assert player.act(first[row], BOTH) == player.act(second[row], BOTH)
+    class SeesEverything(BasePolicy):
+        score_view = "all"  # a policy told the scores some other way
+
+    assert not reads_lowest_only(SeesEverything())
 
 
 # ---------------------------------------------------------------- the equilibrium player
@@ -432,7 +414,7 @@ def test_three_player_equilibrium_plays_any_seat_without_being_told(seat,
     anyone, mine = make_policy("equilibrium"), make_policy(f"equilibrium:seat={seat}")
     for player in (anyone, mine):
         player.check_table(3, EQ_CARDS)
-    rows, _ = _twin_rows(3, EQ_CARDS, 20_000, seed=seat, seat=seat)
+    rows, _, _ = _twin_rows(3, EQ_CARDS, 20_000, seed=seat, seat=seat)
     mask = np.ones((len(rows), 2), dtype=np.int8)
     expected = mine.act_batch(rows, mask)
     assert 0.05 < expected.mean() < 0.95
@@ -462,7 +444,7 @@ def test_four_player_equilibrium_without_a_seat_is_refused_before_solving(privat
 
 def test_four_player_observation_to_a_seatless_equilibrium_is_refused_before_solving(
         private_cache, no_solve) -> None:
-    rows, _ = _twin_rows(4, 2, 10, seed=4)
+    rows, _, _ = _twin_rows(4, 2, 10, seed=4)
     with pytest.raises(ValueError, match="seat"):
         make_policy("equilibrium").act_batch(rows, np.ones((len(rows), 2), dtype=np.int8))
 

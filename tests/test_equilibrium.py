@@ -276,8 +276,8 @@ def test_exact_evaluation_equals_a_million_batch_games_within_4_standard_errors(
 
 
 class _EveryScore:
-    """A player that does not declare ``score_view = "lowest"``: the solver must ask it on
-    every combination of the round's scores. It plays as the spec it wraps."""
+    """A player that declares it reads every score (``score_view = "all"``): the solver must
+    ask it on every combination of the round's scores. It plays as the spec it wraps."""
 
     score_view = "all"
 

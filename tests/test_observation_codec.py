@@ -44,7 +44,9 @@ def read_game(game: Game, seat: int) -> dict[str, object]:
         "players": n,
         "cards": [game.cards[s] for s in seats] + padding,
         "insteker": -1 if game.insteker is None else seats.index(game.insteker),
-        "scores": [game.scores[s] for s in seats] + [-1] * (SLOTS - n),
+        # only the score to beat shows: a higher one can never matter again (R3.5)
+        "scores": [x if x == game.score_to_beat() else -1
+                   for x in (game.scores[s] for s in seats)] + [-1] * (SLOTS - n),
         "to_throw": [int(s in after) for s in seats] + padding,
         "throw_limit": game.throw_limit or 0,
         "throws_used": game.throws if in_round else 0,

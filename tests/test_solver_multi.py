@@ -46,8 +46,8 @@ def _key(game: Game, kampen_count: int) -> tuple:
     """What the rest of the game depends on. Kampen has no decisions, so its key skips the
     round's scores; a chance node overwrites ``current``, so only decisions keep it. Of the
     scores it keeps the lowest and who holds it (``_scores_key``): exact here
-    because every opponent below reads the scores only through them, as scripted players
-    declare (``score_view``, checked in ``tests/test_agents.py``)."""
+    because every opponent below reads the scores only through them: the observation shows
+    no other score (checked in ``tests/test_agents.py``)."""
     cards = tuple(game.cards)
     if game.phase == "kampen":
         return (cards, tuple(game.kampen), game.kampen_pos, tuple(game.kampen_scores),
@@ -219,8 +219,11 @@ def test_R7_1_asked_rows_equal_observation_encode(num_players: int, cards: list[
 
 # --------------------------------------------------------------------- inputs
 class _Counting(BasePolicy):
-    """Stops always; counts rows and refuses writes to them. It declares no score view, so
-    the solver asks it about every combination of earlier scores (``reads_lowest_only``)."""
+    """Stops always; counts rows and refuses writes to them. It declares that it reads every
+    score (``score_view = "all"``), so the solver asks it about every combination of earlier
+    scores (``reads_lowest_only``)."""
+
+    score_view = "all"
 
     def __init__(self) -> None:
         super().__init__()

@@ -89,15 +89,18 @@ class ScoreStates:
 
     def index(self, scores: Sequence[int] | np.ndarray) -> np.ndarray:
         """The states of earlier scores ``scores`` ``[..., j]`` (the roles before the acting
-        one, in round order): an int array of the leading shape."""
+        one, in round order): an int array of the leading shape. In the lowest view a score
+        may be -1, meaning "above the lowest" (an observation shows no more)."""
         scores = np.asarray(scores, dtype=np.int64)
         j = scores.shape[-1]
         if j == 0:
             return np.zeros(scores.shape[:-1], np.int64)
         if self.full:
             return np.ravel_multi_index(tuple(np.moveaxis(scores, -1, 0)), (NS,) * j)
-        low = scores.min(axis=-1)
-        held = (scores == low[..., None]) << np.arange(j)
+        # -1: a score above the lowest, as an observation shows it (``observation``)
+        known = np.where(scores < 0, NS, scores)
+        low = known.min(axis=-1)
+        held = (known == low[..., None]) << np.arange(j)
         return low << j | held.sum(axis=-1)
 
 

@@ -53,8 +53,6 @@ class SweepPolicy(BasePolicy):
     the game, so at 2–3 players with equal cards the values are the same from every seat
     and ``seat=None`` plays any seat. At 4 or more players give the seat."""
 
-    score_view = "lowest"  # it reads the scores only through the lowest and its holders
-
     def __init__(self, positions: Mapping[tuple[Cards, int], Position], num_players: int,
                  start: Cards, full: bool, seat: int | None = None, name: str = "table",
                  seed: int | None = None) -> None:
@@ -65,8 +63,9 @@ class SweepPolicy(BasePolicy):
         self.full = full
         self.seat = seat
         self.name = name
-        if full:
-            self.score_view = "all"
+        if full:  # an observation shows no score above the lowest (``observation``)
+            raise ValueError(f"{name!r} was solved against players that read every score, "
+                             f"and an observation shows only the lowest: it cannot play")
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """``ValueError`` unless this player covers the table (``policies.check_tables``)."""
