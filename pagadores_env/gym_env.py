@@ -84,11 +84,19 @@ from .checks import check_choice
 from .dice import DiceStream
 from .engine import Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE, encode
-from .opponents import Opponents, check_learner_seat, reseed_opponents, seat_opponents
+from .opponents import (
+    Opponents,
+    check_learner_seat,
+    game_action,
+    reseed_opponents,
+    seat_opponents,
+    start_games,
+)
 from .render import player, render_table
 from .rewards import check_scheme, final_reward
 
 MAX_SILENT_GAMES = 1000
+_GAME = 0  # this env's one game, as the per-game opponent hooks count games (``opponents``)
 _NO_MASK = np.zeros(2, dtype=np.int8)
 
 
@@ -206,6 +214,7 @@ class PagadoresGymEnv(gym.Env):
         others = [s for s in range(self.num_players) if s != self.seat]
         self._policy_of = dict(zip(others, self.opponents, strict=True))
         self.game = Game(self.num_players, self.cards)
+        start_games(self.opponents, np.array([_GAME]))
         self._log_at = 0
         self._done = False
         self._play_until_learner()
@@ -222,7 +231,8 @@ class PagadoresGymEnv(gym.Env):
             else:
                 who = game.current_player
                 mask = np.ones(2, dtype=np.int8)
-                game.apply_action(self._policy_of[who].act(encode(game, who), mask))
+                game.apply_action(game_action(self._policy_of[who], _GAME, who,
+                                              encode(game, who), mask))
         self._done = True
 
     def _final_reward(self) -> float:

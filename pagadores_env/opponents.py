@@ -8,6 +8,14 @@ entry (alone or in a one-item list) for every other seat. An entry is a policy s
 (``"threshold:min_points=100"``) or a policy object. A single entry is ONE policy object
 shared by every other seat: the VecEnv then answers all their decisions in one batched call,
 and a stochastic opponent draws from one generator.
+
+A policy that plays differently from game to game (a self-play opponent that draws a frozen
+snapshot of the learner per game and seat) offers the two per-game hooks of the policy
+protocol (``policies``): ``new_games(games)``, which both envs call through ``start_games``
+whenever games start, and ``act_games(games, seats, obs, mask)``, which they call through
+``game_actions`` (``game_action`` for one row) instead of ``act``/``act_batch``, so it knows
+the game and seat of each row. The Gym env's one game is game 0, so a seeded Gym env and a
+seeded one-game VecEnv make the same calls in the same order.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .policies import Policy, check_tables, make_policy
+from .policies import Policy, batch_actions, check_tables, make_policy
 from .seeding import spawned_seeds
 
 Opponents = Sequence[str | Policy] | str | Policy
@@ -70,3 +78,32 @@ def reseed_opponents(policies: Sequence[Policy], seed: int | None) -> None:
     for policy, child in zip(unique, spawned_seeds(seed, len(unique)), strict=True):
         if hasattr(policy, "reset"):
             policy.reset(child)
+
+
+def start_games(policies: Sequence[Policy], games: np.ndarray) -> None:
+    """Tell each distinct policy object that has ``new_games`` that ``games`` (game indices)
+    start now, before any decision in them."""
+    for policy in distinct(policies):
+        hook = getattr(policy, "new_games", None)
+        if hook is not None:
+            hook(games)
+
+
+def game_actions(policy: Policy, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
+                 mask: np.ndarray) -> np.ndarray:
+    """``policy``'s actions for rows of ``obs``/``mask`` taken in ``games`` by ``seats``: its
+    ``act_games`` if it plays per game, else ``policies.batch_actions``."""
+    per_game = getattr(policy, "act_games", None)
+    if per_game is not None:
+        return np.asarray(per_game(games, seats, obs, mask))
+    return batch_actions(policy, obs, mask)
+
+
+def game_action(policy: Policy, game: int, seat: int, obs: np.ndarray,
+                mask: np.ndarray) -> int:
+    """``policy``'s action for one row taken in ``game`` by ``seat``: its ``act_games`` on a
+    one-row batch if it plays per game, else its ``act``."""
+    if getattr(policy, "act_games", None) is None:
+        return policy.act(obs, mask)
+    return int(game_actions(policy, np.array([game]), np.array([seat]), obs[None],
+                            mask[None])[0])

@@ -13,7 +13,11 @@ may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly. A po
 for some tables only (the two-player solver's ``optimal``) offers
 ``check_table(num_players, cards)``, raising ``ValueError`` for a table it cannot play;
 ``check_tables`` asks it, so whoever seats policies refuses such a table at construction
-instead of failing at the policy's first decision there.
+instead of failing at the policy's first decision there. A policy that plays differently
+from game to game (a self-play opponent drawing a frozen snapshot of the learner per game and
+seat) offers ``new_games(games)``, called with the indices of games as they start, and
+``act_games(games, seats, obs, mask)``: ``act_batch`` told each row's game and seat; the envs
+call both through ``opponents.start_games`` and ``opponents.game_actions``.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The

@@ -43,10 +43,11 @@ from .opponents import (
     Opponents,
     check_learner_seat,
     distinct,
+    game_actions,
     reseed_opponents,
     seat_opponents,
+    start_games,
 )
-from .policies import batch_actions
 from .rewards import check_scheme, final_reward
 from .seeding import spawned_rng
 from .vector import VectorGame
@@ -159,6 +160,7 @@ class PagadoresVecEnv(VecEnv):
         self.acted = np.zeros(self.num_envs, bool)  # has the learner decided this episode?
         self.game = VectorGame(self.num_envs, self.num_players, self.cards, self.dice_rng,
                                auto_reset=False)
+        start_games(self._policies, np.arange(self.num_envs))
         self._run(np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, bool),
                   [{} for _ in range(self.num_envs)])
 
@@ -202,6 +204,7 @@ class PagadoresVecEnv(VecEnv):
         self.acted[rows] = False
         self.learner[rows] = self._draw_seats(rows.size)
         game.reset_games(rows)
+        start_games(self._policies, rows)
 
     def _opponents_act(self, rows: np.ndarray) -> None:
         game = self.game
@@ -214,7 +217,8 @@ class PagadoresVecEnv(VecEnv):
         for k, policy in enumerate(self._policies):
             mine = group == k
             if mine.any():
-                actions[mine] = batch_actions(policy, obs[mine], masks[mine])
+                actions[mine] = game_actions(policy, rows[mine], seat[mine], obs[mine],
+                                             masks[mine])
         game.step(actions, rows)
 
     def _observe(self) -> np.ndarray:

@@ -1,0 +1,224 @@
+"""Self-play opponents: a pool of frozen snapshots of the learner, seated by both envs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+
+from pagadores_env.gym_env import PagadoresGymEnv
+from pagadores_env.vec_env import PagadoresVecEnv
+from pagadores_train.selfplay import SelfPlayOpponent, SnapshotEvery, SnapshotPool
+
+from .test_agents import real_decisions
+
+
+def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:
+    """An untrained MaskablePPO with a small network, on a VecEnv of ``num_players``."""
+    env = PagadoresVecEnv(2, num_players=num_players, opponents="random", seed=seed)
+    return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=32, batch_size=32,
+                       policy_kwargs={"net_arch": [8]})
+
+
+def scramble(model: MaskablePPO, seed: int) -> None:
+    """New random weights for the learner's actor, as training would change them."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for param in model.policy.parameters():
+            param.copy_(torch.randn(param.shape, generator=generator) * 3)
+
+
+def learner_actions(model: MaskablePPO, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    actions, _ = model.predict(obs, deterministic=True, action_masks=masks)
+    return np.asarray(actions)
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory) -> SnapshotPool:
+    """Three snapshots of one learner, its weights changed between them."""
+    pool = SnapshotPool(tmp_path_factory.mktemp("run") / "selfplay")
+    model = tiny_model(0)
+    for step, seed in ((0, 1), (100, 2), (200, 3)):
+        scramble(model, seed)
+        pool.add(model, step)
+    return pool
+
+
+def test_snapshots_enter_the_pool_and_its_listing(pool):
+    assert len(pool) == 3 and pool.timesteps == [0, 100, 200]
+    listing = json.loads((pool.folder / "pool.json").read_text())
+    assert [e["timesteps"] for e in listing["snapshots"]] == [0, 100, 200]
+    assert all((pool.folder / e["file"]).is_file() for e in listing["snapshots"])
+    assert not list(pool.folder.glob(".*.tmp"))  # atomic writes leave no temporary file
+    with pytest.raises(ValueError, match="after the pool's last one .step 200., got step 200"):
+        pool.add(tiny_model(0), 200)
+    assert len(pool) == 3
+
+
+def test_an_opponent_plays_the_frozen_copy_not_the_learner(tmp_path):
+    obs, masks = real_decisions(300, seed=5)
+    model = tiny_model(0)
+    scramble(model, 7)
+    pool = SnapshotPool(tmp_path)
+    pool.add(model, 0)
+    opponent = pool.opponent()
+    opponent.new_games(np.array([0]))
+    games, seats = np.zeros(len(obs), np.int64), np.ones(len(obs), np.int64)
+    before = opponent.act_games(games, seats, obs, masks)
+    np.testing.assert_array_equal(before, learner_actions(model, obs, masks))
+    scramble(model, 8)  # the learner trains on
+    assert (learner_actions(model, obs, masks) != before).any()  # so the check below can fail
+    np.testing.assert_array_equal(opponent.act_games(games, seats, obs, masks), before)
+
+
+def test_each_seat_plays_what_was_drawn_for_it_in_one_batch_per_snapshot(pool, monkeypatch):
+    obs, masks = real_decisions(200, seed=6)
+    opponent = pool.opponent(sample="uniform", scripted=["stop-first"], scripted_share=0.3,
+                             seed=4)
+    opponent.new_games(np.arange(5))
+    games = np.arange(200) % 5
+    seats = np.arange(200) % 3
+    calls = []
+    for k, snapshot in enumerate(pool.snapshots):
+        own = snapshot.act_batch
+        monkeypatch.setattr(snapshot, "act_batch",
+                            lambda o, m, k=k, own=own: calls.append(k) or own(o, m))
+    got = opponent.act_games(games, seats, obs, masks)
+    drawn = np.array([opponent.drawn(g)[s] for g, s in zip(games, seats, strict=True)])
+    assert len(calls) == len(set(calls)) == len(set(drawn[drawn >= 0].tolist()))
+    for row, who in enumerate(drawn.tolist()):
+        player = pool.snapshots[who] if who >= 0 else opponent.scripted[-1 - who]
+        assert got[row] == player.act(obs[row], masks[row])
+
+
+def test_sampling_modes_and_their_reproducibility(pool):
+    latest = pool.opponent()
+    latest.new_games(np.arange(50))
+    assert all((latest.drawn(g) == 2).all() for g in range(50))
+
+    def draws(seed: int) -> np.ndarray:
+        opponent = pool.opponent(sample="uniform", scripted=["random"], scripted_share=0.25)
+        opponent.reset(seed)
+        opponent.new_games(np.arange(200))
+        return np.array([opponent.drawn(g) for g in range(200)])
+
+    first = draws(11)
+    np.testing.assert_array_equal(first, draws(11))
+    assert (first != draws(12)).any()
+    assert set(first.ravel().tolist()) == {-1, 0, 1, 2}
+    assert 0.15 < (first < 0).mean() < 0.35
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"sample": "best"}, "sample must be one of 'latest', 'uniform', got 'best'"),
+    ({"scripted_share": 1.5}, "scripted_share must be a number from 0 to 1, got 1.5"),
+    ({"scripted_share": 0.5}, "scripted_share > 0 needs at least one scripted policy"),
+])
+def test_bad_settings_are_refused_in_one_line(pool, kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        pool.opponent(**kwargs)
+
+
+def test_an_empty_pool_refuses_to_seat_self_play(tmp_path):
+    with pytest.raises(RuntimeError, match="is empty: add the learner's first snapshot"):
+        PagadoresGymEnv(num_players=3, opponents=SnapshotPool(tmp_path).opponent()).reset(seed=1)
+
+
+def test_the_pool_reloads_from_its_folder_identically(pool):
+    again = SnapshotPool(pool.folder)
+    assert again.timesteps == pool.timesteps and again.files == pool.files
+    obs, masks = real_decisions(300, seed=8)
+    for old, new in zip(pool.snapshots, again.snapshots, strict=True):
+        np.testing.assert_array_equal(new.act_batch(obs, masks), old.act_batch(obs, masks))
+    assert len({tuple(s.act_batch(obs, masks)) for s in again.snapshots}) > 1
+
+
+def test_a_broken_listing_is_named(tmp_path):
+    (tmp_path / "pool.json").write_text("{not json")
+    with pytest.raises(ValueError, match="pool.json is not a snapshot pool listing"):
+        SnapshotPool(tmp_path)
+
+
+class Recorder(SelfPlayOpponent):
+    """Records every ``new_games`` call."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.started: list[list[int]] = []
+        self.draws: list[np.ndarray] = []  # what game 0 was drawn at each of its starts
+        self.asked: list[tuple[int, int]] = []  # (game, seat) of every row it answered
+
+    def new_games(self, games: np.ndarray) -> None:
+        self.started.append(np.asarray(games).tolist())
+        super().new_games(games)
+        if 0 in self.started[-1]:
+            self.draws.append(self.drawn(0))
+
+    def act_games(self, games, seats, obs, mask):
+        self.asked.extend(zip(np.asarray(games).tolist(), np.asarray(seats).tolist(),
+                              strict=True))
+        return super().act_games(games, seats, obs, mask)
+
+
+def test_the_gym_env_starts_each_game_with_the_hook(pool):
+    opponent = Recorder(pool, sample="uniform")
+    env = PagadoresGymEnv(num_players=3, opponents=opponent)
+    games = 0
+    for episode in range(5):
+        env.reset(seed=episode)
+        games += 1
+        done = False
+        while not done:
+            _, _, done, _, _ = env.step(1)
+    assert opponent.started == [[0]] * games
+    assert {game for game, _ in opponent.asked} == {0}
+    assert {seat for _, seat in opponent.asked} == {0, 1, 2}  # the seats, not their order
+
+
+def test_the_vec_env_starts_each_game_with_the_hook(pool):
+    opponent = Recorder(pool, sample="uniform")
+    env = PagadoresVecEnv(4, num_players=3, opponents=opponent, seed=3)
+    assert opponent.started == [[0, 1, 2, 3]]
+    ended = 0
+    for _ in range(60):
+        _, _, dones, _ = env.step(np.ones(4, np.int64))
+        ended += int(dones.sum())
+    started = sum(len(g) for g in opponent.started[1:])
+    assert ended > 4 and started >= ended  # silent replays start games without an episode
+    assert {game for game, _ in opponent.asked} == {0, 1, 2, 3}
+    assert {seat for _, seat in opponent.asked} == {0, 1, 2}
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 6])
+def test_gym_env_and_one_game_vec_env_draw_the_same_snapshots(pool, num_players):
+    """Seeded alike, both envs draw the same snapshots (and scripted players) game by game;
+    their dice differ (``test_vec_env``), so only the draws are compared."""
+    opponents = [Recorder(pool, sample="uniform", scripted=["random"], scripted_share=0.3)
+                 for _ in range(2)]
+    gym = PagadoresGymEnv(num_players=num_players, opponents=opponents[0])
+    vec = PagadoresVecEnv(1, num_players=num_players, opponents=opponents[1], seed=21)
+    gym.reset(seed=21)
+    for _ in range(150):
+        if gym.step(1)[2]:
+            gym.reset()
+        vec.step(np.ones(1, np.int64))
+    games = min(len(o.draws) for o in opponents)
+    assert games > 5
+    gym_draws, vec_draws = (np.array(o.draws[:games]) for o in opponents)
+    np.testing.assert_array_equal(gym_draws, vec_draws)
+    assert len(np.unique(gym_draws[:, :num_players])) > 2  # the draws vary, so this could fail
+
+
+def test_snapshot_callback_adds_every_n_steps_and_resumes_the_pace(tmp_path):
+    pool = SnapshotPool(tmp_path / "selfplay")
+    model = tiny_model(0)
+    model.learn(64, callback=SnapshotEvery(pool, every=40))
+    assert pool.timesteps == [0, 40]
+    resumed = SnapshotPool(pool.folder)
+    model.learn(64, callback=SnapshotEvery(resumed, every=40), reset_num_timesteps=False)
+    assert resumed.timesteps == [0, 40, 80, 120]
+    with pytest.raises(ValueError, match="every must be a whole number of timesteps >= 1"):
+        SnapshotEvery(pool, every=0)

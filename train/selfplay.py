@@ -1,0 +1,187 @@
+"""Self-play: opponents drawn from a pool of frozen snapshots of the learner.
+
+``SnapshotPool`` keeps the learner's snapshots as saved models in a folder of the run
+(``snapshot_<timesteps>.zip``, listed in ``pool.json``; each file written atomically, the list
+last, so a kill leaves the previous pool whole), each loaded back as a ``SB3Policy``: a frozen
+copy that later training of the learner does not touch. ``SnapshotPool(folder)`` on a folder
+that holds a pool reloads it, so a resumed run continues with the same pool.
+``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps.
+
+``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
+any other opponent. It uses the per-game hooks of the policy protocol
+(``pagadores_env.policies``): at each game's start (``new_games``) it draws, for every seat
+of that game, either a snapshot (``sample``: ``"latest"`` or ``"uniform"`` over the pool) or,
+with probability ``scripted_share``, one of its ``scripted`` policies; that seat plays it for
+the whole game. ``act_games`` groups a batch's rows by what they were drawn, so each snapshot
+answers its rows in one forward pass. Its draws come from its own generator, which the envs
+reseed with the other opponents (``opponents.reseed_opponents``), so a seeded Gym env and a
+seeded one-game VecEnv draw the same snapshots. One ``SelfPlayOpponent`` remembers one env's
+games: give each env its own (``SnapshotPool.opponent``).
+
+The pool lives here, not in ``pagadores_env``, because it imports torch and SB3 (the
+dependency arrows are ``pagadores_env`` <- ``pagadores_agents`` <- ``pagadores_train``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.callbacks import BaseCallback
+
+from pagadores_agents.sb3_adapter import SB3Policy
+from pagadores_env.atomic import write_atomic
+from pagadores_env.checks import check_choice
+from pagadores_env.opponents import reseed_opponents
+from pagadores_env.policies import BasePolicy, Policy, batch_actions, make_policy
+from pagadores_env.rules import MAX_PLAYERS
+
+SAMPLES = ("latest", "uniform")
+POOL_FILE = "pool.json"
+
+
+class SnapshotPool:
+    """Frozen snapshots of the learner, saved in ``folder`` (see the module docstring)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.timesteps: list[int] = []
+        self.files: list[str] = []
+        self.snapshots: list[SB3Policy] = []
+        listing = self.folder / POOL_FILE
+        if listing.exists():
+            for entry in _read_listing(listing):
+                self._load(entry["file"], entry["timesteps"])
+
+    def __len__(self) -> int:
+        return len(self.snapshots)
+
+    def add(self, model: BaseAlgorithm, timesteps: int) -> SB3Policy:
+        """Save ``model`` as the snapshot of step ``timesteps`` (later than the pool's last)
+        and return its frozen copy. Raises ``ValueError`` for a step not after the last."""
+        if self.timesteps and timesteps <= self.timesteps[-1]:
+            raise ValueError(f"a snapshot must come after the pool's last one (step "
+                             f"{self.timesteps[-1]}), got step {timesteps}")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = f"snapshot_{timesteps}.zip"
+        write_atomic(self.folder / name, model.save)
+        snapshot = self._load(name, timesteps)
+        entries = [{"file": f, "timesteps": t}
+                   for f, t in zip(self.files, self.timesteps, strict=True)]
+        write_atomic(self.folder / POOL_FILE, json.dumps({"snapshots": entries}, indent=2))
+        return snapshot
+
+    def opponent(self, sample: str = "latest", scripted: Sequence[str | Policy] = (),
+                 scripted_share: float = 0.0, seed: int | None = None) -> SelfPlayOpponent:
+        """A new ``SelfPlayOpponent`` drawing from this pool (one per env)."""
+        return SelfPlayOpponent(self, sample, scripted, scripted_share, seed)
+
+    def _load(self, name: str, timesteps: int) -> SB3Policy:
+        snapshot = SB3Policy(str(self.folder / name))
+        self.files.append(name)
+        self.timesteps.append(timesteps)
+        self.snapshots.append(snapshot)
+        return snapshot
+
+
+def _read_listing(path: Path) -> list[dict[str, Any]]:
+    """The entries of a ``pool.json``; ``ValueError`` naming the file if it is not one."""
+    try:
+        entries = json.loads(path.read_text())["snapshots"]
+        return [{"file": str(e["file"]), "timesteps": int(e["timesteps"])} for e in entries]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{path} is not a snapshot pool listing: {err}") from None
+
+
+class SelfPlayOpponent(BasePolicy):
+    """Plays, per game and seat, a snapshot of ``pool`` or a scripted policy (module
+    docstring). ``sample`` is ``"latest"`` or ``"uniform"``; ``scripted_share`` in [0, 1] is
+    the chance a seat gets one of ``scripted`` (specs or policy objects) instead."""
+
+    def __init__(self, pool: SnapshotPool, sample: str = "latest",
+                 scripted: Sequence[str | Policy] = (), scripted_share: float = 0.0,
+                 seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.pool = pool
+        self.sample = check_choice("sample", sample, SAMPLES)
+        if isinstance(scripted_share, bool) or not isinstance(scripted_share, int | float) \
+                or not 0.0 <= scripted_share <= 1.0:
+            raise ValueError(f"scripted_share must be a number from 0 to 1, got "
+                             f"{scripted_share!r}")
+        if scripted_share > 0 and not scripted:
+            raise ValueError("scripted_share > 0 needs at least one scripted policy")
+        self.scripted_share = float(scripted_share)
+        self.scripted = [make_policy(spec) for spec in scripted]
+        # per game and seat: a snapshot index (>= 0) or -1 - (a scripted policy's index)
+        self._drawn = np.zeros((0, MAX_PLAYERS), np.int64)
+        self.name = f"selfplay:sample={sample},scripted_share={scripted_share}"
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the draws from ``seed`` and the scripted policies from its spawned parts."""
+        super().reset(seed)
+        reseed_opponents(self.scripted, seed)
+
+    def new_games(self, games: np.ndarray) -> None:
+        """Draw what every seat of ``games`` plays until that game ends."""
+        games = np.asarray(games, dtype=np.int64)
+        if not len(self.pool) and self.scripted_share < 1:
+            raise RuntimeError(f"the snapshot pool in {self.pool.folder} is empty: add the "
+                               "learner's first snapshot before its opponents play")
+        shape = (games.size, MAX_PLAYERS)
+        scripted = self.rng.random(shape) < self.scripted_share
+        if self.sample == "uniform":
+            snapshot = self.rng.integers(0, max(len(self.pool), 1), size=shape)
+        else:
+            snapshot = np.full(shape, len(self.pool) - 1, np.int64)
+        other = self.rng.integers(0, max(len(self.scripted), 1), size=shape)
+        if games.size and games.max() >= len(self._drawn):
+            grown = np.zeros((games.max() + 1, MAX_PLAYERS), np.int64)
+            grown[:len(self._drawn)] = self._drawn
+            self._drawn = grown
+        self._drawn[games] = np.where(scripted, -1 - other, snapshot)
+
+    def act_games(self, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
+                  mask: np.ndarray) -> np.ndarray:
+        """The actions of rows taken in ``games`` by ``seats``: each snapshot or scripted
+        policy drawn there answers its rows in one batch."""
+        drawn = self._drawn[np.asarray(games), np.asarray(seats)]
+        actions = np.zeros(len(drawn), np.int64)
+        for who in np.unique(drawn).tolist():
+            rows = drawn == who
+            player: Policy = self.pool.snapshots[who] if who >= 0 else self.scripted[-1 - who]
+            actions[rows] = batch_actions(player, obs[rows], mask[rows])
+        return actions
+
+    def drawn(self, game: int) -> np.ndarray:
+        """What each seat of ``game`` plays: a snapshot index, or -1 - a scripted index."""
+        return self._drawn[game].copy()
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Refused: without a game and seat there is no drawn snapshot to ask."""
+        raise TypeError("a self-play opponent plays only where it is told each decision's game "
+                        "and seat (the Gymnasium env and PagadoresVecEnv call act_games)")
+
+
+class SnapshotEvery(BaseCallback):
+    """Adds the learner to ``pool`` when training starts with an empty pool, then every
+    ``every`` timesteps after the pool's last snapshot (so a resumed run keeps the pace)."""
+
+    def __init__(self, pool: SnapshotPool, every: int) -> None:
+        super().__init__()
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ValueError(f"every must be a whole number of timesteps >= 1, got {every!r}")
+        self.pool = pool
+        self.every = every
+
+    def _on_training_start(self) -> None:
+        if not len(self.pool):
+            self.pool.add(self.model, self.num_timesteps)
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps - self.pool.timesteps[-1] >= self.every:
+            self.pool.add(self.model, self.num_timesteps)
+        return True
