@@ -122,9 +122,13 @@ def test_bad_settings_are_refused_in_one_line(pool, kwargs, message):
         pool.opponent(**kwargs)
 
 
-def test_an_empty_pool_refuses_to_seat_self_play(tmp_path):
-    with pytest.raises(RuntimeError, match="is empty: add the learner's first snapshot"):
+def test_an_empty_pool_seats_scripted_players_or_refuses(tmp_path):
+    with pytest.raises(RuntimeError, match="is empty and there is no scripted policy"):
         PagadoresGymEnv(num_players=3, opponents=SnapshotPool(tmp_path).opponent()).reset(seed=1)
+    opponent = SnapshotPool(tmp_path).opponent(scripted=["random", "sensible"])
+    opponent.new_games(np.arange(20))
+    drawn = np.array([opponent.drawn(g) for g in range(20)])
+    assert (drawn < 0).all() and set(drawn.ravel().tolist()) == {-1, -2}
 
 
 def test_the_pool_reloads_from_its_folder_identically(pool):
@@ -134,6 +138,8 @@ def test_the_pool_reloads_from_its_folder_identically(pool):
     for old, new in zip(pool.snapshots, again.snapshots, strict=True):
         np.testing.assert_array_equal(new.act_batch(obs, masks), old.act_batch(obs, masks))
     assert len({tuple(s.act_batch(obs, masks)) for s in again.snapshots}) > 1
+    resumed = SnapshotPool(pool.folder, up_to=150)  # a checkpoint at step 150
+    assert resumed.timesteps == [0, 100] and resumed.files == pool.files[:2]
 
 
 def test_a_broken_listing_is_named(tmp_path):
@@ -220,5 +226,8 @@ def test_snapshot_callback_adds_every_n_steps_and_resumes_the_pace(tmp_path):
     resumed = SnapshotPool(pool.folder)
     model.learn(64, callback=SnapshotEvery(resumed, every=40), reset_num_timesteps=False)
     assert resumed.timesteps == [0, 40, 80, 120]
+    rewound = SnapshotPool(pool.folder, up_to=90)  # resuming a checkpoint of step 90
+    rewound.add(model, 100)
+    assert SnapshotPool(pool.folder).timesteps == [0, 40, 80, 100]
     with pytest.raises(ValueError, match="every must be a whole number of timesteps >= 1"):
         SnapshotEvery(pool, every=0)

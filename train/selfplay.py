@@ -4,7 +4,9 @@
 (``snapshot_<timesteps>.zip``, listed in ``pool.json``; each file written atomically, the list
 last, so a kill leaves the previous pool whole), each loaded back as a ``SB3Policy``: a frozen
 copy that later training of the learner does not touch. ``SnapshotPool(folder)`` on a folder
-that holds a pool reloads it, so a resumed run continues with the same pool.
+that holds a pool reloads it, so a resumed run continues with the same pool; ``up_to`` keeps
+only the snapshots of a resumed checkpoint's past (the next snapshot then rewrites the
+listing without the later ones).
 ``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps.
 
 ``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
@@ -12,10 +14,11 @@ any other opponent. It uses the per-game hooks of the policy protocol
 (``pagadores_env.policies``): at each game's start (``new_games``) it draws, for every seat
 of that game, either a snapshot (``sample``: ``"latest"`` or ``"uniform"`` over the pool) or,
 with probability ``scripted_share``, one of its ``scripted`` policies; that seat plays it for
-the whole game. ``act_games`` groups a batch's rows by what they were drawn, so each snapshot
-answers its rows in one forward pass. Its draws come from its own generator, which the envs
-reseed with the other opponents (``opponents.reseed_opponents``), so a seeded Gym env and a
-seeded one-game VecEnv draw the same snapshots. One ``SelfPlayOpponent`` remembers one env's
+the whole game. While the pool is still empty every seat gets a scripted policy.
+``act_games`` groups a batch's rows by what they were drawn, so each snapshot answers its
+rows in one forward pass. Its draws come from its own generator, which the envs reseed with
+the other opponents (``opponents.reseed_opponents``), so a seeded Gym env and a seeded
+one-game VecEnv draw the same snapshots. One ``SelfPlayOpponent`` remembers one env's
 games: give each env its own (``SnapshotPool.opponent``).
 
 The pool lives here, not in ``pagadores_env``, because it imports torch and SB3 (the
@@ -47,7 +50,7 @@ POOL_FILE = "pool.json"
 class SnapshotPool:
     """Frozen snapshots of the learner, saved in ``folder`` (see the module docstring)."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, up_to: int | None = None) -> None:
         self.folder = Path(folder)
         self.timesteps: list[int] = []
         self.files: list[str] = []
@@ -55,7 +58,8 @@ class SnapshotPool:
         listing = self.folder / POOL_FILE
         if listing.exists():
             for entry in _read_listing(listing):
-                self._load(entry["file"], entry["timesteps"])
+                if up_to is None or entry["timesteps"] <= up_to:
+                    self._load(entry["file"], entry["timesteps"])
 
     def __len__(self) -> int:
         return len(self.snapshots)
@@ -128,11 +132,12 @@ class SelfPlayOpponent(BasePolicy):
     def new_games(self, games: np.ndarray) -> None:
         """Draw what every seat of ``games`` plays until that game ends."""
         games = np.asarray(games, dtype=np.int64)
-        if not len(self.pool) and self.scripted_share < 1:
-            raise RuntimeError(f"the snapshot pool in {self.pool.folder} is empty: add the "
-                               "learner's first snapshot before its opponents play")
+        if not len(self.pool) and not self.scripted:
+            raise RuntimeError(f"the snapshot pool in {self.pool.folder} is empty and there is "
+                               "no scripted policy: add the learner's first snapshot first")
+        share = self.scripted_share if len(self.pool) else 1.0
         shape = (games.size, MAX_PLAYERS)
-        scripted = self.rng.random(shape) < self.scripted_share
+        scripted = self.rng.random(shape) < share
         if self.sample == "uniform":
             snapshot = self.rng.integers(0, max(len(self.pool), 1), size=shape)
         else:
