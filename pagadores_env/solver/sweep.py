@@ -23,6 +23,7 @@ unique). Kampen is in ``multi_kampen``.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -46,6 +47,28 @@ from .multi_rows import THROWN, decision_fields, decision_keys, decision_row_chu
 from .response import _ask
 from .scores import ScoreStates, score_states
 from .two_player import TIE_TOLERANCE
+
+#: Card positions between two ``release_freed_memory`` calls while policies are asked.
+TRIM_EVERY = 64
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+def release_freed_memory() -> None:
+    """Give memory that native code freed back to the system (glibc's ``malloc_trim``; a
+    no-op elsewhere). A network asked about millions of rows from several threads leaves
+    freed blocks in glibc's per-thread arenas: at 3 players with 10 cards the peak grew to
+    6.4 GB without this, under 1 GB with it."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
 
 #: Rows per ``act_batch`` call.
 BATCH_ROWS = 1 << 18
@@ -227,6 +250,8 @@ class Sweep:
         todo = positions(self.start)
         for done, cards in enumerate(todo, 1):
             self.store.forget_below(sum(cards))
+            if self.players and done % TRIM_EVERY == 0:
+                release_freed_memory()
             for insteker in (s for s in range(self.n) if cards[s]):
                 self.solve_position(cards, insteker)
             if progress is not None:
