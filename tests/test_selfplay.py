@@ -11,9 +11,12 @@ from sb3_contrib import MaskablePPO
 
 from pagadores_env.gym_env import PagadoresGymEnv
 from pagadores_env.vec_env import PagadoresVecEnv
+from pagadores_train.config import ConfigError, config_from_dict, load_config
 from pagadores_train.selfplay import SelfPlayOpponent, SnapshotEvery, SnapshotPool
+from pagadores_train.train import train
 
 from .test_agents import real_decisions
+from .test_train import CONFIGS, tiny
 
 
 def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:
@@ -132,20 +135,20 @@ def test_an_empty_pool_seats_scripted_players_or_refuses(tmp_path):
 
 
 def test_the_pool_reloads_from_its_folder_identically(pool):
-    again = SnapshotPool(pool.folder)
+    again = SnapshotPool(pool.folder).restore()
     assert again.timesteps == pool.timesteps and again.files == pool.files
     obs, masks = real_decisions(300, seed=8)
     for old, new in zip(pool.snapshots, again.snapshots, strict=True):
         np.testing.assert_array_equal(new.act_batch(obs, masks), old.act_batch(obs, masks))
     assert len({tuple(s.act_batch(obs, masks)) for s in again.snapshots}) > 1
-    resumed = SnapshotPool(pool.folder, up_to=150)  # a checkpoint at step 150
+    resumed = SnapshotPool(pool.folder).restore(up_to=150)  # a checkpoint at step 150
     assert resumed.timesteps == [0, 100] and resumed.files == pool.files[:2]
 
 
 def test_a_broken_listing_is_named(tmp_path):
     (tmp_path / "pool.json").write_text("{not json")
     with pytest.raises(ValueError, match="pool.json is not a snapshot pool listing"):
-        SnapshotPool(tmp_path)
+        SnapshotPool(tmp_path).restore()
 
 
 class Recorder(SelfPlayOpponent):
@@ -221,13 +224,60 @@ def test_gym_env_and_one_game_vec_env_draw_the_same_snapshots(pool, num_players)
 def test_snapshot_callback_adds_every_n_steps_and_resumes_the_pace(tmp_path):
     pool = SnapshotPool(tmp_path / "selfplay")
     model = tiny_model(0)
+    pool.add(model, 0)
     model.learn(64, callback=SnapshotEvery(pool, every=40))
     assert pool.timesteps == [0, 40]
-    resumed = SnapshotPool(pool.folder)
+    resumed = SnapshotPool(pool.folder).restore()
     model.learn(64, callback=SnapshotEvery(resumed, every=40), reset_num_timesteps=False)
     assert resumed.timesteps == [0, 40, 80, 120]
-    rewound = SnapshotPool(pool.folder, up_to=90)  # resuming a checkpoint of step 90
+    rewound = SnapshotPool(pool.folder).restore(up_to=90)  # resuming a checkpoint of step 90
     rewound.add(model, 100)
-    assert SnapshotPool(pool.folder).timesteps == [0, 40, 80, 100]
+    assert SnapshotPool(pool.folder).restore().timesteps == [0, 40, 80, 100]
     with pytest.raises(ValueError, match="every must be a whole number of timesteps >= 1"):
         SnapshotEvery(pool, every=0)
+
+
+def selfplay_run(out, timesteps: int, **changes):
+    """``configs/selfplay_3p.yaml`` shrunk to seconds: a snapshot every 128 steps."""
+    config = tiny(load_config(CONFIGS / "selfplay_3p.yaml"), out, timesteps,
+                  vec_env={"n_envs": 4, "kind": "batch"}, **changes)
+    config.env.selfplay.every = 128
+    return config
+
+
+def test_a_self_play_run_fills_resumes_and_repeats_its_pool(tmp_path):
+    first = train(selfplay_run(tmp_path / "a", 256))
+    folder = first.run_dir / "selfplay"
+    listing = json.loads((folder / "pool.json").read_text())
+    assert [e["timesteps"] for e in listing["snapshots"]] == [0, 128, 256]
+    again = train(selfplay_run(tmp_path / "b", 256))  # same seed, another folder
+    obs, masks = real_decisions(200, seed=9)
+    pools = [SnapshotPool(run.run_dir / "selfplay").restore() for run in (first, again)]
+    for old, new in zip(*(pool.snapshots for pool in pools), strict=True):
+        np.testing.assert_array_equal(old.act_batch(obs, masks), new.act_batch(obs, masks))
+    model = MaskablePPO.load(first.run_dir / "model.zip", device="cpu")
+    other = MaskablePPO.load(again.run_dir / "model.zip", device="cpu")
+    assert torch.equal(torch.nn.utils.parameters_to_vector(model.policy.parameters()),
+                       torch.nn.utils.parameters_to_vector(other.policy.parameters()))
+
+    resumed = train(selfplay_run(tmp_path / "a", 512))  # continues with the same pool
+    timesteps = SnapshotPool(folder).restore().timesteps
+    assert resumed.timesteps == 512 and timesteps == [0, 128, 256, 384, 512]
+    fresh = train(selfplay_run(tmp_path / "a", 256), fresh=True)  # --fresh: a new pool
+    assert fresh.timesteps == 256 and SnapshotPool(folder).restore().timesteps == [0, 128, 256]
+    assert not (folder / "snapshot_512.zip").exists()
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"vec_env": {"kind": "dummy"}}, "env.selfplay needs vec_env.kind 'batch'"),
+    ({"env": {"selfplay": {"every": 10, "sample": "best"}}},
+     "env.selfplay.sample must be one of 'latest', 'uniform', got 'best'"),
+    ({"env": {"selfplay": {"every": 10, "scripted_share": 2}}},
+     r"env.selfplay.scripted_share must be a number in \[0, 1\], got 2"),
+    ({"env": {"selfplay": {"every": -1}}}, "env.selfplay.every must be an integer ≥ 0"),
+])
+def test_bad_self_play_settings_are_refused_by_the_config(changes, message):
+    data = {"env": {"num_players": 3, "selfplay": {"every": 10}},
+            "vec_env": {"kind": "batch"}} | changes
+    with pytest.raises(ConfigError, match=message):
+        config_from_dict(data)

@@ -47,6 +47,8 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
 }
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
+#: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``).
+SAMPLES = ("latest", "uniform")
 #: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
@@ -220,6 +222,18 @@ class AlgoConfig:
 
 
 @dataclass
+class SelfPlayConfig:
+    """``env.selfplay``: opponents drawn per game and seat from frozen snapshots of the
+    learner (``pagadores_train.selfplay``), off with ``every: 0``."""
+
+    every: int = _field(0, integer(0), "add a snapshot of the learner every N timesteps "
+                        "(0: no self-play, env.opponents play)")
+    sample: str = _field("latest", choice(*SAMPLES), "which snapshot a seat plays")
+    scripted_share: float = _field(0.0, number(0.0, 1.0),
+                                   "chance a seat plays one of env.opponents instead")
+
+
+@dataclass
 class EnvConfig:
     """``env``: the ``Pagadores-v0`` table the learner trains at."""
 
@@ -234,6 +248,7 @@ class EnvConfig:
     illegal_action: str | None = _field(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
     def make(self) -> gymnasium.Env:
         """A ``Pagadores-v0`` environment with these settings."""
@@ -417,6 +432,9 @@ def _check_env(config: Config) -> None:
         check_learner_seat(env.learner_seat, n, "env.learner_seat")
     except ValueError as err:
         raise ConfigError(str(err)) from None
+    if env.selfplay.every and config.vec_env.kind != "batch":
+        raise ConfigError(f"env.selfplay needs vec_env.kind 'batch' (the snapshots live in the "
+                          f"training process), got {config.vec_env.kind!r}")
     if env.illegal_action is None:
         env.illegal_action = "raise" if config.algo.masking else "replace"
     elif env.illegal_action == "raise" and not config.algo.masking:

@@ -3,11 +3,12 @@
 ``SnapshotPool`` keeps the learner's snapshots as saved models in a folder of the run
 (``snapshot_<timesteps>.zip``, listed in ``pool.json``; each file written atomically, the list
 last, so a kill leaves the previous pool whole), each loaded back as a ``SB3Policy``: a frozen
-copy that later training of the learner does not touch. ``SnapshotPool(folder)`` on a folder
-that holds a pool reloads it, so a resumed run continues with the same pool; ``up_to`` keeps
-only the snapshots of a resumed checkpoint's past (the next snapshot then rewrites the
-listing without the later ones).
-``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps.
+copy that later training of the learner does not touch. A new pool is empty;
+``restore(up_to)`` reloads the folder's pool up to a resumed checkpoint's step (the next
+snapshot then rewrites the listing without the later ones), so a resumed run continues with
+the same pool. ``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps after the
+pool's last; the first one is added before ``learn``, whose first reset already draws
+opponents.
 
 ``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
 any other opponent. It uses the per-game hooks of the policy protocol
@@ -43,23 +44,31 @@ from pagadores_env.opponents import reseed_opponents
 from pagadores_env.policies import BasePolicy, Policy, batch_actions, make_policy
 from pagadores_env.rules import MAX_PLAYERS
 
-SAMPLES = ("latest", "uniform")
+from .config import SAMPLES
+
 POOL_FILE = "pool.json"
 
 
 class SnapshotPool:
     """Frozen snapshots of the learner, saved in ``folder`` (see the module docstring)."""
 
-    def __init__(self, folder: str | Path, up_to: int | None = None) -> None:
+    def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.timesteps: list[int] = []
         self.files: list[str] = []
         self.snapshots: list[SB3Policy] = []
+
+    def restore(self, up_to: int | None = None) -> SnapshotPool:
+        """Replace the pool with the snapshots saved in its folder (none if it has no
+        ``pool.json``), only those of steps up to ``up_to`` if given; returns the pool.
+        Raises ``ValueError`` naming a listing or a snapshot file that does not load."""
         listing = self.folder / POOL_FILE
-        if listing.exists():
-            for entry in _read_listing(listing):
-                if up_to is None or entry["timesteps"] <= up_to:
-                    self._load(entry["file"], entry["timesteps"])
+        entries = _read_listing(listing) if listing.exists() else []
+        self.timesteps, self.files, self.snapshots = [], [], []
+        for entry in entries:
+            if up_to is None or entry["timesteps"] <= up_to:
+                self._load(entry["file"], entry["timesteps"])
+        return self
 
     def __len__(self) -> int:
         return len(self.snapshots)
@@ -172,8 +181,8 @@ class SelfPlayOpponent(BasePolicy):
 
 
 class SnapshotEvery(BaseCallback):
-    """Adds the learner to ``pool`` when training starts with an empty pool, then every
-    ``every`` timesteps after the pool's last snapshot (so a resumed run keeps the pace)."""
+    """Adds the learner to ``pool`` every ``every`` timesteps after the pool's last snapshot
+    (so a resumed run keeps the pace); the pool must hold the first one already."""
 
     def __init__(self, pool: SnapshotPool, every: int) -> None:
         super().__init__()
@@ -181,10 +190,6 @@ class SnapshotEvery(BaseCallback):
             raise ValueError(f"every must be a whole number of timesteps >= 1, got {every!r}")
         self.pool = pool
         self.every = every
-
-    def _on_training_start(self) -> None:
-        if not len(self.pool):
-            self.pool.add(self.model, self.num_timesteps)
 
     def _on_step(self) -> bool:
         if self.num_timesteps - self.pool.timesteps[-1] >= self.every:

@@ -14,6 +14,9 @@ model.zip             the final model (load with ``ALGO.load`` or ``model:path=â
 checkpoints/          ``model_<timesteps>_steps.zip``, ``latest.json`` (resume point),
                       ``replay_buffer_<timesteps>_steps.pkl`` (the newest checkpoint's)
                       for off-policy algorithms
+selfplay/             with ``env.selfplay``: the learner's frozen snapshots
+                      (``snapshot_<timesteps>.zip``) and their list ``pool.json``
+                      (``pagadores_train.selfplay``), the pool its opponents are drawn from
 tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
                       ``eval/exact_win/<opponent>``, ``eval/exploitability`` and
                       ``eval/nash_conv``)
@@ -44,8 +47,9 @@ only when they ask at most ``FINAL_ROWS``, else not at all; a table the solver d
 cover (4 players with many cards) gets none. The final report says which, in one line.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
-model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone)
-and the tensorboard log carry on. Only ``total_timesteps``, ``progress_bar``, ``name`` and
+model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone),
+the self-play pool (snapshots after the checkpoint are dropped) and the tensorboard log carry
+on. Only ``total_timesteps``, ``progress_bar``, ``name`` and
 ``output_dir`` may differ; ``total_timesteps`` may not go below a step the run has already
 passed (the model cannot be untrained). A run that has reached ``total_timesteps`` is not
 trained again; its final evaluation is redone and replaces ``final_eval.csv``. At a step
@@ -117,6 +121,7 @@ from .config import (
     save_config,
 )
 from .evaluate import AgentStats, evaluate_agents
+from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
     QUICK_ROWS,
@@ -135,13 +140,16 @@ EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rat
 #: 1e5â€“3e5 rows a second on two busy cores.
 FINAL_ROWS = 5 * 10**7
 LATEST = "latest.json"
+#: The run's sub-folder of self-play snapshots (``selfplay.SnapshotPool``).
+SELFPLAY = "selfplay"
 #: Config keys that may differ when a run is continued.
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir"})
-#: What a run writes into its folder: files, and in its two sub-folders the entries matching
+#: What a run writes into its folder: files, and in its sub-folders the entries matching
 #: these patterns. ``--fresh`` removes exactly these (and leftover temporary files).
 RUN_FILES = ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", "learning_curve.png")
 RUN_FOLDERS = {"checkpoints": ("model_*_steps.zip", "replay_buffer_*_steps.pkl", LATEST),
-               "tensorboard": ("*_[0-9]*",)}  # SB3's <tb_log_name>_<run id>
+               "tensorboard": ("*_[0-9]*",),  # SB3's <tb_log_name>_<run id>
+               SELFPLAY: ("snapshot_*.zip", POOL_FILE)}
 #: The temporary files ``pagadores_env.atomic.write_atomic`` leaves if killed mid-write.
 TEMPORARY = ".*.tmp"
 CHECKPOINT_NAME = re.compile(r"model_(\d+)_steps\.zip")
@@ -168,7 +176,8 @@ def train(config: Config, fresh: bool = False) -> RunResult:
     torch.set_num_threads(config.torch_threads)
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
-    env = make_vec_env(config)
+    pool = SnapshotPool(run_dir / SELFPLAY) if config.env.selfplay.every else None
+    env = make_vec_env(config, pool)
     try:
         if saved is None:
             model, clock = new_model(config, env), Clock()
@@ -181,11 +190,17 @@ def train(config: Config, fresh: bool = False) -> RunResult:
                      if model.num_timesteps < config.total_timesteps else
                      f"run {run_dir} is already complete at {model.num_timesteps:,} steps: "
                      "re-evaluating")
+            if pool is not None:
+                pool.restore(up_to=model.num_timesteps)
         set_up_run_dir(config, new=saved is None, timesteps=model.num_timesteps)
+        if pool is not None and not len(pool):  # learn's first reset draws opponents
+            pool.add(model, model.num_timesteps)
         say(start)
         checkpoints = CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock)
+        snapshots = (SnapshotEvery(pool, config.env.selfplay.every) if pool is not None
+                     else None)
         try:
-            final = learn_and_evaluate(model, config, clock, checkpoints)
+            final = learn_and_evaluate(model, config, clock, checkpoints, snapshots)
         except KeyboardInterrupt:
             raise Interrupted(save_on_interrupt(checkpoints, model)) from None
     finally:
@@ -194,14 +209,18 @@ def train(config: Config, fresh: bool = False) -> RunResult:
 
 
 def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
-                       checkpoints: CheckpointEvery) -> list[Evaluation]:
-    """Learn up to ``total_timesteps`` (if not there yet), then save the model and its final
-    evaluation and draw the learning curve."""
+                       checkpoints: CheckpointEvery,
+                       snapshots: SnapshotEvery | None = None) -> list[Evaluation]:
+    """Learn up to ``total_timesteps`` (if not there yet; adding self-play ``snapshots`` if
+    given), then save the model and its final evaluation and draw the learning curve."""
     run_dir = config.run_dir
     remaining = max(0, config.total_timesteps - model.num_timesteps)
     if remaining:
         # Evaluation before checkpoint: a checkpoint must never pass a missing evaluation.
-        callbacks = [EvaluateEvery(config, run_dir / "eval.csv", clock), checkpoints]
+        callbacks: list[BaseCallback] = [EvaluateEvery(config, run_dir / "eval.csv", clock),
+                                         checkpoints]
+        if snapshots is not None:  # before the checkpoint, which must not pass a snapshot
+            callbacks.insert(1, snapshots)
         bar = ProgressBar() if config.progress_bar else None
         if bar is not None:
             callbacks.append(bar)
@@ -354,15 +373,19 @@ def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- env and model
-def make_vec_env(config: Config) -> VecEnv:
+def make_vec_env(config: Config, pool: SnapshotPool | None = None) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
     SubprocVecEnv unpickle ``pagadores_train.config.make_env_in_worker``, which imports only
-    the light config module and leaves Ctrl-C to this process."""
+    the light config module and leaves Ctrl-C to this process. With a self-play ``pool``
+    (only with the batch engine, which ``env.selfplay`` requires) one ``SelfPlayOpponent``
+    sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``."""
     if config.vec_env.kind == "batch":
         env = config.env
+        opponents = env.opponents if pool is None else pool.opponent(
+            env.selfplay.sample, env.opponents, env.selfplay.scripted_share)
         return VecMonitor(PagadoresVecEnv(
             config.vec_env.n_envs, num_players=env.num_players, cards=env.cards,
-            opponents=env.opponents, learner_seat=env.learner_seat, reward=env.reward,
+            opponents=opponents, learner_seat=env.learner_seat, reward=env.reward,
             seed=config.seed))
     if config.vec_env.kind == "subproc":
         return sb3_make_vec_env(make_env_in_worker, n_envs=config.vec_env.n_envs,
