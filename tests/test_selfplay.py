@@ -13,7 +13,7 @@ from pagadores_env.gym_env import PagadoresGymEnv
 from pagadores_env.vec_env import PagadoresVecEnv
 from pagadores_train.config import ConfigError, config_from_dict, load_config
 from pagadores_train.selfplay import SelfPlayOpponent, SnapshotEvery, SnapshotPool
-from pagadores_train.train import train
+from pagadores_train.train import RunError, train
 
 from .test_agents import real_decisions
 from .test_train import CONFIGS, tiny
@@ -263,6 +263,12 @@ def test_a_self_play_run_fills_resumes_and_repeats_its_pool(tmp_path):
     resumed = train(selfplay_run(tmp_path / "a", 512))  # continues with the same pool
     timesteps = SnapshotPool(folder).restore().timesteps
     assert resumed.timesteps == 512 and timesteps == [0, 128, 256, 384, 512]
+    (folder / "snapshot_384.zip").write_bytes(b"damaged")
+    listing = (folder / "pool.json").read_bytes()
+    with pytest.raises(RunError, match="self-play pool does not load .*snapshot_384.zip is "
+                                       "not a saved stable-baselines3 model"):
+        train(selfplay_run(tmp_path / "a", 768))
+    assert (folder / "pool.json").read_bytes() == listing  # refused before changing anything
     fresh = train(selfplay_run(tmp_path / "a", 256), fresh=True)  # --fresh: a new pool
     assert fresh.timesteps == 256 and SnapshotPool(folder).restore().timesteps == [0, 128, 256]
     assert not (folder / "snapshot_512.zip").exists()

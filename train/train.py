@@ -191,7 +191,7 @@ def train(config: Config, fresh: bool = False) -> RunResult:
                      f"run {run_dir} is already complete at {model.num_timesteps:,} steps: "
                      "re-evaluating")
             if pool is not None:
-                pool.restore(up_to=model.num_timesteps)
+                restore_pool(pool, model.num_timesteps)
         set_up_run_dir(config, new=saved is None, timesteps=model.num_timesteps)
         if pool is not None and not len(pool):  # learn's first reset draws opponents
             pool.add(model, model.num_timesteps)
@@ -206,6 +206,15 @@ def train(config: Config, fresh: bool = False) -> RunResult:
     finally:
         env.close()
     return RunResult(run_dir, model.num_timesteps, clock(), final)
+
+
+def restore_pool(pool: SnapshotPool, timesteps: int) -> None:
+    """Reload the run's self-play pool up to the resume step; ``RunError`` if it is damaged."""
+    try:
+        pool.restore(up_to=timesteps)
+    except ValueError as err:
+        raise RunError(f"the run's self-play pool does not load ({err}); pass --fresh to "
+                       "start over or pick another --name") from None
 
 
 def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
