@@ -39,9 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seat, its win probability when every seat plays its agent, what the best "
                     "response against the others would win instead, and the gain; NashConv "
                     "is the sum of the gains (0 exactly at an equilibrium). Seat 0 insteeks "
-                    "the first round. Agents that read every score (model:...) are asked "
-                    "about far more observations than the scripted ones, so they fit smaller "
-                    "tables; tables beyond the solver's limits are refused before any work.",
+                    "the first round. Tables beyond the solver's limits are refused before "
+                    "any work.",
         epilog=agents_help())
     parser.add_argument("agents", nargs="+", metavar="AGENT",
                         help="one agent for every seat, or one per seat in seat order")

@@ -3,10 +3,11 @@
 ``best_response_multi(opponents, num_players, cards, hero_seat)`` gives the hero's exact
 optimal win probability (and, on request, the best-response player) against fixed opponent
 policies: one ``sweep`` pass in which the hero maximises and every other seat plays its
-policy, asked once about every decision on the rows ``observation.encode`` gives. Opponents
-that read the scores only through the lowest (``policies.reads_lowest_only``: every
-scripted player) are asked about far fewer rows than those that read every score (a
-network); ``cost.check_size`` refuses a table beyond the limits before any work.
+policy, asked once about every decision on the rows ``observation.encode`` gives: one row
+per score to beat and its holders, since an observation shows no other score
+(``policies.reads_lowest_only``; a policy declaring ``score_view = "all"`` is asked every
+combination of scores). ``cost.check_size`` refuses a table beyond the limits before any
+work.
 """
 
 from __future__ import annotations
