@@ -287,3 +287,51 @@ def test_bad_self_play_settings_are_refused_by_the_config(changes, message):
             "vec_env": {"kind": "batch"}} | changes
     with pytest.raises(ConfigError, match=message):
         config_from_dict(data)
+
+
+# ---------------------------------------------------------------- exact reports (issue 11, 4)
+def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(tmp_path):
+    import csv
+
+    from PIL import Image
+
+    from pagadores_env.policies import make_policy
+    from pagadores_env.solver import exact_evaluate, nash_conv
+
+    base = selfplay_run(tmp_path, 256).to_dict()
+    config = config_from_dict(base | {
+        "env": base["env"] | {"cards": 2},
+        "eval": {"every": 256, "games": 12, "final_games": 12, "opponents": ["sensible"],
+                 "exact": True}}, name="selfplay_3p")
+    result = train(config)
+    with (result.run_dir / "eval.csv").open() as f:
+        curve = list(csv.DictReader(f))
+    with (result.run_dir / "final_eval.csv").open() as f:
+        (final,) = csv.DictReader(f)
+    assert [int(r["timesteps"]) for r in curve] == [0, 256]
+    assert all(r["nash_conv"] and r["exact_win"] for r in curve)  # quick at 2 cards: always
+    model = make_policy(f"model:path={result.run_dir / 'model.zip'}")
+    conv = nash_conv(model, 3, 2).total
+    assert float(curve[-1]["nash_conv"]) == float(final["nash_conv"]) == pytest.approx(conv,
+                                                                                     abs=1e-5)
+    # the model at each seat in turn, two sensible players elsewhere, seat 0 starting
+    rotations = [exact_evaluate([model if s == g else "sensible" for s in range(3)], 3, 2)[g]
+                 for g in range(3)]
+    assert float(final["exact_win"]) == pytest.approx(sum(rotations) / 3, abs=1e-5)
+    with Image.open(result.run_dir / "learning_curve.png") as png:
+        assert png.size == (1200, 500)  # two panels: win rates and NashConv
+
+
+def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players():
+    from pagadores_env.policies import make_policy
+    from pagadores_env.solver import exact_evaluate
+    from pagadores_train.yardstick import exact_evaluate_starts, learner_win, starts_rotate
+
+    lineup = ["lookahead", "sensible", "sensible"]
+    starts = exact_evaluate_starts(lineup, 3, 2)
+    assert starts == {k: exact_evaluate(lineup, 3, 2, first_insteker=k) for k in range(3)}
+    rotations = [exact_evaluate(lineup[-g:] + lineup[:-g], 3, 2)[g] for g in range(3)]
+    assert len(set(rotations)) == 3  # seats differ, so averaging them is checked
+    assert starts_rotate(3, 2) and not starts_rotate(4, 2) and not starts_rotate(3, [2, 2, 1])
+    win = learner_win(make_policy("lookahead"), make_policy("sensible"), 3, 2)
+    assert win == pytest.approx(sum(rotations) / 3, abs=1e-12)

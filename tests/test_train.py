@@ -255,7 +255,9 @@ def test_three_player_reports_carry_what_learner_exact_measured(
         return measured[-1]
 
     monkeypatch.setattr(training, "learner_exact", instead)
-    result = train(three_players(tmp_path, ["stop-first"]))
+    # two rollouts: the linear learning rate is 0 in the last, so one would leave the weights
+    # as they were and the final evaluation would reuse the baseline's numbers
+    result = train(three_players(tmp_path, ["stop-first"], total_timesteps=256))
     # at 1 card the passes are quick: done at the untrained baseline and the final evaluation
     assert len(measured) == 2
     for name, exact in zip(("eval.csv", "final_eval.csv"), measured, strict=True):
@@ -290,7 +292,7 @@ def test_exact_numbers_beyond_the_limits_are_left_out_and_said(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pagadores_train import train as training
 
-    monkeypatch.setattr(training, "QUICK_ROWS", 0)
+    monkeypatch.setattr(training, "EVERY_ROWS", 0)
     monkeypatch.setattr(training, "FINAL_ROWS", 0)
     config = tiny(load_config(CONFIGS / "three_players.yaml"), tmp_path, 64,
                   eval={"every": 0, "games": 3, "final_games": 3,

@@ -28,7 +28,8 @@ eval.csv              the model against each evaluation opponent during training
                       (see "Exact numbers" below); ``nash_conv`` at two players is twice the
                       exploitability
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
-learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability)
+learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability at two
+                      players, NashConv at three or more, when exact)
 ====================  ===========================================================
 
 Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
@@ -36,15 +37,18 @@ Every file the trainer writes itself (all but SB3's tensorboard logs) is written
 any moment leaves each file as it was or complete. Nothing else in the folder is touched: a
 folder holding run files (names above) but no run's ``config.yaml`` is refused.
 
-**Exact numbers at three or more players** (``eval.exact``): the model's exact win against
-each evaluation opponent (reused in every other seat, averaged over the seat rotation the
-games play: what the win rate estimates) and the NashConv of the model playing every seat
-(``yardstick.learner_exact``). A model reads every score, so the solver asks it about every
-combination of scores: 3 players with 10 cards is about 6e8 rows per pass, and the passes
-are one per seat rotation and opponent plus one. So they are computed at every evaluation
-only when all passes ask at most ``yardstick.QUICK_ROWS`` rows, else at the final evaluation
-only when they ask at most ``FINAL_ROWS``, else not at all; a table the solver does not
-cover (4 players with many cards) gets none. The final report says which, in one line.
+**Exact numbers at three or more players** (``eval.exact``): the NashConv of the model
+playing every seat (one ``solver.nash_conv`` pass) and its exact win against each evaluation
+opponent (reused in every other seat, averaged over the seat rotation the games play: what
+the win rate estimates; at 3 players with equal cards one pass over every first insteker,
+else one pass per rotation; ``yardstick.learner_exact``). A pass asks the policies about
+every decision of the table: 3 players with 10 cards is 6.3e7 rows, about 2–3 minutes with a
+small network on two cores. So they are computed at every evaluation when all passes ask at
+most ``EVERY_ROWS`` rows (3 players, 10 cards: NashConv and the win against one opponent),
+else at the final evaluation only when they ask at most ``FINAL_ROWS``, else not at all; a
+table the solver does not cover (4 players with many cards) gets none. The final report says
+which, in one line. The final evaluation reuses the exact numbers of an evaluation of the
+same weights (the scheduled one at the last step) instead of solving again.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
 model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone),
@@ -124,8 +128,8 @@ from .evaluate import AgentStats, evaluate_agents
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
-    QUICK_ROWS,
     ExactMetrics,
+    LearnerExact,
     learner_cost,
     learner_exact,
     opponent_yardstick,
@@ -135,10 +139,12 @@ from .yardstick import (
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
                "exploitability", "exact_vs_drawn_table", "nash_conv")
-#: Policy rows the exact numbers of a 3+-player run may ask at its final evaluation
-#: (``yardstick.learner_cost``): a few minutes for a small SB3 model, which answers about
-#: 1e5–3e5 rows a second on two busy cores.
-FINAL_ROWS = 5 * 10**7
+#: Policy rows (``solver.solve_cost``, all passes together) the exact numbers of a 3+-player
+#: run may ask at every evaluation: the NashConv pass and one opponent's pass at 3 players with
+#: 10 cards (6.3e7 rows each; a small SB3 network answers about 3e5–5e5 rows a second).
+EVERY_ROWS = 13 * 10**7
+#: The same at the final evaluation only: about five such passes.
+FINAL_ROWS = 32 * 10**7
 LATEST = "latest.json"
 #: The run's sub-folder of self-play snapshots (``selfplay.SnapshotPool``).
 SELFPLAY = "selfplay"
@@ -174,6 +180,7 @@ def train(config: Config, fresh: bool = False) -> RunResult:
     Raises ``ConfigError``/``RunError`` before changing anything in the run folder, and
     ``Interrupted`` on Ctrl-C once the run has started."""
     torch.set_num_threads(config.torch_threads)
+    _last_exact.clear()  # reused within a run only
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
     pool = SnapshotPool(run_dir / SELFPLAY) if config.env.selfplay.every else None
@@ -597,8 +604,7 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
             wanted, note = exact_plan(player, config, final)
             if not wanted:
                 return [replace(r, note=note) for r in results]
-            measured = learner_exact(player, config.eval.opponents, env.num_players,
-                                     env.cards, config.seed)
+            measured = measured_exactly(model, player, config)
             return [replace(r, exact_win=measured.win_probability[r.opponent],
                             nash_conv=measured.nash_conv) for r in results]
         if not isinstance(env.cards, int):
@@ -611,18 +617,43 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
 def exact_plan(player: Policy, config: Config, final: bool) -> tuple[bool, str]:
     """Whether this evaluation of a 3+-player run gets exact numbers (``learner_exact``),
     and the note saying why not: a table beyond the solver, or passes asking more policy
-    rows than ``QUICK_ROWS`` (every evaluation) or ``FINAL_ROWS`` (the final one)."""
+    rows than ``EVERY_ROWS`` (every evaluation) or ``FINAL_ROWS`` (the final one)."""
     env = config.env
     try:
         rows = learner_cost(player, config.eval.opponents, env.num_players, env.cards)
     except ValueError as err:
         return False, f"exact: not covered: {err}; Monte Carlo only"
-    if rows <= QUICK_ROWS or (final and rows <= FINAL_ROWS):
+    if rows <= EVERY_ROWS or (final and rows <= FINAL_ROWS):
         return True, ""
-    limit = FINAL_ROWS if final else QUICK_ROWS
+    limit = FINAL_ROWS if final else EVERY_ROWS
     return False, (f"exact: skipped: the solver passes would ask the model {rows:.1e} rows, "
                    f"more than the {limit:.0e} allowed at {'the final' if final else 'each'} "
                    "evaluation; Monte Carlo only")
+
+
+#: The run's last ``learner_exact`` result, by what it measured (``weights_key``, opponents,
+#: table): the final evaluation of a run whose last scheduled evaluation fell on its last step
+#: asks the same weights again.
+_last_exact: dict[tuple[object, ...], LearnerExact] = {}
+
+
+def weights_key(model: BaseAlgorithm) -> bytes:
+    """The model's policy weights as bytes: equal exactly when it plays the same."""
+    return b"".join(t.detach().cpu().numpy().tobytes()
+                    for t in model.policy.state_dict().values())
+
+
+def measured_exactly(model: BaseAlgorithm, player: Policy, config: Config) -> LearnerExact:
+    """``learner_exact`` of ``player`` (``model`` saved as a policy) at the run's table,
+    reused when the previous call measured the same weights the same way."""
+    env = config.env
+    key = (weights_key(model), tuple(config.eval.opponents), env.num_players, str(env.cards),
+           config.seed)
+    if key not in _last_exact:
+        _last_exact.clear()
+        _last_exact[key] = learner_exact(player, config.eval.opponents, env.num_players,
+                                         env.cards, config.seed)
+    return _last_exact[key]
 
 
 def final_evaluation(model: BaseAlgorithm, config: Config) -> list[Evaluation]:
@@ -803,16 +834,16 @@ def truncate_rows(path: Path, timesteps: int) -> None:
 
 def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> None:
     """Win rate against each opponent over timesteps: Monte-Carlo points with their 95 % CI
-    as a band, and the exact win probability as a dashed line when the solver gave one; then
+    as a band, and the exact win probability as a dashed line where the solver gave one; then
     a second panel with the policy's exact exploitability (two players) or NashConv (three
-    or more; log scale)."""
+    or more; log scale) at the evaluations that have it."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = read_rows(csv_path)
-    exact = bool(rows) and all(r["exact_win"] for r in rows)
+    exact = any(r["exact_win"] for r in rows)
     fig, axes = plt.subplots(1, 2 if exact else 1, figsize=(12 if exact else 8, 5),
                              squeeze=False, gridspec_kw={"width_ratios": [2, 1][:1 + exact]})
     ax = axes[0][0]
@@ -822,8 +853,10 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
         line, = ax.plot(x, [float(r["win_rate"]) for r in mine], marker="o", label=opponent)
         ax.fill_between(x, [float(r["ci_low"]) for r in mine],
                         [float(r["ci_high"]) for r in mine], alpha=0.2, color=line.get_color())
-        if exact:
-            ax.plot(x, [float(r["exact_win"]) for r in mine], linestyle="--",
+        solved = [r for r in mine if r["exact_win"]]
+        if solved:
+            ax.plot([int(r["timesteps"]) for r in solved],
+                    [float(r["exact_win"]) for r in solved], linestyle="--",
                     color=line.get_color())
     ax.axhline(1 / num_players, color="grey", linestyle=":", label="fair share")
     ax.set(xlabel="timesteps", ylabel="win rate", ylim=(0, 1),
@@ -832,9 +865,9 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
     ax.legend(loc="lower right", fontsize="small")
     if exact:
         # eval.csv files written before the nash_conv column have exploitability (2 players)
-        two = bool(rows[0]["exploitability"])
+        two = any(r["exploitability"] for r in rows)
         measure, name = ("exploitability", "exploitability") if two else ("nash_conv", "NashConv")
-        by_step = {int(r["timesteps"]): float(r[measure]) for r in rows}
+        by_step = {int(r["timesteps"]): float(r[measure]) for r in rows if r[measure]}
         right = axes[0][1]
         right.plot(list(by_step), [max(v, 1e-6) for v in by_step.values()], marker="o")
         right.set(xlabel="timesteps", ylabel=f"{name} (exact)", yscale="log",

@@ -58,6 +58,7 @@ from pagadores_env.solver import (
     win_probabilities,
 )
 from pagadores_env.solver.cost import table_cards
+from pagadores_env.solver.equilibrium import Profile, _pass
 from pagadores_env.solver.model import check_cards
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
@@ -235,6 +236,13 @@ def lineup_exact(players: Sequence[Policy], row_of_entry: Sequence[int],
                        total / n if nash else None)
 
 
+def starts_rotate(num_players: int, cards: int | Sequence[int]) -> bool:
+    """Whether rotating the agents round the table is the same as rotating the first insteker
+    (R3.1): at 2–3 players with equal cards seats differ in nothing else, so one pass that
+    solves every start (``solver.exact_evaluate_starts``) stands for every rotation."""
+    return len(set(table_cards(num_players, cards))) == 1 and num_players <= 3
+
+
 @dataclass(frozen=True)
 class LearnerExact:
     """A learned policy measured exactly at a table of three or more: its win probability
@@ -249,20 +257,53 @@ def _lineups(player: Policy, opponents: Sequence[str], seed: int) -> dict[str, l
     return {o: [player, make_policy(o, seed=seed)] for o in opponents}
 
 
+def learner_passes(player: Policy, opponents: Sequence[str], num_players: int,
+                   cards: int | Sequence[int]) -> list[int]:
+    """The policy rows of each solver pass ``learner_exact`` makes (the NashConv pass first),
+    or ``ValueError`` (``pass_cost``) if the table is beyond the solver's limits."""
+    passes = 1 if starts_rotate(num_players, cards) else num_players
+    return [pass_cost([player], num_players, cards)] + [
+        pass_cost(lineup, num_players, cards, nash=False)
+        for lineup in _lineups(player, opponents, 0).values() for _ in range(passes)]
+
+
 def learner_cost(player: Policy, opponents: Sequence[str], num_players: int,
                  cards: int | Sequence[int]) -> int:
-    """The policy rows ``learner_exact`` asks in all, or ``ValueError`` (``lineup_cost``)
-    if the table is beyond the solver's limits."""
-    return pass_cost([player], num_players, cards) + sum(
-        lineup_cost(lineup, num_players, cards, nash=False)
-        for lineup in _lineups(player, opponents, 0).values())
+    """The policy rows ``learner_exact`` asks in all (``learner_passes``)."""
+    return sum(learner_passes(player, opponents, num_players, cards))
+
+
+def exact_evaluate_starts(profile: Profile, num_players: int,
+                          cards: int | Sequence[int]) -> dict[int, tuple[float, ...]]:
+    """``solver.exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every
+    seat's win probability when that seat insteeks first}`` for each seat with cards. The
+    solver's pass solves every start position anyway, so this costs one ``exact_evaluate``."""
+    start = table_cards(num_players, cards)
+    first = next(seat for seat, count in enumerate(start) if count)
+    _, sweep = _pass(profile, num_players, start, first, False, None)
+    return {seat: tuple(float(v) for v in sweep.win[(start, seat)][0])
+            for seat, count in enumerate(start) if count}
+
+
+def learner_win(player: Policy, opponent: Policy, num_players: int,
+                cards: int | Sequence[int]) -> float:
+    """``player``'s exact win with ``opponent`` in every other seat, averaged over the seat
+    rotation (``lineup_exact``): one pass over every first insteker where that is the same
+    (``starts_rotate``; the player at seat 0 with seat ``-g`` starting is rotation ``g``),
+    else one pass per rotation."""
+    if not starts_rotate(num_players, cards):
+        return lineup_exact([player, opponent], [0] + [1] * (num_players - 1), cards,
+                            nash=False).win_probability[0]
+    starts = exact_evaluate_starts([player] + [opponent] * (num_players - 1), num_players,
+                                   cards)
+    return float(np.mean([values[0] for values in starts.values()]))
 
 
 def learner_exact(player: Policy, opponents: Sequence[str], num_players: int,
                   cards: int | Sequence[int], seed: int = 0) -> LearnerExact:
     """``player``'s exact win against each of ``opponents`` (spec strings, built with
-    ``seed``) and its NashConv at the table (``solver.nash_conv`` with it in every seat)."""
-    entries = [0] + [1] * (num_players - 1)
-    wins = {o: lineup_exact(lineup, entries, cards, nash=False).win_probability[0]
-            for o, lineup in _lineups(player, opponents, seed).items()}
+    ``seed``; ``learner_win``) and its NashConv at the table (``solver.nash_conv`` with it in
+    every seat)."""
+    wins = {o: learner_win(player, opponent, num_players, cards)
+            for o, (_, opponent) in _lineups(player, opponents, seed).items()}
     return LearnerExact(wins, nash_conv(player, num_players, cards).total)
