@@ -37,7 +37,7 @@ decision states once (well under a second with a vectorised ``act_batch``, ~9 s 
 rotation the games play (so it is what the Monte-Carlo win rate estimates), what its seats
 gain by switching to their best response (``BR gain``) and the lineup's NashConv; one solver
 pass per rotation, asking every policy about every decision (3 players with 10 cards: about
-6e7 rows a pass for heuristics, 6e8 for a model, which reads every score). By default they
+6e7 rows a pass, a model's forward passes being slower than a heuristic). By default they
 are computed when the passes ask at most ``yardstick.QUICK_ROWS`` rows; ``exact=True``
 computes them whenever the solver covers the table. The table's note says which: exact,
 skipped (and why) or not covered (naming the limit), Monte Carlo only. ``exact=False`` skips

@@ -16,9 +16,8 @@ is the zero-sum solution of ``two_player``).
   0 exactly at an equilibrium; at two players it is twice ``exploitability``.
 
 All three are one pass of ``sweep``. Policies are asked about every decision on the
-observation rows the environment gives (``multi_rows``); a policy that reads the scores only
-through the score to beat and who holds it (``reads_lowest_only``) is asked on far fewer
-rows, and only such profiles are exact at 4 players.
+observation rows the environment gives (``multi_rows``): one row per score to beat and its
+holders, since an observation shows no other score (``policies.reads_lowest_only``).
 """
 
 from __future__ import annotations
@@ -262,7 +261,7 @@ def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence
     agent for all seats, or one per seat), from ``cards`` with ``first_insteker`` starting
     (R3.1). A stochastic policy with ``throw_probabilities`` is evaluated as its mixture;
     others are asked once per decision. ``ValueError`` for a bad argument or a table beyond
-    the limits (``cost.check_size``: policies that read every score are asked ``41 ** m``
+    the limits (``cost.check_size``; a policy declaring ``score_view = "all"`` is asked ``41 ** m``
     rows per decision of the ``m``-th seat in a round)."""
     values, _ = _pass(profile, num_players, cards, first_insteker, False, progress)
     return tuple(float(v) for v in values[0])
