@@ -324,8 +324,8 @@ def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(t
 
 def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players():
     from pagadores_env.policies import make_policy
-    from pagadores_env.solver import exact_evaluate
-    from pagadores_train.yardstick import exact_evaluate_starts, learner_win, starts_rotate
+    from pagadores_env.solver import exact_evaluate, exact_evaluate_starts
+    from pagadores_train.yardstick import learner_win, starts_rotate
 
     lineup = ["lookahead", "sensible", "sensible"]
     starts = exact_evaluate_starts(lineup, 3, 2)

@@ -53,12 +53,13 @@ from pagadores_env.solver import (
     best_response,
     check_size,
     exact_evaluate,
+    exact_evaluate_starts,
     nash_conv,
     policy_table,
+    symmetric,
     win_probabilities,
 )
 from pagadores_env.solver.cost import table_cards
-from pagadores_env.solver.equilibrium import Profile, _pass
 from pagadores_env.solver.model import check_cards
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
@@ -240,7 +241,7 @@ def starts_rotate(num_players: int, cards: int | Sequence[int]) -> bool:
     """Whether rotating the agents round the table is the same as rotating the first insteker
     (R3.1): at 2–3 players with equal cards seats differ in nothing else, so one pass that
     solves every start (``solver.exact_evaluate_starts``) stands for every rotation."""
-    return len(set(table_cards(num_players, cards))) == 1 and num_players <= 3
+    return symmetric(num_players, table_cards(num_players, cards))
 
 
 @dataclass(frozen=True)
@@ -271,18 +272,6 @@ def learner_cost(player: Policy, opponents: Sequence[str], num_players: int,
                  cards: int | Sequence[int]) -> int:
     """The policy rows ``learner_exact`` asks in all (``learner_passes``)."""
     return sum(learner_passes(player, opponents, num_players, cards))
-
-
-def exact_evaluate_starts(profile: Profile, num_players: int,
-                          cards: int | Sequence[int]) -> dict[int, tuple[float, ...]]:
-    """``solver.exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every
-    seat's win probability when that seat insteeks first}`` for each seat with cards. The
-    solver's pass solves every start position anyway, so this costs one ``exact_evaluate``."""
-    start = table_cards(num_players, cards)
-    first = next(seat for seat, count in enumerate(start) if count)
-    _, sweep = _pass(profile, num_players, start, first, False, None)
-    return {seat: tuple(float(v) for v in sweep.win[(start, seat)][0])
-            for seat, count in enumerate(start) if count}
 
 
 def learner_win(player: Policy, opponent: Policy, num_players: int,

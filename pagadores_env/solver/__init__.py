@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from .cost import check_size, memory_limit, solve_cost, within_limits
 from .decisions import Decision, decision_from_game, decode_batch, encode_decisions
-from .equilibrium import NashConv, Solution, exact_evaluate, nash_conv, profile_players, solve
+from .equilibrium import (
+    NashConv,
+    Solution,
+    exact_evaluate,
+    exact_evaluate_starts,
+    nash_conv,
+    profile_players,
+    solve,
+)
 from .model import PolicyTable, Tables, backward, backward_rounds
 from .response import (
     BestResponse,
@@ -44,6 +52,7 @@ __all__ = [
     "TablePolicy", "Tables", "TwoPlayerSolution",
     "backward", "backward_rounds", "best_response", "cache_dir", "cache_path", "cached",
     "check_size", "decision_from_game", "decode_batch", "encode_decisions", "exact_evaluate",
+    "exact_evaluate_starts",
     "expected_rounds", "exploitability", "load_or_solve", "memory_limit", "nash_conv",
     "policy_table", "profile_players", "solve", "solve_cost", "solve_two_player", "symmetric",
     "win_probabilities", "within_limits",
