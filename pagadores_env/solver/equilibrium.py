@@ -117,7 +117,7 @@ class Solution:
     def policy(self, seat: int | None = None) -> SweepPolicy:
         """The equilibrium as a player (``table_play.SweepPolicy``): for ``seat``, or, at
         2–3 players with equal cards, for any seat."""
-        return SweepPolicy(self.positions, self.num_players, self.start_cards, full=False,
+        return SweepPolicy(self.positions, self.num_players, self.start_cards,
                            seat=seat, name="equilibrium")
 
     # -- files ------------------------------------------------------------------------

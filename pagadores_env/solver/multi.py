@@ -53,7 +53,10 @@ class MultiBestResponse:
         """The best response as a player for the hero's seat."""
         if self.positions is None:
             raise ValueError("the best-response table was not kept: solve with keep_policy=True")
-        return SweepPolicy(self.positions, self.num_players, self.start_cards, self.full,
+        if self.full:  # its decisions read scores an observation does not show
+            raise ValueError("a best response against players that read every score cannot "
+                             "play from observations, which show only the score to beat")
+        return SweepPolicy(self.positions, self.num_players, self.start_cards,
                            seat=self.hero_seat, name="multi-best-response")
 
 

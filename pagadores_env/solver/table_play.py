@@ -45,7 +45,8 @@ def symmetric(num_players: int, start: Sequence[int]) -> bool:
 
 
 class SweepPolicy(BasePolicy):
-    """Plays the maximising seat of a kept sweep (variant 0) from observations.
+    """Plays the maximising seat of a kept sweep (variant 0, lowest-score view) from
+    observations.
 
     ``seat`` is the seat it plays. The observation does not say which seat its observer is
     (slots are relative, R1.2), and the rules tell seats apart only when one special empties
@@ -54,18 +55,14 @@ class SweepPolicy(BasePolicy):
     and ``seat=None`` plays any seat. At 4 or more players give the seat."""
 
     def __init__(self, positions: Mapping[tuple[Cards, int], Position], num_players: int,
-                 start: Cards, full: bool, seat: int | None = None, name: str = "table",
+                 start: Cards, seat: int | None = None, name: str = "table",
                  seed: int | None = None) -> None:
         super().__init__(seed)
         self.positions = positions
         self.num_players = num_players
         self.start = start
-        self.full = full
         self.seat = seat
         self.name = name
-        if full:  # an observation shows no score above the lowest (``observation``)
-            raise ValueError(f"{name!r} was solved against players that read every score, "
-                             f"and an observation shows only the lowest: it cannot play")
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """``ValueError`` unless this player covers the table (``policies.check_tables``)."""
@@ -117,7 +114,7 @@ class SweepPolicy(BasePolicy):
             role = order.index(me)
             scores = seen.scores[rows][:, [seats[s] for s in order[:role]]]
             values = decision_values(self.positions[(tuple(cards), insteker)], len(order),
-                                     self.full, role, limit if role else 0, used, scores,
+                                     False, role, limit if role else 0, used, scores,
                                      seen.my_strength[rows])
             stop, throw = values[..., 0, me]
             actions[rows] = throw > stop + TIE_TOLERANCE
