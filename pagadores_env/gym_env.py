@@ -87,6 +87,7 @@ from .observation import OBS_SIZE, encode
 from .opponents import (
     Opponents,
     check_learner_seat,
+    end_games,
     game_action,
     reseed_opponents,
     seat_opponents,
@@ -164,12 +165,15 @@ class PagadoresGymEnv(gym.Env):
                     f"the learner (seat {self.seat}) played an illegal action: {err}") from None
             if self.illegal_action == "penalty":
                 self._done = True
+                end_games(self.opponents, np.array([_GAME]), np.array([self.num_players]))
                 return (self._observe(), -1.0, True, False,
                         self._info(illegal_action=True, placement=self.num_players))
             action, replaced = game.legal_actions()[0], True
         game.apply_action(action)
         self._play_until_learner()
         reward = self._final_reward() if self._done else 0.0
+        if self._done:
+            end_games(self.opponents, np.array([_GAME]), np.array([game.placements()[self.seat]]))
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)

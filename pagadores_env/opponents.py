@@ -14,7 +14,11 @@ snapshot of the learner per game and seat) offers the two per-game hooks of the 
 protocol (``policies``): ``new_games(games)``, which both envs call through ``start_games``
 whenever games start, and ``act_games(games, seats, obs, mask)``, which they call through
 ``game_actions`` (``game_action`` for one row) instead of ``act``/``act_batch``, so it knows
-the game and seat of each row. The Gym env's one game is game 0, so a seeded Gym env and a
+the game and seat of each row. A policy that learns from the results (a self-play opponent
+drawing the snapshots the learner loses to more often) also offers ``end_games(games,
+learner_won)``, which both envs call through ``end_games`` where a learner's episode ends,
+before the next game starts in that slot; games in which the learner never decided are not
+episodes and are not reported. The Gym env's one game is game 0, so a seeded Gym env and a
 seeded one-game VecEnv make the same calls in the same order.
 """
 
@@ -87,6 +91,18 @@ def start_games(policies: Sequence[Policy], games: np.ndarray) -> None:
         hook = getattr(policy, "new_games", None)
         if hook is not None:
             hook(games)
+
+
+def end_games(policies: Sequence[Policy], games: np.ndarray, places: np.ndarray) -> None:
+    """Tell each distinct policy object that has ``end_games`` that the learner's episodes in
+    ``games`` ended with the learner in ``places`` (1 = winner). The learner won a game when it
+    placed first: the reward scheme ``win`` pays exactly that, and a shared place is never
+    first (R1.5: one player wins), so a place shared by a knock-out counts as a loss."""
+    won = np.asarray(places) == 1
+    for policy in distinct(policies):
+        hook = getattr(policy, "end_games", None)
+        if hook is not None:
+            hook(np.asarray(games, dtype=np.int64), won)
 
 
 def game_actions(policy: Policy, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,

@@ -43,6 +43,7 @@ from .opponents import (
     Opponents,
     check_learner_seat,
     distinct,
+    end_games,
     game_actions,
     reseed_opponents,
     seat_opponents,
@@ -201,6 +202,8 @@ class PagadoresVecEnv(VecEnv):
                                           int(shared[k]))
                 infos[i].update(terminal_observation=final_obs[k], placement=int(place[k]),
                                 learner_seat=int(learner[k]))
+        episodes = self.acted[rows]  # before the slots restart and their opponents redraw
+        end_games(self._policies, rows[episodes], place[episodes])
         self.acted[rows] = False
         self.learner[rows] = self._draw_seats(rows.size)
         game.reset_games(rows)

@@ -12,7 +12,12 @@ from sb3_contrib import MaskablePPO
 from pagadores_env.gym_env import PagadoresGymEnv
 from pagadores_env.vec_env import PagadoresVecEnv
 from pagadores_train.config import ConfigError, config_from_dict, load_config
-from pagadores_train.selfplay import SelfPlayOpponent, SnapshotEvery, SnapshotPool
+from pagadores_train.selfplay import (
+    SelfPlayOpponent,
+    SnapshotEvery,
+    SnapshotPool,
+    priority_weights,
+)
 from pagadores_train.train import RunError, train
 
 from .test_agents import real_decisions
@@ -116,7 +121,7 @@ def test_sampling_modes_and_their_reproducibility(pool):
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"sample": "best"}, "sample must be one of 'latest', 'uniform', got 'best'"),
+    ({"sample": "best"}, "sample must be one of 'latest', 'uniform', 'priority', got 'best'"),
     ({"scripted_share": 1.5}, "scripted_share must be a number from 0 to 1, got 1.5"),
     ({"scripted_share": 0.5}, "scripted_share > 0 needs at least one scripted policy"),
 ])
@@ -237,6 +242,195 @@ def test_snapshot_callback_adds_every_n_steps_and_resumes_the_pace(tmp_path):
         SnapshotEvery(pool, every=0)
 
 
+# ------------------------------------------- prioritised fictitious self-play (issue 11)
+def test_priority_weights_prefer_the_snapshots_the_learner_loses_to():
+    wins, games = np.array([0, 5, 9, 0, 1000]), np.array([0, 10, 10, 10, 1000])
+    weights = priority_weights(wins, games)
+    # by hand: win rates 1/2, 6/12, 10/12, 1/12, 1001/1002 under the Beta(1, 1) prior
+    expected = np.array([1 / 4, 1 / 4, (2 / 12) ** 2, (11 / 12) ** 2, (1 / 1002) ** 2])
+    np.testing.assert_allclose(weights, expected / expected.sum(), rtol=1e-12)
+    assert weights[3] > weights[0] == weights[1] > weights[2] > weights[4] > 0
+    np.testing.assert_allclose(priority_weights(np.zeros(4), np.zeros(4)), 0.25)  # unseen
+
+
+def fresh_copy(pool: SnapshotPool) -> SnapshotPool:
+    """The module's pool reloaded, with a record of its own to change."""
+    return SnapshotPool(pool.folder).restore()
+
+
+def test_priority_draws_follow_the_weights_and_repeat_under_a_seed(pool):
+    copy = fresh_copy(pool)
+    copy.wins[:], copy.games[:] = [0, 50, 95], [100, 100, 100]
+    weights = priority_weights(copy.wins, copy.games)
+
+    def draws(seed: int) -> np.ndarray:
+        opponent = copy.opponent(sample="priority", seed=seed)
+        opponent.new_games(np.arange(1000))
+        return np.array([opponent.drawn(g) for g in range(1000)]).ravel()
+
+    first = draws(5)
+    share = np.bincount(first, minlength=3) / first.size
+    assert abs(share - weights).max() < 0.02, (share, weights)  # 6000 draws: sd under 0.006
+    assert share[0] > 0.7 and 0 < share[2] < 0.01  # the one the learner loses to, mostly
+    np.testing.assert_array_equal(first, draws(5))
+    assert (first != draws(6)).any()
+
+
+class Results(SelfPlayOpponent):
+    """Records every ``end_games`` call with what each of its games had drawn."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.ended: list[tuple[int, bool, np.ndarray]] = []  # (game, learner won, drawn)
+
+    def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
+        self.ended.extend((g, bool(w), self.drawn(g))
+                          for g, w in zip(games.tolist(), learner_won.tolist(), strict=True))
+        super().end_games(games, learner_won)
+
+
+def expected_record(episodes: list[tuple[bool, np.ndarray, int]], num_players: int,
+                    size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The learner's record from ``(won, drawn, learner seat)`` per episode: one game for
+    every snapshot at an opponent's seat (at 10 cards every opponent decides)."""
+    wins, games = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    for won, drawn, learner in episodes:
+        sat = {int(drawn[s]) for s in range(num_players) if s != learner and drawn[s] >= 0}
+        for k in sat:
+            games[k] += 1
+            wins[k] += won
+    return wins, games
+
+
+def test_the_vec_env_reports_each_episode_and_the_pool_counts_it(pool):
+    copy = fresh_copy(pool)
+    opponent = Results(copy, sample="priority", scripted=["random"], scripted_share=0.3)
+    env = PagadoresVecEnv(4, num_players=3, opponents=opponent, seed=7)
+    episodes = []
+    for _ in range(400):
+        reported = len(opponent.ended)
+        _, _, dones, infos = env.step(np.ones(4, np.int64))
+        ended = opponent.ended[reported:]
+        assert sorted(g for g, _, _ in ended) == np.flatnonzero(dones).tolist()
+        for game, won, drawn in ended:
+            assert won == (infos[game]["placement"] == 1)
+            episodes.append((won, drawn, infos[game]["learner_seat"]))
+    assert len(episodes) > 30 and 0 < sum(w for w, _, _ in episodes) < len(episodes)
+    wins, games = expected_record(episodes, 3, len(copy))
+    np.testing.assert_array_equal(copy.games, games)
+    np.testing.assert_array_equal(copy.wins, wins)
+    assert (games > 0).all()
+
+
+def test_the_gym_env_reports_each_episode_and_the_pool_counts_it(pool):
+    copy = fresh_copy(pool)
+    opponent = Results(copy, sample="priority", scripted=["random"], scripted_share=0.3)
+    env = PagadoresGymEnv(num_players=3, opponents=opponent)
+    episodes = []
+    for episode in range(30):
+        env.reset(seed=episode)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(1)
+        (game, won, drawn), = opponent.ended[episode:]
+        assert game == 0 and won == (info["placement"] == 1)
+        episodes.append((won, drawn, info["learner_seat"]))
+    env.reset(seed=99)
+    env.step(1)
+    env.reset(seed=100)  # an episode left unfinished does not count
+    assert len(opponent.ended) == 30
+    wins, games = expected_record(episodes, 3, len(copy))
+    np.testing.assert_array_equal(copy.games, games)
+    np.testing.assert_array_equal(copy.wins, wins)
+    assert 0 < wins.sum() < games.sum()
+
+
+def test_a_forfeit_counts_as_a_loss(tmp_path):
+    recorder = []
+
+    class Ends(SelfPlayOpponent):
+        def end_games(self, games, learner_won):
+            recorder.append((games.tolist(), learner_won.tolist()))
+
+    env = PagadoresGymEnv(num_players=3, opponents=Ends(SnapshotPool(tmp_path),
+                                                        scripted=["sensible"]),
+                          illegal_action="penalty")
+    env.reset(seed=3)
+    env.step(7)
+    assert recorder == [([0], [False])]
+
+
+def test_games_the_learner_never_decided_in_do_not_count(pool):
+    """At one card each many games end before the learner's first decision; the VecEnv
+    replays them silently, and they reach no one's record."""
+    copy = fresh_copy(pool)
+    opponent = Results(copy, sample="uniform")
+    env = PagadoresVecEnv(8, num_players=3, cards=1, opponents=opponent, seed=2)
+    started = []
+    original = opponent.new_games
+    opponent.new_games = lambda games: started.extend(np.asarray(games).tolist()) or \
+        original(games)
+    episodes = 0
+    for _ in range(100):
+        episodes += int(env.step(np.zeros(8, np.int64))[2].sum())
+    assert len(started) > episodes > 0  # some games were no episode, so this could fail
+    assert len(opponent.ended) == episodes
+    assert copy.games.sum() <= 2 * episodes  # two opponents a game at most
+
+
+def test_the_record_is_saved_with_each_snapshot_and_restored_up_to_a_step(tmp_path):
+    pool = SnapshotPool(tmp_path)
+    model = tiny_model(0)
+    pool.add(model, 0)
+    pool.count(np.array([0, 0]), np.array([True, False]))
+    pool.add(model, 100)
+    pool.count(np.array([0, 1, 1]), np.array([True, True, False]))
+    pool.add(model, 200)
+    pool.count(np.array([2]), np.array([False]))  # after the last snapshot: not saved
+    whole = SnapshotPool(tmp_path).restore()
+    assert whole.wins.tolist() == [2, 1, 0] and whole.games.tolist() == [3, 2, 0]
+    rewound = SnapshotPool(tmp_path).restore(up_to=150)  # a checkpoint of step 150
+    assert rewound.wins.tolist() == [1, 0] and rewound.games.tolist() == [2, 0]
+    rewound.count(np.array([1]), np.array([True]))
+    rewound.add(model, 160)
+    again = SnapshotPool(tmp_path).restore()
+    assert again.timesteps == [0, 100, 160]
+    assert again.wins.tolist() == [1, 1, 0] and again.games.tolist() == [2, 1, 0]
+    assert SnapshotPool(tmp_path).restore(up_to=120).games.tolist() == [2, 0]  # kept as saved
+
+
+def test_a_listing_without_records_loads_and_a_bad_record_is_named(pool, tmp_path):
+    listing = json.loads((pool.folder / "pool.json").read_text())
+    for entry in listing["snapshots"]:
+        entry["file"] = str(pool.folder / entry["file"])  # absolute: found from anywhere
+        del entry["wins"], entry["games"]
+    (tmp_path / "pool.json").write_text(json.dumps(listing))
+    old = SnapshotPool(tmp_path).restore()
+    assert old.timesteps == [0, 100, 200] and old.games.tolist() == [0, 0, 0]
+    listing["snapshots"][2] |= {"wins": [3, 0], "games": [2, 0]}
+    (tmp_path / "pool.json").write_text(json.dumps(listing))
+    with pytest.raises(ValueError, match=r"pool.json is not a snapshot pool listing: snapshot "
+                                         r"2 has a record of \[3, 0\] wins in \[2, 0\] games"):
+        SnapshotPool(tmp_path).restore()
+
+
+def test_a_priority_run_repeats_under_its_seed(pool):
+    def play(seed: int) -> tuple[np.ndarray, np.ndarray]:
+        copy = fresh_copy(pool)
+        opponent = Results(copy, sample="priority", scripted=["random"], scripted_share=0.2)
+        env = PagadoresVecEnv(4, num_players=3, opponents=opponent, seed=seed)
+        for _ in range(200):
+            env.step(np.ones(4, np.int64))
+        draws = np.array([d for _, _, d in opponent.ended])
+        return draws, np.concatenate([copy.wins, copy.games])
+
+    first = play(3)
+    again = play(3)
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+    assert not np.array_equal(first[1], play(4)[1])
+
+
 def selfplay_run(out, timesteps: int, **changes):
     """``configs/selfplay_3p.yaml`` shrunk to seconds: a snapshot every 128 steps."""
     config = tiny(load_config(CONFIGS / "selfplay_3p.yaml"), out, timesteps,
@@ -277,7 +471,7 @@ def test_a_self_play_run_fills_resumes_and_repeats_its_pool(tmp_path):
 @pytest.mark.parametrize(("changes", "message"), [
     ({"vec_env": {"kind": "dummy"}}, "env.selfplay needs vec_env.kind 'batch'"),
     ({"env": {"selfplay": {"every": 10, "sample": "best"}}},
-     "env.selfplay.sample must be one of 'latest', 'uniform', got 'best'"),
+     "env.selfplay.sample must be one of 'latest', 'uniform', 'priority', got 'best'"),
     ({"env": {"selfplay": {"every": 10, "scripted_share": 2}}},
      r"env.selfplay.scripted_share must be a number in \[0, 1\], got 2"),
     ({"env": {"selfplay": {"every": -1}}}, "env.selfplay.every must be an integer ≥ 0"),

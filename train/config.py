@@ -47,8 +47,9 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
 }
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
-#: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``).
-SAMPLES = ("latest", "uniform")
+#: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``):
+#: the newest, uniformly, or weighted to the ones the learner loses to (``priority_weights``).
+SAMPLES = ("latest", "uniform", "priority")
 #: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
@@ -228,7 +229,9 @@ class SelfPlayConfig:
 
     every: int = _field(0, integer(0), "add a snapshot of the learner every N timesteps "
                         "(0: no self-play, env.opponents play)")
-    sample: str = _field("latest", choice(*SAMPLES), "which snapshot a seat plays")
+    sample: str = _field("latest", choice(*SAMPLES),
+                         "which snapshot a seat plays: the latest, uniformly drawn, or "
+                         "'priority': more often the ones the learner loses to")
     scripted_share: float = _field(0.0, number(0.0, 1.0),
                                    "chance a seat plays one of env.opponents instead")
 

@@ -10,17 +10,40 @@ the same pool. ``SnapshotEvery`` (an SB3 callback) adds a snapshot every N times
 pool's last; the first one is added before ``learn``, whose first reset already draws
 opponents.
 
+The pool also keeps the learner's record against each snapshot (``wins`` and ``games``): a
+game counts once for every snapshot that sat in it and decided at least once (a seat that
+never decided had no say), and it is a win when the learner placed first
+(``opponents.end_games``); games without a learner decision are not episodes and do not
+count. The record is saved in the listing: each entry holds the record of the snapshots
+before it as it stood when that snapshot was added, so ``restore(up_to)`` takes the record of
+the last snapshot at or before the resume step: the results of the games between that
+snapshot and the checkpoint are lost (the pool is saved with its snapshots, not at
+checkpoints), while a later record would count games the resumed run never played. A listing
+from before records were kept loads with an empty record.
+
 ``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
 any other opponent. It uses the per-game hooks of the policy protocol
 (``pagadores_env.policies``): at each game's start (``new_games``) it draws, for every seat
-of that game, either a snapshot (``sample``: ``"latest"`` or ``"uniform"`` over the pool) or,
-with probability ``scripted_share``, one of its ``scripted`` policies; that seat plays it for
-the whole game. While the pool is still empty every seat gets a scripted policy.
+of that game, either a snapshot (``sample``: ``"latest"``, ``"uniform"`` over the pool, or
+``"priority"``: weighted by ``priority_weights`` of the learner's record, prioritised
+fictitious self-play) or, with probability ``scripted_share``, one of its ``scripted``
+policies; that seat plays it for the whole game. While the pool is still empty every seat gets
+a scripted policy. Where a learner's episode ends (``end_games``) the snapshots that played in
+that game add the result to the pool's record, before the slot's next game is drawn.
 ``act_games`` groups a batch's rows by what they were drawn, so each snapshot answers its
 rows in one forward pass. Its draws come from its own generator, which the envs reseed with
 the other opponents (``opponents.reseed_opponents``), so a seeded Gym env and a seeded
 one-game VecEnv draw the same snapshots. One ``SelfPlayOpponent`` remembers one env's
 games: give each env its own (``SnapshotPool.opponent``).
+
+``priority_weights`` is AlphaStar's "hard" weighting, ``(1 - p)**2`` of the learner's win
+rate ``p`` against a snapshot: the snapshots the learner still loses to are drawn most, so it
+trains against its own weaknesses rather than replaying games it has already won, and the
+square sharpens that more than ``1 - p`` would. ``p`` is the mean of a Beta(1 + wins,
+1 + losses) belief, ``(wins + 1) / (games + 2)``, so an unseen snapshot counts as an even
+match (weight 1/4) and gets drawn, and no snapshot's weight is ever 0 (its record can change
+its weight again). With more than two players an even table gives the learner ``p`` near
+``1/n``, not 1/2; only the ratios of the weights matter, so that shifts nothing.
 
 The pool lives here, not in ``pagadores_env``, because it imports torch and SB3 (the
 dependency arrows are ``pagadores_env`` <- ``pagadores_agents`` <- ``pagadores_train``).
@@ -50,24 +73,33 @@ POOL_FILE = "pool.json"
 
 
 class SnapshotPool:
-    """Frozen snapshots of the learner, saved in ``folder`` (see the module docstring)."""
+    """Frozen snapshots of the learner, saved in ``folder``, and the learner's record against
+    each: ``wins[k]`` of ``games[k]`` (see the module docstring)."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.timesteps: list[int] = []
         self.files: list[str] = []
         self.snapshots: list[SB3Policy] = []
+        self.wins = np.zeros(0, np.int64)
+        self.games = np.zeros(0, np.int64)
+        self._records: list[dict[str, list[int]]] = []  # each entry's record as saved
 
     def restore(self, up_to: int | None = None) -> SnapshotPool:
         """Replace the pool with the snapshots saved in its folder (none if it has no
-        ``pool.json``), only those of steps up to ``up_to`` if given; returns the pool.
-        Raises ``ValueError`` naming a listing or a snapshot file that does not load."""
+        ``pool.json``), only those of steps up to ``up_to`` if given, and the record saved
+        with the last of them; returns the pool. Raises ``ValueError`` naming a listing or a
+        snapshot file that does not load."""
         listing = self.folder / POOL_FILE
         entries = _read_listing(listing) if listing.exists() else []
-        self.timesteps, self.files, self.snapshots = [], [], []
-        for entry in entries:
-            if up_to is None or entry["timesteps"] <= up_to:
-                self._load(entry["file"], entry["timesteps"])
+        kept = [e for e in entries if up_to is None or e["timesteps"] <= up_to]
+        self.timesteps, self.files, self.snapshots, self._records = [], [], [], []
+        self.wins, self.games = np.zeros(0, np.int64), np.zeros(0, np.int64)
+        for entry in kept:
+            self._load(entry["file"], entry["timesteps"])
+            self._records.append({"wins": entry["wins"], "games": entry["games"]})
+        if kept:
+            self.wins[:-1], self.games[:-1] = kept[-1]["wins"], kept[-1]["games"]
         return self
 
     def __len__(self) -> int:
@@ -82,11 +114,19 @@ class SnapshotPool:
         self.folder.mkdir(parents=True, exist_ok=True)
         name = f"snapshot_{timesteps}.zip"
         write_atomic(self.folder / name, model.save)
+        record = {"wins": self.wins.tolist(), "games": self.games.tolist()}
         snapshot = self._load(name, timesteps)
-        entries = [{"file": f, "timesteps": t}
-                   for f, t in zip(self.files, self.timesteps, strict=True)]
+        self._records.append(record)
+        entries = [{"file": f, "timesteps": t} | r
+                   for f, t, r in zip(self.files, self.timesteps, self._records, strict=True)]
         write_atomic(self.folder / POOL_FILE, json.dumps({"snapshots": entries}, indent=2))
         return snapshot
+
+    def count(self, snapshots: np.ndarray, learner_won: np.ndarray) -> None:
+        """Add one game against each of ``snapshots`` (pool indices; one game may name
+        several), a win where ``learner_won``, to the learner's record."""
+        np.add.at(self.games, snapshots, 1)
+        np.add.at(self.wins, snapshots, np.asarray(learner_won, dtype=np.int64))
 
     def opponent(self, sample: str = "latest", scripted: Sequence[str | Policy] = (),
                  scripted_share: float = 0.0, seed: int | None = None) -> SelfPlayOpponent:
@@ -98,22 +138,50 @@ class SnapshotPool:
         self.files.append(name)
         self.timesteps.append(timesteps)
         self.snapshots.append(snapshot)
+        self.wins = np.append(self.wins, 0)
+        self.games = np.append(self.games, 0)
         return snapshot
 
 
+def priority_weights(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """The chance of drawing each snapshot under ``sample: "priority"``: proportional to
+    ``(1 - p)**2`` with ``p = (wins + 1) / (games + 2)``, the learner's win rate against it
+    under a Beta(1, 1) prior (why: the module docstring). Needs at least one snapshot."""
+    rate = (np.asarray(wins) + 1.0) / (np.asarray(games) + 2.0)
+    weights = (1.0 - rate) ** 2
+    return weights / weights.sum()
+
+
 def _read_listing(path: Path) -> list[dict[str, Any]]:
-    """The entries of a ``pool.json``; ``ValueError`` naming the file if it is not one."""
+    """The entries of a ``pool.json``, each with the record saved with it (zeros in a
+    listing from before records); ``ValueError`` naming the file if it is not one."""
     try:
         entries = json.loads(path.read_text())["snapshots"]
-        return [{"file": str(e["file"]), "timesteps": int(e["timesteps"])} for e in entries]
+        return [_entry(e, k) for k, e in enumerate(entries)]
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise ValueError(f"{path} is not a snapshot pool listing: {err}") from None
 
 
+def _entry(entry: dict[str, Any], index: int) -> dict[str, Any]:
+    """Listing entry ``index``, checked: its record covers the ``index`` snapshots before it,
+    with 0 <= wins <= games; else ``ValueError`` saying so."""
+    if "wins" not in entry and "games" not in entry:  # saved before records were kept
+        wins, games = [0] * index, [0] * index
+    else:
+        wins, games = [int(w) for w in entry["wins"]], [int(g) for g in entry["games"]]
+    if len(wins) != index or len(games) != index or not all(
+            0 <= w <= g for w, g in zip(wins, games, strict=True)):
+        raise ValueError(f"snapshot {index} has a record of {wins} wins in {games} games; "
+                         f"allowed: {index} counts each, 0 <= wins <= games")
+    return {"file": str(entry["file"]), "timesteps": int(entry["timesteps"]),
+            "wins": wins, "games": games}
+
+
 class SelfPlayOpponent(BasePolicy):
     """Plays, per game and seat, a snapshot of ``pool`` or a scripted policy (module
-    docstring). ``sample`` is ``"latest"`` or ``"uniform"``; ``scripted_share`` in [0, 1] is
-    the chance a seat gets one of ``scripted`` (specs or policy objects) instead."""
+    docstring). ``sample`` is ``"latest"``, ``"uniform"`` or ``"priority"``;
+    ``scripted_share`` in [0, 1] is the chance a seat gets one of ``scripted`` (specs or
+    policy objects) instead."""
 
     def __init__(self, pool: SnapshotPool, sample: str = "latest",
                  scripted: Sequence[str | Policy] = (), scripted_share: float = 0.0,
@@ -131,6 +199,7 @@ class SelfPlayOpponent(BasePolicy):
         self.scripted = [make_policy(spec) for spec in scripted]
         # per game and seat: a snapshot index (>= 0) or -1 - (a scripted policy's index)
         self._drawn = np.zeros((0, MAX_PLAYERS), np.int64)
+        self._decided = np.zeros((0, MAX_PLAYERS), bool)  # per game and seat, this game
         self.name = f"selfplay:sample={sample},scripted_share={scripted_share}"
 
     def reset(self, seed: int | None = None) -> None:
@@ -149,20 +218,33 @@ class SelfPlayOpponent(BasePolicy):
         scripted = self.rng.random(shape) < share
         if self.sample == "uniform":
             snapshot = self.rng.integers(0, max(len(self.pool), 1), size=shape)
-        else:
+        elif self.sample == "priority" and len(self.pool):
+            weights = priority_weights(self.pool.wins, self.pool.games)
+            snapshot = self.rng.choice(len(self.pool), size=shape, p=weights)
+        else:  # latest, or an empty pool, where every seat is scripted
             snapshot = np.full(shape, len(self.pool) - 1, np.int64)
         other = self.rng.integers(0, max(len(self.scripted), 1), size=shape)
         if games.size and games.max() >= len(self._drawn):
-            grown = np.zeros((games.max() + 1, MAX_PLAYERS), np.int64)
-            grown[:len(self._drawn)] = self._drawn
-            self._drawn = grown
+            self._drawn = _grown(self._drawn, games.max() + 1)
+            self._decided = _grown(self._decided, games.max() + 1)
         self._drawn[games] = np.where(scripted, -1 - other, snapshot)
+        self._decided[games] = False
+
+    def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
+        """Add the learner's result in each of ``games`` (its episode there just ended) to the
+        pool's record against every snapshot that decided there, once per game."""
+        games = np.asarray(games, dtype=np.int64)
+        drawn = self._drawn[games]
+        game, seat = np.nonzero(self._decided[games] & (drawn >= 0))
+        game, snapshot = np.unique(np.stack([game, drawn[game, seat]]), axis=1)
+        self.pool.count(snapshot, np.asarray(learner_won, dtype=bool)[game])
 
     def act_games(self, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
                   mask: np.ndarray) -> np.ndarray:
         """The actions of rows taken in ``games`` by ``seats``: each snapshot or scripted
         policy drawn there answers its rows in one batch."""
         drawn = self._drawn[np.asarray(games), np.asarray(seats)]
+        self._decided[np.asarray(games), np.asarray(seats)] = True
         actions = np.zeros(len(drawn), np.int64)
         for who in np.unique(drawn).tolist():
             rows = drawn == who
@@ -178,6 +260,13 @@ class SelfPlayOpponent(BasePolicy):
         """Refused: without a game and seat there is no drawn snapshot to ask."""
         raise TypeError("a self-play opponent plays only where it is told each decision's game "
                         "and seat (the Gymnasium env and PagadoresVecEnv call act_games)")
+
+
+def _grown(table: np.ndarray, games: int) -> np.ndarray:
+    """``table`` (one row per game) with zero rows added up to ``games`` rows."""
+    grown = np.zeros((games, *table.shape[1:]), table.dtype)
+    grown[:len(table)] = table
+    return grown
 
 
 class SnapshotEvery(BaseCallback):
