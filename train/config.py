@@ -186,6 +186,11 @@ def spec_list(value: Any, key: str) -> list[str]:
     return [policy_spec(v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
+def spec_list_or_none(value: Any, key: str) -> list[str]:
+    """A list of player specs, possibly empty (each checked by ``policy_spec``)."""
+    return [] if value == [] else spec_list(value, key)
+
+
 def checked_later(value: Any, key: str) -> Any:
     """Return ``value`` as it is: it is checked with the other fields it depends on, in
     ``_check_env``."""
@@ -290,6 +295,9 @@ class EvalConfig:
     exact: bool = _field(True, boolean,
                          "add the solver's exact win probability and exploitability (2 players "
                          "with one card count for both; skipped otherwise)")
+    compare: list[str] = _field([], spec_list_or_none,
+                                "agents the final table measures like the trained policy "
+                                "(written to compare.csv; pagadores_train.compare)")
 
 
 @dataclass

@@ -94,7 +94,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,7 @@ from pagadores_env.atomic import write_atomic
 from pagadores_env.policies import Policy, make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 
+from .compare import cache_key, cached_exact
 from .config import (
     ACTIVATIONS,
     LINEAR,
@@ -152,7 +153,11 @@ SELFPLAY = "selfplay"
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir"})
 #: What a run writes into its folder: files, and in its sub-folders the entries matching
 #: these patterns. ``--fresh`` removes exactly these (and leftover temporary files).
-RUN_FILES = ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", "learning_curve.png")
+#: ``eval.compare``'s agents measured like the model (``compare_agents``), and its columns.
+COMPARE = "compare.csv"
+COMPARE_FIELDS = ("agent", *EVAL_FIELDS[2:])
+RUN_FILES = ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", COMPARE,
+             "learning_curve.png")
 RUN_FOLDERS = {"checkpoints": ("model_*_steps.zip", "replay_buffer_*_steps.pkl", LATEST),
                "tensorboard": ("*_[0-9]*",),  # SB3's <tb_log_name>_<run id>
                SELFPLAY: ("snapshot_*.zip", POOL_FILE)}
@@ -207,12 +212,12 @@ def train(config: Config, fresh: bool = False) -> RunResult:
         snapshots = (SnapshotEvery(pool, config.env.selfplay.every) if pool is not None
                      else None)
         try:
-            final = learn_and_evaluate(model, config, clock, checkpoints, snapshots)
+            final, compared = learn_and_evaluate(model, config, clock, checkpoints, snapshots)
         except KeyboardInterrupt:
             raise Interrupted(save_on_interrupt(checkpoints, model)) from None
     finally:
         env.close()
-    return RunResult(run_dir, model.num_timesteps, clock(), final)
+    return RunResult(run_dir, model.num_timesteps, clock(), final, compared)
 
 
 def restore_pool(pool: SnapshotPool, timesteps: int) -> None:
@@ -226,9 +231,11 @@ def restore_pool(pool: SnapshotPool, timesteps: int) -> None:
 
 def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
                        checkpoints: CheckpointEvery,
-                       snapshots: SnapshotEvery | None = None) -> list[Evaluation]:
+                       snapshots: SnapshotEvery | None = None,
+                       ) -> tuple[list[Evaluation], dict[str, list[Evaluation]]]:
     """Learn up to ``total_timesteps`` (if not there yet; adding self-play ``snapshots`` if
-    given), then save the model and its final evaluation and draw the learning curve."""
+    given), then save the model, its final evaluation and the ``eval.compare`` agents'
+    (``compare_agents``), and draw the learning curve."""
     run_dir = config.run_dir
     remaining = max(0, config.total_timesteps - model.num_timesteps)
     if remaining:
@@ -250,9 +257,16 @@ def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
     write_atomic(run_dir / "model.zip", saved_bytes(model.save))
     final = final_evaluation(model, config)
     write_csv(run_dir / "final_eval.csv", eval_rows(final, model.num_timesteps, clock()))
+    if config.eval.compare:
+        say(f"measuring {len(config.eval.compare)} agents for comparison (exact numbers from "
+            "the cache, else solver passes: pagadores_train.compare)")
+    compared = compare_agents(config)
+    if compared:
+        write_csv(run_dir / COMPARE, [{"agent": spec} | r.row() for spec, results
+                                      in compared.items() for r in results], COMPARE_FIELDS)
     plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png",
                         config.env.num_players)
-    return final
+    return final, compared
 
 
 def save_on_interrupt(checkpoints: CheckpointEvery, model: BaseAlgorithm) -> int | None:
@@ -580,38 +594,61 @@ class Evaluation:
 
 def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
                    final: bool = False) -> list[Evaluation]:
-    """The model against every evaluation opponent, on the same seeded games each time so
-    points on the learning curve are comparable. The model plays through the
-    ``model:path=…`` player (``pagadores_agents.sb3_adapter``), from a temporary copy. Exact
-    numbers at two players cost one tabulation of the model; opponents' tabulations are
-    cached across evaluations. At three or more players they are one solver pass per seat
-    rotation and opponent plus one, so they are done when quick or ``final`` (see "Exact
-    numbers" above; ``exact_plan``)."""
-    env = config.env
+    """The model against every evaluation opponent (``evaluate_player``). It plays through
+    the ``model:path=…`` player (``pagadores_agents.sb3_adapter``), from a temporary copy;
+    its exact numbers at three or more players are reused for the same weights
+    (``measured_exactly``)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.zip"
         model.save(path)
         player = make_policy(f"model:path={path}")
-        results = [
-            Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
-                                                 num_games=games, seed=config.seed,
-                                                 cards=env.cards, exact=False).rows[0])
-            for opponent in config.eval.opponents
-        ]
-        if not config.eval.exact:
-            return results
-        if env.num_players > 2:
-            wanted, note = exact_plan(player, config, final)
-            if not wanted:
-                return [replace(r, note=note) for r in results]
-            measured = measured_exactly(model, player, config)
-            return [replace(r, exact_win=measured.win_probability[r.opponent],
-                            nash_conv=measured.nash_conv) for r in results]
-        if not isinstance(env.cards, int):
-            return results  # the two-player yardstick needs one card count for both
-        mine = yardstick(player, env.cards)
+        return evaluate_player(player, config, games, final,
+                               lambda: measured_exactly(model, player, config))
+
+
+def evaluate_player(player: Policy, config: Config, games: int, final: bool,
+                    exact_of: Callable[[], LearnerExact]) -> list[Evaluation]:
+    """``player`` against every evaluation opponent, on the same seeded games each time so
+    points on the learning curve (and rows of the final table) are comparable. Exact numbers
+    at two players cost one tabulation of the player; opponents' tabulations are cached
+    across evaluations. At three or more players they are ``exact_of()`` (solver passes), so
+    they are done when quick or ``final`` (see "Exact numbers" above; ``exact_plan``)."""
+    env = config.env
+    results = [
+        Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
+                                             num_games=games, seed=config.seed,
+                                             cards=env.cards, exact=False).rows[0])
+        for opponent in config.eval.opponents
+    ]
+    if not config.eval.exact:
+        return results
+    if env.num_players > 2:
+        wanted, note = exact_plan(player, config, final)
+        if not wanted:
+            return [replace(r, note=note) for r in results]
+        measured = exact_of()
+        return [replace(r, exact_win=measured.win_probability[r.opponent],
+                        nash_conv=measured.nash_conv) for r in results]
+    if not isinstance(env.cards, int):
+        return results  # the two-player yardstick needs one card count for both
+    mine = yardstick(player, env.cards)
     return [replace(r, exact=mine.against(theirs), drawn=not theirs.exact)
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
+
+
+def compare_agents(config: Config) -> dict[str, list[Evaluation]]:
+    """Every ``eval.compare`` agent measured as the final evaluation measures the model
+    (``evaluate_player``), its exact numbers from the cache of ``pagadores_train.compare``."""
+    env, compared = config.env, {}
+    for spec in config.eval.compare:
+        player = make_policy(spec, seed=config.seed)
+        key = cache_key(spec, config.eval.opponents, env.num_players, env.cards, config.seed)
+
+        def exact(player: Policy = player, key: str | None = key) -> LearnerExact:
+            return cached_exact(key, lambda: learner_exact(
+                player, config.eval.opponents, env.num_players, env.cards, config.seed))
+        compared[spec] = evaluate_player(player, config, config.eval.final_games, True, exact)
+    return compared
 
 
 def exact_plan(player: Policy, config: Config, final: bool) -> tuple[bool, str]:
@@ -799,10 +836,11 @@ def eval_rows(results: list[Evaluation], timesteps: int,
     return [{"timesteps": timesteps, "wall_time_s": wall_time} | r.row() for r in results]
 
 
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Write ``rows`` (``EVAL_FIELDS`` columns) as the whole CSV, atomically."""
+def write_csv(path: Path, rows: list[dict[str, Any]],
+              columns: Sequence[str] = EVAL_FIELDS) -> None:
+    """Write ``rows`` (``columns``) as the whole CSV, atomically."""
     text = io.StringIO(newline="")
-    writer = csv.DictWriter(text, fieldnames=EVAL_FIELDS)
+    writer = csv.DictWriter(text, fieldnames=columns)
     writer.writeheader()
     writer.writerows(rows)
     write_atomic(path, text.getvalue())
@@ -878,35 +916,56 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
 
 
 # --------------------------------------------------------------------------- result
+#: The trained policy's name in a final table with ``eval.compare`` rows.
+TRAINED = "trained policy"
+
+
 @dataclass
 class RunResult:
-    """What a finished run reports: its folder, timesteps, wall time and final evaluation."""
+    """What a finished run reports: its folder, timesteps, wall time, final evaluation and the
+    ``eval.compare`` agents measured the same way (by spec)."""
 
     run_dir: Path
     timesteps: int
     wall_time_s: float
     final: list[Evaluation]
+    compared: dict[str, list[Evaluation]] = field(default_factory=dict)
 
     def table(self) -> str:
         """The final evaluation, one line per opponent, with the exact columns and the
-        notes they need (or the one line saying why there are none)."""
+        notes they need (or the one line saying why there are none). With ``compared``
+        agents, one block per opponent: the trained policy's line, then each agent's, and
+        each line ends with that agent's exploitability (2 players) or NashConv."""
         exact = all(r.exact is not None for r in self.final)
         multi = not exact and all(r.exact_win is not None for r in self.final)
-        head = f"{'opponent':<24} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
+        rows = [(TRAINED, r) for r in self.final] + [
+            (spec, r) for spec, results in self.compared.items() for r in results]
+        agent = max(map(len, self.compared), default=0)
+        agent = max(agent, len(TRAINED)) + 1 if agent else 0
+        head = f"{'agent':<{agent}}" if agent else ""
+        head += f"{'opponent':<24} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
         if exact:
             head += f"  {'exact win':>10}  {'% of best response':>18}"
         elif multi:
             head += f"  {'exact win':>10}"
+        if agent and (exact or multi):
+            head += f"  {'exploitability' if exact else 'NashConv':>14}"
         lines = [head, "-" * len(head)]
-        for r in self.final:
+        order = {r.opponent: i for i, r in enumerate(self.final)}
+        for name, r in sorted(rows, key=lambda row: order[row[1].opponent]):
             s = r.stats
-            line = (f"{r.opponent:<24} {s.trials:>6} {s.win_rate:>9.3f}  "
-                    f"[{s.ci_low:.3f}, {s.ci_high:.3f}]")
+            line = f"{name:<{agent}}" if agent else ""
+            line += (f"{r.opponent:<24} {s.trials:>6} {s.win_rate:>9.3f}  "
+                     f"[{s.ci_low:.3f}, {s.ci_high:.3f}]")
             if r.exact is not None:
                 win = f"{r.exact.win_probability:.4f}{DRAWN if r.drawn else ' '}"
                 line += f"  {win:>10}  {r.exact.percent_of_best_response:>17.1f}%"
+                if agent:
+                    line += f"  {r.exact.exploitability:>14.4f}"
             elif r.exact_win is not None:
                 line += f"  {r.exact_win:>10.4f}"
+                if agent:
+                    line += f"  {r.nash_conv:>14.4f}"
             lines.append(line)
         if multi:
             lines += [
@@ -915,7 +974,7 @@ class RunResult:
                 "exact win: the solver's win probability with the opponent in every other "
                 "seat, averaged over the seat rotation the games play",
             ]
-        lines += sorted({r.note for r in self.final if r.note})
+        lines += sorted({r.note for _, r in rows if r.note})
         if exact:
             lines += [
                 f"exploitability of the trained policy: {self.final[0].exact.exploitability:.4f}"
@@ -923,7 +982,7 @@ class RunResult:
                 "exact win: the solver's win probability, averaged over who insteeks first",
                 "% of best response: exact win / what the best reply to that opponent wins",
             ]
-            if any(r.drawn for r in self.final):
+            if any(r.drawn for _, r in rows):
                 lines.append(f"{DRAWN} stochastic opponent: exact numbers are against the one "
                              "deterministic table its calls drew")
         return "\n".join(lines)
