@@ -189,21 +189,46 @@ def positions(start: Cards) -> list[Cards]:
     return sorted((c for c in every if sum(1 for x in c if x) >= 2), key=sum)
 
 
+def fixed_policies(variants: Sequence[Sequence[bool | Policy]], players: Mapping[int, Policy],
+                   n: int) -> tuple[list[Policy], np.ndarray]:
+    """The distinct fixed policies of ``Sweep``'s variants (by identity) and which one each
+    seat plays in each variant, ``[V, n]`` indices into them (-1 where it maximises)."""
+    policies: list[Policy] = []
+    plays = np.full((len(variants), n), -1)
+    for v, row in enumerate(variants):
+        if len(row) != n:
+            raise ValueError(f"each variant names all {n} seats, got {len(row)} entries")
+        for seat, entry in enumerate(row):
+            if isinstance(entry, (bool, np.bool_)) and entry:
+                continue
+            policy = players[seat] if isinstance(entry, (bool, np.bool_)) else entry
+            known = [i for i, p in enumerate(policies) if p is policy]
+            if not known:
+                policies.append(policy)
+            plays[v, seat] = known[0] if known else len(policies) - 1
+    return policies, plays
+
+
 class Sweep:
     """One backward pass over every position up to ``start`` (see the module docstring).
 
-    ``variants[v][seat]`` is True where that seat maximises in variant ``v``; ``players``
-    holds the fixed policy of every seat that is fixed in some variant. ``full`` keeps every
-    earlier score (needed to ask policies that read them); otherwise only the lowest and its
-    holders. ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else
-    only the values as each round starts (``win``)."""
+    ``variants[v][seat]`` is True where that seat maximises in variant ``v``, False where it
+    plays its policy in ``players``, or a policy it plays in that variant alone (so one pass
+    evaluates several lineups). Each distinct policy (by identity) is asked once per decision
+    of a seat, however many variants it plays there in. ``full`` keeps every earlier score
+    (needed to ask policies that read them); otherwise only the lowest and its holders.
+    ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else only the
+    values as each round starts (``win``)."""
 
-    def __init__(self, start: Cards, variants: Sequence[Sequence[bool]],
-                 players: dict[int, Policy], full: bool, keep: bool = False) -> None:
+    def __init__(self, start: Cards, variants: Sequence[Sequence[bool | Policy]],
+                 players: Mapping[int, Policy], full: bool, keep: bool = False) -> None:
         self.n = len(start)
         self.start = start
-        self.maximises = np.array(variants, dtype=bool).reshape(-1, self.n)  # [V, n]
-        self.players = players
+        self.policies, self.plays = fixed_policies(variants, players, self.n)
+        self.maximises = self.plays < 0  # [V, n]
+        #: per seat, the policies it plays in some variant (indices into ``policies``)
+        self._used = [sorted({int(i) for i in self.plays[:, seat] if i >= 0})
+                      for seat in range(self.n)]
         self.full = full
         self.win: dict[tuple[Cards, int], np.ndarray] = {}
         self.positions = Kept.empty(start, full, len(self.maximises)) if keep else None
@@ -250,37 +275,55 @@ class Sweep:
         todo = positions(self.start)
         for done, cards in enumerate(todo, 1):
             self.store.forget_below(sum(cards))
-            if self.players and done % TRIM_EVERY == 0:
+            if self.policies and done % TRIM_EVERY == 0:
                 release_freed_memory()
             for insteker in (s for s in range(self.n) if cards[s]):
                 self.solve_position(cards, insteker)
             if progress is not None:
                 progress(done, len(todo))
 
-    def _ask(self, cards: Cards, order: tuple[int, ...], role: int, states: ScoreStates
-             ) -> dict[tuple[int, int], np.ndarray]:
-        """The fixed policy's probability of throwing again at every decision of ``role``
-        here, ``[Q_j, 42]`` per (limit, throws used); unreachable states and the Picaro
-        (which ends the turn) hold 0."""
-        policy = self.players[order[role]]
-        choices = {}
+    def _ask(self, cards: Cards, order: tuple[int, ...], role: int, states: ScoreStates,
+             asked: Sequence[int]) -> dict[int, dict[tuple[int, int], np.ndarray]]:
+        """Each fixed policy ``self.policies[i]`` (``i`` in ``asked``)'s probability of
+        throwing again at every decision of ``role`` here, ``[Q_j, 42]`` per (limit, throws
+        used); unreachable states and the Picaro (which ends the turn) hold 0. The rows are
+        built once for all of them."""
+        choices: dict[int, dict[tuple[int, int], np.ndarray]] = {i: {} for i in asked}
+        if not states.full:  # the lowest view: one row per reachable state and strength
+            reachable = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
+            strengths = np.tile(THROWN, len(reachable) // len(THROWN))
         for limit, used in decision_keys(role):
-            full = np.zeros((states.size[role], NS))
-            if states.full:
-                answers = np.concatenate([_ask(policy, rows) for rows in decision_row_chunks(
-                    self.n, cards, order, role, limit, used, BATCH_ROWS)])
-                grid = full.reshape((NS,) * (role + 1))
-                grid[(slice(PICARO + 1, None),) * (role + 1)] = answers.reshape(
-                    (len(THROWN),) * (role + 1))
-            else:
-                q = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
-                s = np.tile(THROWN, len(q) // len(THROWN))
-                answers = _ask(policy, fields=decision_fields(
-                    self.n, cards, order, role, limit, used, states.scores[role][q], s))
-                full[q, s] = answers
-            self.rows_asked += len(answers)
-            choices[(limit, used)] = full
+            fields = None if states.full else decision_fields(
+                self.n, cards, order, role, limit, used, states.scores[role][reachable],
+                strengths)
+            for i in asked:
+                full = np.zeros((states.size[role], NS))
+                if fields is None:  # every score: the grid's rows, piece by piece
+                    answers = np.concatenate([_ask(self.policies[i], rows) for rows in
+                                              decision_row_chunks(self.n, cards, order, role,
+                                                                  limit, used, BATCH_ROWS)])
+                    grid = full.reshape((NS,) * (role + 1))
+                    grid[(slice(PICARO + 1, None),) * (role + 1)] = answers.reshape(
+                        (len(THROWN),) * (role + 1))
+                else:
+                    answers = _ask(self.policies[i], fields=fields)
+                    full[reachable, strengths] = answers
+                self.rows_asked += len(answers)
+                choices[i][(limit, used)] = full
         return choices
+
+    def _throws(self, asked: dict[int, dict[tuple[int, int], np.ndarray]], seat: int,
+                state: tuple[int, int]) -> np.ndarray | float:
+        """What seat ``seat``'s fixed policies throw at ``state`` per variant, ``[Q_j, 42,
+        V]`` (or ``[Q_j, 42, 1]`` when one policy serves every variant; 0 when none does),
+        for ``np.where`` beside the maximising variants' choice."""
+        used = self._used[seat]
+        if not used:
+            return 0.0
+        if len(used) == 1:
+            return asked[used[0]][state][..., None]
+        stacked = np.stack([asked[i][state] for i in used], axis=-1)
+        return stacked[..., [used.index(i) if i >= 0 else 0 for i in self.plays[:, seat]]]
 
     def _settle(self, cards: Cards, order: tuple[int, ...]) -> np.ndarray:
         """``[2 ** m, V, n]``: the round's end when the roles in the mask share the lowest
@@ -298,9 +341,8 @@ class Sweep:
         order = turn_order(cards, insteker)
         m = len(order)
         states = score_states(m, self.full)
-        fixed = ~self.maximises  # [V, n]
-        asked = {j: self._ask(cards, order, j, states)
-                 for j, seat in enumerate(order) if fixed[:, seat].any()}
+        asked = {j: self._ask(cards, order, j, states, self._used[seat])
+                 for j, seat in enumerate(order) if self._used[seat]}
         settle = self._settle(cards, order)
         final = settle[states.holders]
         before: dict[Key, np.ndarray] = {}
@@ -323,8 +365,8 @@ class Sweep:
                     else:
                         again = before[(j, limit, k + 1)][:, None]
                         gains = again[..., seat] > stop[..., seat] + TIE_TOLERANCE
-                        throw = np.where(maximise, gains, asked[j][(limit, k)][..., None]
-                                         if j in asked else 0.0)
+                        throw = np.where(maximise, gains, self._throws(
+                            asked.get(j, {}), seat, (limit, k)))
                         after = stop + throw[..., None] * (again - stop)
                     slices[key] = np.ascontiguousarray(after[:, list(SPECIALS)])
                     value = picaro + np.einsum("qs...,s->q...", after[:, PLAIN], P_PLAIN)
