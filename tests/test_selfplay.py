@@ -529,3 +529,50 @@ def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players
     assert starts_rotate(3, 2) and not starts_rotate(4, 2) and not starts_rotate(3, [2, 2, 1])
     win = learner_win(make_policy("lookahead"), make_policy("sensible"), 3, 2)
     assert win == pytest.approx(sum(rotations) / 3, abs=1e-12)
+
+
+def test_a_priority_run_keeps_its_record_across_a_resume(tmp_path):
+    """The record in pool.json grows from snapshot to snapshot, also across a resume (where
+    the pool is restored up to the checkpoint's step rather than started over)."""
+    train(selfplay_run(tmp_path, 256, env={"num_players": 3, "selfplay": {
+        "every": 128, "sample": "priority", "scripted_share": 0.2}}))
+    resumed = selfplay_run(tmp_path, 512, env={"num_players": 3, "selfplay": {
+        "every": 128, "sample": "priority", "scripted_share": 0.2}})
+    train(resumed)
+    listing = json.loads((resumed.run_dir / "selfplay" / "pool.json").read_text())
+    entries = {e["timesteps"]: e for e in listing["snapshots"]}
+    assert sorted(entries) == [0, 128, 256, 384, 512]
+    before, after = entries[256], entries[384]  # saved before and after the resume
+    assert min(before["games"]) > 0
+    assert all(a >= b for a, b in zip(after["games"], before["games"], strict=False))
+    assert all(a >= b for a, b in zip(after["wins"], before["wins"], strict=False))
+    assert sum(after["games"]) > sum(before["games"])
+
+
+# ---------------------------------------------------------------- learning (issue 11, 5)
+def test_a_short_seeded_self_play_run_lowers_the_exact_nash_conv_at_three_players(tmp_path):
+    """A short seeded priority self-play run at 3 players with 3 cards each (about 5 s a
+    NashConv) leaves its model at less than half the untrained network's exact NashConv; the
+    pool's first snapshot is that untrained network. Measured with seeds 0-3: 0.39 -> 0.06,
+    0.42 -> 0.05, 0.48 -> 0.12, 0.42 -> 0.20."""
+    from pagadores_env.policies import make_policy
+    from pagadores_env.solver import nash_conv
+
+    base = selfplay_run(tmp_path, 16384).to_dict()
+    hyper = base["algo"]["hyperparams"] | {"n_steps": 128, "batch_size": 256,
+                                           "learning_rate": 2.0e-3}
+    config = config_from_dict(base | {
+        "env": base["env"] | {"cards": 3, "selfplay": {"every": 2048, "sample": "priority",
+                                                       "scripted_share": 0.2}},
+        "algo": base["algo"] | {"hyperparams": hyper},
+        "vec_env": {"n_envs": 16, "kind": "batch"}, "checkpoint_every": 16384,
+        "eval": {"every": 16384, "games": 10, "final_games": 10, "opponents": ["sensible"],
+                 "exact": False}}, name="selfplay_3p")
+    result = train(config)
+    folder = result.run_dir / "selfplay"
+    listing = json.loads((folder / "pool.json").read_text())["snapshots"]
+    assert listing[0]["timesteps"] == 0 and len(listing) == 9
+    assert min(listing[-1]["games"]) > 0  # the learner met every earlier snapshot
+    untrained = nash_conv(make_policy(f"model:path={folder / listing[0]['file']}"), 3, 3).total
+    trained = nash_conv(make_policy(f"model:path={result.run_dir / 'model.zip'}"), 3, 3).total
+    assert trained < untrained / 2, (untrained, trained)
