@@ -19,7 +19,7 @@ before it as it stood when that snapshot was added, so ``restore(up_to)`` takes 
 the last snapshot at or before the resume step: the results of the games between that
 snapshot and the checkpoint are lost (the pool is saved with its snapshots, not at
 checkpoints), while a later record would count games the resumed run never played. A listing
-from before records were kept loads with an empty record.
+from before records were kept loads with every count 0.
 
 ``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
 any other opponent. It uses the per-game hooks of the policy protocol
@@ -33,17 +33,20 @@ that game add the result to the pool's record, before the slot's next game is dr
 ``act_games`` groups a batch's rows by what they were drawn, so each snapshot answers its
 rows in one forward pass. Its draws come from its own generator, which the envs reseed with
 the other opponents (``opponents.reseed_opponents``), so a seeded Gym env and a seeded
-one-game VecEnv draw the same snapshots. One ``SelfPlayOpponent`` remembers one env's
-games: give each env its own (``SnapshotPool.opponent``).
+one-game VecEnv draw the same snapshots (with ``"priority"`` only until their records part:
+the two envs roll different dice, so their games end differently). One ``SelfPlayOpponent``
+remembers one env's games: give each env its own (``SnapshotPool.opponent``).
 
 ``priority_weights`` is AlphaStar's "hard" weighting, ``(1 - p)**2`` of the learner's win
 rate ``p`` against a snapshot: the snapshots the learner still loses to are drawn most, so it
 trains against its own weaknesses rather than replaying games it has already won, and the
 square sharpens that more than ``1 - p`` would. ``p`` is the mean of a Beta(1 + wins,
-1 + losses) belief, ``(wins + 1) / (games + 2)``, so an unseen snapshot counts as an even
-match (weight 1/4) and gets drawn, and no snapshot's weight is ever 0 (its record can change
-its weight again). With more than two players an even table gives the learner ``p`` near
-``1/n``, not 1/2; only the ratios of the weights matter, so that shifts nothing.
+1 + losses) belief, ``(wins + 1) / (games + 2)``, so an unseen snapshot gets drawn (weight
+1/4 before normalising), and no snapshot's weight is ever 0 (its record can change its
+weight again). At ``n`` players an even table gives the learner ``p`` near ``1/n``, not the
+prior's 1/2, so there an unseen snapshot is drawn somewhat less than a seen even one (at 3
+players 1/4 against 4/9) until its own games count; the opponent is not told ``n``, and the
+prior weighs only the first few games.
 
 The pool lives here, not in ``pagadores_env``, because it imports torch and SB3 (the
 dependency arrows are ``pagadores_env`` <- ``pagadores_agents`` <- ``pagadores_train``).
@@ -123,8 +126,8 @@ class SnapshotPool:
         return snapshot
 
     def count(self, snapshots: np.ndarray, learner_won: np.ndarray) -> None:
-        """Add one game against each of ``snapshots`` (pool indices; one game may name
-        several), a win where ``learner_won``, to the learner's record."""
+        """Add to the learner's record one game against each entry of ``snapshots`` (pool
+        indices, one per game and snapshot that played in it), a win where ``learner_won``."""
         np.add.at(self.games, snapshots, 1)
         np.add.at(self.wins, snapshots, np.asarray(learner_won, dtype=np.int64))
 
