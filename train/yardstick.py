@@ -60,6 +60,7 @@ from pagadores_env.solver import (
     win_probabilities,
 )
 from pagadores_env.solver.cost import table_cards
+from pagadores_env.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.solver.model import check_cards
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
@@ -254,45 +255,67 @@ class LearnerExact:
     nash_conv: float
 
 
-def _lineups(player: Policy, opponents: Sequence[str], seed: int) -> dict[str, list[Policy]]:
-    return {o: [player, make_policy(o, seed=seed)] for o in opponents}
+def learner_lineups(player: Policy, opponent: Policy, num_players: int,
+                    cards: int | Sequence[int]) -> list[list[Policy]]:
+    """The lineups ``player``'s win with ``opponent`` in every other seat is read from: one
+    with it at seat 0, read at every first insteker, where that is the same as rotating the
+    seats (``starts_rotate``); else one per seat rotation ``g`` (it at seat ``g``, seat 0
+    insteeking first, as ``lineup_exact`` seats them)."""
+    if starts_rotate(num_players, cards):
+        return [[player] + [opponent] * (num_players - 1)]
+    return [[player if seat == g else opponent for seat in range(num_players)]
+            for g in range(num_players)]
 
 
-def learner_passes(player: Policy, opponents: Sequence[str], num_players: int,
-                   cards: int | Sequence[int]) -> list[int]:
-    """The policy rows of each solver pass ``learner_exact`` makes (the NashConv pass first),
-    or ``ValueError`` (``pass_cost``) if the table is beyond the solver's limits."""
-    passes = 1 if starts_rotate(num_players, cards) else num_players
-    return [pass_cost([player], num_players, cards)] + [
-        pass_cost(lineup, num_players, cards, nash=False)
-        for lineup in _lineups(player, opponents, 0).values() for _ in range(passes)]
+def _win(starts: Sequence[dict[int, tuple[float, ...]]], rotate: bool) -> float:
+    """The learner's win averaged over the rotation, from ``exact_evaluate_starts`` of its
+    ``learner_lineups`` (the learner at seat ``g`` of lineup ``g``)."""
+    if rotate:
+        return float(np.mean([values[0] for values in starts[0].values()]))
+    return float(np.mean([lineup[0][g] for g, lineup in enumerate(starts)]))
 
 
 def learner_cost(player: Policy, opponents: Sequence[str], num_players: int,
                  cards: int | Sequence[int]) -> int:
-    """The policy rows ``learner_exact`` asks in all (``learner_passes``)."""
-    return sum(learner_passes(player, opponents, num_players, cards))
+    """The policy rows ``learner_exact``'s one pass asks, or ``ValueError`` (one line,
+    naming the limit) if the table is beyond the solver's limits (``solver.check_size``).
+    Each seat asks each policy it holds in some variant once: the learner everywhere, and
+    every opponent at the seats beside it (all but seat 0 when ``starts_rotate``, each
+    holding ``1 / num_players`` of the rows by symmetry), else at every seat."""
+    built = [make_policy(o, seed=0) for o in opponents]
+    lineups = [lineup for o in built for lineup in learner_lineups(player, o, num_players,
+                                                                  cards)]
+    full = not all(reads_lowest_only(p) for p in [player, *built])
+    rows = check_size(table_cards(num_players, cards), full=full,
+                      variants=1 + num_players + len(lineups), asked=True,
+                      what="compute NashConv of").rows
+    if starts_rotate(num_players, cards):
+        return rows + len(built) * (rows - rows // num_players)
+    return rows * (1 + len(built))
 
 
 def learner_win(player: Policy, opponent: Policy, num_players: int,
                 cards: int | Sequence[int]) -> float:
     """``player``'s exact win with ``opponent`` in every other seat, averaged over the seat
-    rotation (``lineup_exact``): one pass over every first insteker where that is the same
-    (``starts_rotate``; the player at seat 0 with seat ``-g`` starting is rotation ``g``),
-    else one pass per rotation."""
-    if not starts_rotate(num_players, cards):
-        return lineup_exact([player, opponent], [0] + [1] * (num_players - 1), cards,
-                            nash=False).win_probability[0]
-    starts = exact_evaluate_starts([player] + [opponent] * (num_players - 1), num_players,
-                                   cards)
-    return float(np.mean([values[0] for values in starts.values()]))
+    rotation (as ``lineup_exact``): one pass per lineup of ``learner_lineups``."""
+    lineups = learner_lineups(player, opponent, num_players, cards)
+    return _win([exact_evaluate_starts(lineup, num_players, cards) for lineup in lineups],
+                starts_rotate(num_players, cards))
 
 
 def learner_exact(player: Policy, opponents: Sequence[str], num_players: int,
                   cards: int | Sequence[int], seed: int = 0) -> LearnerExact:
     """``player``'s exact win against each of ``opponents`` (spec strings, built with
-    ``seed``; ``learner_win``) and its NashConv at the table (``solver.nash_conv`` with it in
-    every seat)."""
-    wins = {o: learner_win(player, opponent, num_players, cards)
-            for o, (_, opponent) in _lineups(player, opponents, seed).items()}
-    return LearnerExact(wins, nash_conv(player, num_players, cards).total)
+    ``seed``; as ``learner_win``) and its NashConv at the table (``solver.nash_conv`` with it
+    in every seat), all from ONE solver pass (``nash_conv_and_evaluate``): the player is
+    asked about each decision once (``learner_cost`` rows in all)."""
+    built = {o: make_policy(o, seed=seed) for o in opponents}
+    plans = {o: learner_lineups(player, opponent, num_players, cards)
+             for o, opponent in built.items()}
+    measured, starts = nash_conv_and_evaluate(
+        player, [lineup for plan in plans.values() for lineup in plan], num_players, cards)
+    wins, at, rotate = {}, 0, starts_rotate(num_players, cards)
+    for o, plan in plans.items():
+        wins[o] = _win(starts[at:at + len(plan)], rotate)
+        at += len(plan)
+    return LearnerExact(wins, measured.total)

@@ -233,25 +233,38 @@ def profile_players(profile: Profile, num_players: int, cards: int | Sequence[in
     return players
 
 
-def _pass(profile: Profile, num_players: int, cards: int | Sequence[int],
-          first_insteker: int, best_responses: bool, progress: Progress | None
-          ) -> tuple[np.ndarray, Sweep]:
+def _sweep(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
+           best_responses: bool, progress: Progress | None) -> tuple[Cards, Sweep]:
+    """One pass holding each of ``profiles`` as a variant (the first first) and, with
+    ``best_responses``, every seat's best response against the first right after it."""
     start = table_cards(num_players, cards)
     n = len(start)
-    first = check_int("first_insteker", first_insteker, 0, n - 1)
+    seated = [profile_players(profile, n, start, check=False) for profile in profiles]
+    every = [player for players in seated for player in players]
+    full = not all(reads_lowest_only(p) for p in every)
+    variants: list[tuple[bool | Policy, ...]] = [tuple(players) for players in seated]
+    if best_responses:
+        variants[1:1] = [tuple(True if s == hero else seated[0][s] for s in range(n))
+                         for hero in range(n)]
+    check_size(start, full=full, variants=len(variants), asked=True,
+               what="compute NashConv of" if best_responses else "evaluate")
+    check_tables(every, n, start)  # after the size: a player's check may itself solve
+    sweep = Sweep(start, variants, {}, full=full)
+    sweep.run(progress)
+    return start, sweep
+
+
+def _first(start: Cards, first_insteker: int) -> int:
+    first = check_int("first_insteker", first_insteker, 0, len(start) - 1)
     if not start[first]:
         raise ValueError(f"first_insteker must be a seat with cards, got {first}")
-    players = profile_players(profile, n, start, check=False)
-    full = not all(reads_lowest_only(p) for p in players)
-    variants = [(False,) * n]
-    if best_responses:
-        variants += [tuple(s == hero for s in range(n)) for hero in range(n)]
-    check_size(start, full=full, variants=len(variants), asked=True,
-               what="evaluate" if not best_responses else "compute NashConv of")
-    check_tables(players, n, start)  # after the size: a player's check may itself solve
-    sweep = Sweep(start, variants, dict(enumerate(players)), full=full)
-    sweep.run(progress)
-    return sweep.win[(start, first)], sweep
+    return first
+
+
+def _starts(start: Cards, sweep: Sweep, variant: int) -> dict[int, tuple[float, ...]]:
+    """Every seat's win probability in ``variant`` per first insteker (seats with cards)."""
+    return {seat: tuple(float(v) for v in sweep.win[(start, seat)][variant])
+            for seat, count in enumerate(start) if count}
 
 
 def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
@@ -263,8 +276,9 @@ def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence
     others are asked once per decision. ``ValueError`` for a bad argument or a table beyond
     the limits (``cost.check_size``; a policy declaring ``score_view = "all"`` is asked ``41 ** m``
     rows per decision of the ``m``-th seat in a round)."""
-    values, _ = _pass(profile, num_players, cards, first_insteker, False, progress)
-    return tuple(float(v) for v in values[0])
+    start = table_cards(num_players, cards)
+    first = _first(start, first_insteker)
+    return _starts(start, _sweep([profile], num_players, start, False, progress)[1], 0)[first]
 
 
 def exact_evaluate_starts(profile: Profile, num_players: int = 2,
@@ -273,11 +287,8 @@ def exact_evaluate_starts(profile: Profile, num_players: int = 2,
     """``exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every seat's win
     probability when that seat insteeks first}`` for each seat with cards. The pass solves
     every start position anyway, so this costs what one ``exact_evaluate`` costs."""
-    start = table_cards(num_players, cards)
-    first = next(seat for seat, count in enumerate(start) if count)
-    _, sweep = _pass(profile, num_players, start, first, False, progress)
-    return {seat: tuple(float(v) for v in sweep.win[(start, seat)][0])
-            for seat, count in enumerate(start) if count}
+    start, sweep = _sweep([profile], num_players, cards, False, progress)
+    return _starts(start, sweep, 0)
 
 
 @dataclass(frozen=True)
@@ -297,8 +308,27 @@ def nash_conv(profile: Profile, num_players: int = 2, cards: int | Sequence[int]
     """NashConv (OpenSpiel's measure) of ``profile`` at this table, exactly: one pass holds
     the profile and every seat's best response against it, so each policy is asked about
     each decision once. At two players ``total`` is twice ``exploitability``."""
-    values, _ = _pass(profile, num_players, cards, first_insteker, True, progress)
+    return nash_conv_and_evaluate(profile, [], num_players, cards, first_insteker,
+                                  progress)[0]
+
+
+def nash_conv_and_evaluate(profile: Profile, lineups: Sequence[Profile], num_players: int = 2,
+                           cards: int | Sequence[int] = MAX_CARDS, first_insteker: int = 0,
+                           progress: Progress | None = None
+                           ) -> tuple[NashConv, list[dict[int, tuple[float, ...]]]]:
+    """``nash_conv(profile)`` and ``exact_evaluate_starts`` of each of ``lineups`` (profiles
+    too) from ONE pass: a policy object seated in several of them is asked about each
+    decision of a seat once (``sweep.Sweep``), so a learner measured against opponents is
+    asked no more than its NashConv asks. The numbers are those of the separate passes (to
+    rounding). ``check_size`` weighs every variant's arrays but counts the rows of one
+    policy per seat."""
+    start = table_cards(num_players, cards)
+    first = _first(start, first_insteker)
+    _, sweep = _sweep([profile, *lineups], num_players, start, True, progress)
+    values = sweep.win[(start, first)]
+    n = len(start)
     current = tuple(float(v) for v in values[0])
-    best = tuple(float(values[1 + seat, seat]) for seat in range(len(current)))
+    best = tuple(float(values[1 + seat, seat]) for seat in range(n))
     gains = tuple(b - v for b, v in zip(best, current, strict=True))
-    return NashConv(float(sum(gains)), gains, current, best)
+    return (NashConv(float(sum(gains)), gains, current, best),
+            [_starts(start, sweep, 1 + n + i) for i in range(len(lineups))])

@@ -1,0 +1,93 @@
+"""One solver pass for a learner's NashConv and its wins against opponents: the same numbers
+as the separate passes, the learner asked about each decision once, and ``learner_cost``
+counting the rows the pass really asks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pagadores_env.policies import BasePolicy, make_policy
+from pagadores_env.solver import equilibrium, exact_evaluate_starts, nash_conv
+from pagadores_env.solver.equilibrium import nash_conv_and_evaluate
+from pagadores_env.solver.sweep import Sweep
+from pagadores_train import yardstick
+
+
+class Counting(BasePolicy):
+    """The player ``spec`` names (deterministic, answering batches), counting the rows it is
+    asked."""
+
+    def __init__(self, spec: str) -> None:
+        super().__init__()
+        self.inner = make_policy(spec)
+        self.name = spec
+        self.rows = 0
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.rows += len(obs)
+        return np.asarray(self.inner.act_batch(obs, mask))
+
+
+def test_one_pass_gives_the_separate_passes_numbers() -> None:
+    learner, rand, sensible = (make_policy(s, seed=3) for s in ("lookahead", "random",
+                                                                 "sensible"))
+    profile = [learner, rand, learner]  # random: its 50/50 mixture, evaluated exactly
+    lineups = [[learner, sensible, sensible], [rand, learner, sensible], [sensible] * 3]
+    measured, starts = nash_conv_and_evaluate(profile, lineups, 3, 3, first_insteker=1)
+    alone = nash_conv(profile, 3, 3, first_insteker=1)
+    assert measured.gains == pytest.approx(alone.gains, abs=1e-12)
+    assert measured.values == pytest.approx(alone.values, abs=1e-12)
+    assert measured.total == pytest.approx(alone.total, abs=1e-12)
+    assert measured.total > 0.01  # not an equilibrium: the gains are checked
+    for lineup, got in zip(lineups, starts, strict=True):
+        expected = exact_evaluate_starts(lineup, 3, 3)
+        assert set(got) == set(expected) == {0, 1, 2}
+        for seat, values in expected.items():
+            assert got[seat] == pytest.approx(values, abs=1e-12)
+    assert len({starts[0][0], starts[1][0], starts[2][0]}) == 3  # the lineups differ
+
+
+def test_a_policy_in_several_variants_is_asked_once_per_decision() -> None:
+    learner, other = Counting("lookahead"), Counting("sensible")
+    nash_conv(learner, 3, 2)
+    alone = learner.rows
+    learner.rows = 0
+    nash_conv_and_evaluate(learner, [[learner, other, other], [other, learner, other]], 3, 2)
+    assert learner.rows == alone  # the lineups cost the learner nothing more
+    assert other.rows > 0
+
+
+@pytest.mark.parametrize("table", [(3, 2), (3, [2, 2, 1]), (4, 1)])
+def test_learner_exact_is_one_pass_with_the_separate_numbers(table, monkeypatch) -> None:
+    n, cards = table
+    player = make_policy("lookahead")
+    opponents = ["sensible", "random"]
+    passes: list[int] = []
+
+    class Recorded(Sweep):
+        def run(self, progress=None) -> None:
+            super().run(progress)
+            passes.append(self.rows_asked)
+
+    monkeypatch.setattr(equilibrium, "Sweep", Recorded)
+    measured = yardstick.learner_exact(player, opponents, n, cards, seed=5)
+    assert passes == [yardstick.learner_cost(player, opponents, n, cards)]
+    monkeypatch.undo()
+    assert measured.nash_conv == pytest.approx(nash_conv(player, n, cards).total, abs=1e-12)
+    for spec in opponents:
+        separate = yardstick.learner_win(player, make_policy(spec, seed=5), n, cards)
+        assert measured.win_probability[spec] == pytest.approx(separate, abs=1e-12)
+        rotations = yardstick.lineup_exact([player, make_policy(spec, seed=5)],
+                                           [0] + [1] * (n - 1), cards, nash=False)
+        assert separate == pytest.approx(rotations.win_probability[0], abs=1e-12)
+
+
+def test_learner_cost_is_what_the_plan_asks_and_refuses_a_table_too_big() -> None:
+    player = make_policy("sensible")
+    one = yardstick.pass_cost([player], 3, 10)
+    # seat 0 asks the learner alone, the other two seats the learner and each opponent
+    assert yardstick.learner_cost(player, ["sensible"], 3, 10) == one + one * 2 // 3
+    assert yardstick.learner_cost(player, [], 3, 10) == one
+    with pytest.raises(ValueError, match="too big to compute NashConv of"):
+        yardstick.learner_cost(player, ["sensible"], 4, 10)
