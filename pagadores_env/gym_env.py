@@ -20,7 +20,8 @@ Spaces
     ``info["action_mask"]`` (int8 ``[stop, throw again]``). At every decision both are legal.
 
 Options
-    ``num_players`` 2–6; ``cards`` 1–10 each (or one count per seat, as ``Game`` takes);
+    ``num_players`` 2–6, or a list of sizes (below); ``cards`` 1–10 each (or one count per
+    seat, as ``Game`` takes);
     ``opponents``: policy specs (``"threshold:min_points=100"``) or policy objects, one per
     other seat in seat order skipping the learner, or a single one: ONE policy object shared
     by every other seat (``opponents.seat_opponents``, as the VecEnv seats them; before 0.2 a
@@ -30,16 +31,30 @@ Options
     ``info_events`` and ``render_mode`` as below. The PettingZoo env takes the same
     ``cards``, ``reward``, ``illegal_action``, ``info_events`` and ``render_mode`` values.
 
+Table sizes ("one policy for every table size")
+    ``num_players=[2, 3, 4, 5, 6]`` makes every game draw its own size, uniformly over the
+    list's entries: a size listed twice is drawn twice as often (that is the whole weighting
+    API; an empty list or a size outside 2–6 is refused). The spaces are the same at every
+    size (the observation pads to six seats, ``observation``'s ``present`` field), so one
+    network plays them all. ``env.num_players`` is the current game's size and ``env.sizes``
+    the list; ``env.opponents`` the current game's other seats. With several sizes,
+    ``cards`` must be one count, ``opponents`` a single entry (one object seated in every
+    other seat at every size; per-seat lists fit one size only and are refused), and
+    ``learner_seat`` ``"random"`` or a seat every size has. The sizes come from their own
+    generator, part ``P + 2`` of the seed (``size_rng``), drawn once per game (a game the
+    learner never decides in draws too), so a seeded Gym env and a seeded one-game VecEnv
+    draw the same sizes, and a single size draws nothing and runs exactly as before.
+
 Episode
     ``reset(seed)`` seeds the dice (blocks of ordered outcomes 0…215 drawn from Gymnasium's
     ``np_random``, i.e. ``np.random.default_rng(seed)``, mapped through ``rules.THROWS``), the
-    learner seat draw and the opponents' own generators (``opponents.reseed_opponents``: the
-    same seeds the VecEnv gives them), so a seeded run repeats exactly. It
-    returns the learner's first decision; if a whole game passes without one (possible with
-    few cards), it starts another game, and gives up with an error after ``MAX_SILENT_GAMES``
-    such games. The episode ends (``terminated=True``) when the learner is knocked out or the
-    game is over; the reward is then paid once and is 0 on every other step. Nothing
-    truncates.
+    learner seat draw, the table sizes and the opponents' own generators
+    (``opponents.reseed_opponents``: the same seeds the VecEnv gives them), so a seeded run
+    repeats exactly. It returns the learner's first decision; if a whole game passes without
+    one (possible with few cards), it starts another game, and gives up with an error after
+    ``MAX_SILENT_GAMES`` such games. The episode ends (``terminated=True``) when the learner
+    is knocked out or the game is over; the reward is then paid once and is 0 on every other
+    step. Nothing truncates.
 
 Illegal actions (anything ``engine.as_action`` refuses: an action is the integer 0 or 1 — a
 Python or numpy integer, or a 0-d integer array; booleans and floats are refused, as by
@@ -67,7 +82,7 @@ Rendering (``render_mode``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -87,18 +102,92 @@ from .observation import OBS_SIZE, encode
 from .opponents import (
     Opponents,
     check_learner_seat,
+    distinct,
     end_games,
     game_action,
     reseed_opponents,
     seat_opponents,
     start_games,
 )
+from .policies import Policy, make_policy
 from .render import player, render_table
 from .rewards import check_scheme, final_reward
+from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .seeding import spawned_rng
 
 MAX_SILENT_GAMES = 1000
 _GAME = 0  # this env's one game, as the per-game opponent hooks count games (``opponents``)
 _NO_MASK = np.zeros(2, dtype=np.int8)
+
+
+class Tables(NamedTuple):
+    """An env's table arguments, checked together for every table size its games may draw
+    (``tables``)."""
+
+    #: the sizes a game draws from, uniformly over the entries: ``(n,)`` for one size
+    sizes: tuple[int, ...]
+    cards: int | tuple[int, ...]
+    learner_seat: int | str
+    #: per distinct size, ascending: one policy per other seat (``opponents.seat_opponents``)
+    opponents: dict[int, list[Policy]]
+
+
+def tables(num_players: int | Sequence[int], cards: int | Sequence[int], opponents: Opponents,
+           learner_seat: int | str) -> Tables:
+    """Check the table arguments both envs take (module docstring, "Table sizes").
+
+    With one size (an integer, or a list naming one size only) they mean what they always
+    meant. With several sizes: ``cards`` must be one count, ``opponents`` a single entry (ONE
+    policy object, seated in every other seat at every size, so its seeds and per-game hooks
+    do not depend on the size), ``learner_seat`` ``"random"`` or a seat every size has.
+    Raises ``ValueError`` in one line naming the argument and what it allows.
+    """
+    sizes = _listed_sizes(num_players)
+    if len(set(sizes)) == 1:
+        n = sizes[0]
+        cards = check_cards(n, cards)  # also validates an integer num_players
+        return Tables((int(n),), cards, check_learner_seat(learner_seat, n),
+                      {int(n): seat_opponents(opponents, n, cards)})
+    several = f"when num_players lists several table sizes ({list(sizes)})"
+    if isinstance(cards, Sequence) and not isinstance(cards, str):
+        raise ValueError(f"cards must be one count for every seat {several}, got {list(cards)}")
+    cards = check_cards(MIN_PLAYERS, cards)
+    learner_seat = check_learner_seat(learner_seat, min(sizes),
+                                      name=f"learner_seat {several}")
+    entries = [opponents] if isinstance(opponents, str | Policy) else list(opponents)
+    if len(entries) != 1:
+        raise ValueError(f"opponents must be a single policy, shared by every other seat, "
+                         f"{several}; got {len(entries)}")
+    policy = make_policy(entries[0])
+    return Tables(sizes, cards, learner_seat,
+                  {n: seat_opponents(policy, n, cards) for n in sorted(set(sizes))})
+
+
+def _listed_sizes(num_players: Any) -> tuple[Any, ...]:
+    """``num_players`` as a tuple of sizes: a list is checked here, one value by the engine
+    (``check_cards``), whose message names it."""
+    if not isinstance(num_players, Sequence) or isinstance(num_players, str):
+        return (num_players,)
+    sizes = tuple(num_players)
+    if not sizes or not all(isinstance(n, int | np.integer) and not isinstance(n, bool)
+                            and MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
+        raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS} or a non-empty list "
+                         f"of table sizes {MIN_PLAYERS}–{MAX_PLAYERS}, got {list(num_players)}")
+    return tuple(int(n) for n in sizes)
+
+
+def draw_sizes(rng: np.random.Generator, sizes: Sequence[int], count: int) -> np.ndarray:
+    """``count`` table sizes, each drawn uniformly over the entries of ``sizes``."""
+    return np.asarray(sizes)[rng.integers(0, len(sizes), size=count)]
+
+
+def size_rng(seed: int | None, opponents: Sequence[Policy]) -> np.random.Generator:
+    """The generator of the games' table sizes: part ``P + 2`` of ``seed``
+    (``seeding.spawned_rng``), ``P`` being the number of distinct opponents (parts
+    ``0 … P-1``; the VecEnv's learner seats and dice are parts ``P`` and ``P + 1``), so the
+    existing streams are untouched and a seeded Gym env and a seeded VecEnv draw the same
+    sizes."""
+    return spawned_rng(seed, len(distinct(opponents)) + 2)
 
 
 class PagadoresGymEnv(gym.Env):
@@ -106,20 +195,24 @@ class PagadoresGymEnv(gym.Env):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
 
-    def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
+    def __init__(self, num_players: int | Sequence[int] = 2, cards: int | Sequence[int] = 10,
                  opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  illegal_action: str = "raise", render_mode: str | None = None,
                  info_events: bool = False) -> None:
-        self.cards = check_cards(num_players, cards)  # also validates num_players
-        self.num_players = num_players
+        setup = tables(num_players, cards, opponents, learner_seat)
+        self.sizes = setup.sizes
+        self.cards = setup.cards
+        self.learner_seat = setup.learner_seat
+        self._seated = setup.opponents
+        self.num_players = self.sizes[0]  # the current game's size: drawn per game from sizes
+        self.opponents = self._seated[self.num_players]  # the current game's other seats
+        self._size_rng: np.random.Generator | None = None  # made with the generator in reset()
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.info_events = check_flag("info_events", info_events)
         self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
-        self.learner_seat = check_learner_seat(learner_seat, num_players)
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.opponents = seat_opponents(opponents, num_players, self.cards)
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)
         self.game: Game | None = None
@@ -136,6 +229,7 @@ class PagadoresGymEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
             self._dice = DiceStream(self.np_random)
+            self._size_rng = size_rng(seed, self.opponents)
         reseed_opponents(self.opponents, seed)
         for _ in range(MAX_SILENT_GAMES):
             self._new_game()
@@ -145,7 +239,7 @@ class PagadoresGymEnv(gym.Env):
                 return self._observe(), self._info()
         raise RuntimeError(
             f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
-            f"(num_players={self.num_players}, cards={self.cards}, opponents={self.opponents}): "
+            f"(num_players={list(self.sizes)}, cards={self.cards}, opponents={self.opponents}): "
             "with these settings it never decides; give more cards or other opponents"
         )
 
@@ -210,6 +304,10 @@ class PagadoresGymEnv(gym.Env):
 
     # ------------------------------------------------------------------ internals
     def _new_game(self) -> None:
+        if len(self._seated) > 1:  # several table sizes: every game draws its own
+            assert self._size_rng is not None  # reset() made it
+            self.num_players = int(draw_sizes(self._size_rng, self.sizes, 1)[0])
+            self.opponents = self._seated[self.num_players]
         if self.learner_seat == "random":
             self.seat = int(self.np_random.integers(self.num_players))
         else:

@@ -5,23 +5,40 @@ stable-baselines3's ``VecEnv``, so ``import pagadores_env`` does not import this
 environment package imports without torch or SB3); import it as
 ``from pagadores_env.vec_env import PagadoresVecEnv``.
 
-``num_envs`` games run as one ``VectorGame``; in each the learner holds one seat (fixed, or
-drawn per game with ``learner_seat="random"``) and scripted opponents play the others
-(``opponents`` and ``learner_seat`` as the Gym env takes them, ``pagadores_env.opponents``: a
-single opponent is one policy object in every other seat, and a seed gives the opponents the
-same seeds as the Gym env's ``reset(seed)``). A
-step applies the learner's actions, then lets every game run — dice by the batch engine,
-opponent decisions by each opponent's ``act_batch`` on the batch of games where that opponent
-decides — until each game waits for its learner again. Observations, actions, rewards and
-episode ends follow the Gymnasium env (``pagadores_env.gym_env``): the observation is
-``observation.encode`` for the learner's seat; the reward is paid once at the end of the
-learner's episode (it is knocked out or the game is over; ``pagadores_env.rewards``); a game
-that ends before the learner decides at all is replayed silently. Finished games restart at
-once (SB3's auto-reset); ``infos[i]["terminal_observation"]`` and ``["placement"]`` describe
-the game that ended. One difference from the Gym env: when the learner is knocked out while
-the game goes on, its terminal observation is taken where the batch engine next stops (the
-next decision or the game's end), a few throws after the knock-out rather than right at it;
-rewards and placements are the same (a knocked-out seat's place no longer changes).
+``num_envs`` games run in lock-step on the batch engine (``VectorGame``); in each the learner
+holds one seat (fixed, or drawn per game with ``learner_seat="random"``) and scripted opponents
+play the others (``opponents`` and ``learner_seat`` as the Gym env takes them,
+``pagadores_env.opponents``: a single opponent is one policy object in every other seat, and a
+seed gives the opponents the same seeds as the Gym env's ``reset(seed)``). A step applies the
+learner's actions, then lets every game run — dice by the batch engine, opponent decisions by
+each opponent's ``act_batch`` on the batch of games where that opponent decides — until each
+game waits for its learner again. Observations, actions, rewards and episode ends follow the
+Gymnasium env (``pagadores_env.gym_env``): the observation is ``observation.encode`` for the
+learner's seat; the reward is paid once at the end of the learner's episode (it is knocked out
+or the game is over; ``pagadores_env.rewards``); a game that ends before the learner decides at
+all is replayed silently. Finished games restart at once (SB3's auto-reset);
+``infos[i]["terminal_observation"]``, ``["placement"]``, ``["learner_seat"]`` and
+``["num_players"]`` describe the game that ended. One difference from the Gym env: when the
+learner is knocked out while the game goes on, its terminal observation is taken where the
+batch engine next stops (the next decision or the game's end), a few throws after the knock-out
+rather than right at it; rewards and placements are the same (a knocked-out seat's place no
+longer changes).
+
+Table sizes: ``num_players`` is one size or a list (``num_players=[2, 3, 4, 5, 6]``), as the
+Gym env takes it (``gym_env``'s "Table sizes": every new game in a slot draws its size
+uniformly over the list's entries from its own seeded stream, part ``P + 2``; with several
+sizes ``cards`` is one count, ``opponents`` a single policy object seated at every size,
+``learner_seat`` ``"random"`` or a seat every size has). ``sizes`` is the list, ``size`` the
+current size per slot; ``num_players`` is the one size, or the list. Each size has its own
+``VectorGame`` with a row per slot (``games``; ``game`` when there is one size), and only the
+rows whose slot plays that size take part: a slot that draws another size restarts in that
+size's game, its row in the old one left idle. Opponents answer the decisions of all sizes
+in one call per policy object, with the slots as game ids (``opponents.game_actions``), so a
+per-game policy such as a self-play opponent keeps one record per slot whatever its size.
+``infos[i]["num_players"]`` is the size of the game that ended. One size runs exactly as it
+always did (the same streams, the same draws, the same speed); several sizes cost speed, as
+each size's engine advances its rows in calls of its own (the README's "Decisions we made"
+has the measured steps/s).
 
 MaskablePPO reads masks through ``env_method("action_masks")`` (``sb3_contrib.common.
 maskable.utils.get_action_masks``); both actions are legal at every decision (R3.6).
@@ -30,6 +47,7 @@ maskable.utils.get_action_masks``); both actions are legal at every decision (R3
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -37,16 +55,14 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from .engine import Game
+from .gym_env import draw_sizes, size_rng, tables
 from .observation import OBS_SIZE
 from .opponents import (
     Opponents,
-    check_learner_seat,
     distinct,
     end_games,
     game_actions,
     reseed_opponents,
-    seat_opponents,
     start_games,
 )
 from .rewards import check_scheme, final_reward
@@ -54,25 +70,38 @@ from .seeding import spawned_rng
 from .vector import VectorGame
 
 
+@dataclass(slots=True)
+class _Table:
+    """The games of one table size: a ``VectorGame`` with a row per slot, of which only the
+    slots ``rows`` (ascending) play at this size now; the other rows sit idle, untouched."""
+
+    game: VectorGame
+    rows: np.ndarray
+
+
 class PagadoresVecEnv(VecEnv):
     """``num_envs`` learner-vs-opponents games in lock-step (see the module docstring)."""
 
     render_mode = None
 
-    def __init__(self, num_envs: int, num_players: int = 2, cards: int | Sequence[int] = 10,
-                 opponents: Opponents = ("random",),
+    def __init__(self, num_envs: int, num_players: int | Sequence[int] = 2,
+                 cards: int | Sequence[int] = 10, opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  seed: int | None = None) -> None:
-        Game(num_players, cards)  # validates num_players and cards with clear errors
-        self.num_players = num_players
-        self.cards = cards
-        self.learner_seat = check_learner_seat(learner_seat, num_players)
+        setup = tables(num_players, cards, opponents, learner_seat)
+        self.sizes = setup.sizes
+        self.num_players = self.sizes[0] if len(self.sizes) == 1 else self.sizes
+        self.cards = setup.cards
+        self.learner_seat = setup.learner_seat
         self.reward = check_scheme(reward)
-        self.opponents = seat_opponents(opponents, num_players, cards)
+        self.opponents = setup.opponents  # per table size, one policy per other seat
         # one act_batch call per distinct policy object per round of opponent decisions
-        self._policies = distinct(self.opponents)
-        self._group_of = np.array([next(g for g, p in enumerate(self._policies) if p is q)
-                                   for q in self.opponents])
+        self._policies = distinct([p for seated in self.opponents.values() for p in seated])
+        # per size, [k]: the index in _policies of the opponent in the k-th other seat
+        self._group_of = {n: np.array([next(g for g, p in enumerate(self._policies) if p is q)
+                                       for q in seated])
+                          for n, seated in self.opponents.items()}
+        self._tables: dict[int, _Table] = {}
         self._actions = np.zeros(num_envs, np.int64)
         super().__init__(num_envs, gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
                          gym.spaces.Discrete(2))
@@ -110,13 +139,31 @@ class PagadoresVecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self.acted[:] = True
         self._fresh = False
-        self.game.step(self._actions)
+        for table in self._tables.values():
+            if table.rows.size:
+                table.game.step(self._actions[table.rows], table.rows)
         self._run(rewards, dones, infos)
         return self._observe(), rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, 2)`` bool ``[stop, throw again]``: every game waits at a decision."""
-        return self.game.action_masks()
+        masks = np.zeros((self.num_envs, 2), bool)
+        for table in self._tables.values():
+            masks[table.rows] = table.game.decision[table.rows, None]
+        return masks
+
+    @property
+    def games(self) -> dict[int, VectorGame]:
+        """The ``VectorGame`` of each table size (rows of slots at another size sit idle)."""
+        return {n: table.game for n, table in self._tables.items()}
+
+    @property
+    def game(self) -> VectorGame:
+        """The one ``VectorGame`` of a single table size (``games`` has one per size)."""
+        if len(self._tables) > 1:
+            raise AttributeError(f"with several table sizes ({list(self.sizes)}) each has its "
+                                 "own VectorGame: see games")
+        return next(iter(self._tables.values())).game
 
     def close(self) -> None:
         """Nothing to release: the games are arrays in this process."""
@@ -149,72 +196,125 @@ class PagadoresVecEnv(VecEnv):
     def _seed_streams(self, seed: int | None) -> None:
         """Generators for dice, learner seats and opponents, all derived from ``seed``: the
         ``P`` distinct opponents get parts ``0 … P-1`` (``opponents.reseed_opponents``, as in
-        the Gym env), the learner seats part ``P``, the dice part ``P + 1``."""
+        the Gym env), the learner seats part ``P``, the dice part ``P + 1``, the table sizes
+        part ``P + 2`` (``gym_env.size_rng``)."""
         reseed_opponents(self._policies, seed)
         count = len(self._policies)
         self.seat_rng = spawned_rng(seed, count)
         self.dice_rng = spawned_rng(seed, count + 1)
+        self.size_rng = size_rng(seed, self._policies)
 
     def _start(self) -> None:
         """New games everywhere, each waiting for its learner's first decision."""
-        self.learner = self._draw_seats(self.num_envs)
+        self.size = self._draw_sizes(self.num_envs)  # per slot: its game's table size
+        self.learner = self._draw_seats(self.size)
         self.acted = np.zeros(self.num_envs, bool)  # has the learner decided this episode?
-        self.game = VectorGame(self.num_envs, self.num_players, self.cards, self.dice_rng,
-                               auto_reset=False)
+        # every size gets a row per slot, so a slot changes size without moving
+        self._tables = {n: _Table(VectorGame(self.num_envs, n, self.cards, self.dice_rng,
+                                             auto_reset=False), self._slots_at(n))
+                        for n in self.opponents}
         start_games(self._policies, np.arange(self.num_envs))
         self._run(np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, bool),
                   [{} for _ in range(self.num_envs)])
 
-    def _draw_seats(self, count: int) -> np.ndarray:
-        if self.learner_seat == "random":
-            return self.seat_rng.integers(0, self.num_players, size=count)
-        return np.full(count, int(self.learner_seat), np.int64)
+    def _draw_sizes(self, count: int) -> np.ndarray:
+        if len(self.opponents) == 1:  # one size: its own stream stays untouched
+            return np.full(count, self.sizes[0], np.int64)
+        return draw_sizes(self.size_rng, self.sizes, count)
+
+    def _draw_seats(self, sizes: np.ndarray) -> np.ndarray:
+        if self.learner_seat != "random":
+            return np.full(sizes.size, int(self.learner_seat), np.int64)
+        if len(self.opponents) == 1:  # one size: the draw single-size runs always made
+            return self.seat_rng.integers(0, self.sizes[0], size=sizes.size)
+        return self.seat_rng.integers(0, sizes)
+
+    def _slots_at(self, n: int) -> np.ndarray:
+        return np.flatnonzero(self.size == n)
 
     def _run(self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict[str, Any]]) -> None:
         """Finish learner episodes and let opponents play until every game waits for its
         learner."""
-        game = self.game
         while True:
-            ended = np.flatnonzero(game.done | (game.cards[np.arange(self.num_envs),
-                                                           self.learner] == 0))
+            ended = _joined([self._ended(table) for table in self._tables.values()])
             if ended.size:
                 self._end_episodes(ended, rewards, dones, infos)
-            rows = np.flatnonzero(game.decision & (game.seat != self.learner))
-            if not rows.size:
+            deciding = {n: rows for n, table in self._tables.items()
+                        if (rows := self._opponent_rows(table)).size}
+            if not deciding:
                 if not ended.size:
                     return
                 continue
-            self._opponents_act(rows)
+            self._opponents_act(deciding)
+
+    def _ended(self, table: _Table) -> np.ndarray:
+        """The table's slots whose learner's episode is over: the game is, or it is out."""
+        rows, game = table.rows, table.game
+        return rows[game.done[rows] | (game.cards[rows, self.learner[rows]] == 0)]
+
+    def _opponent_rows(self, table: _Table) -> np.ndarray:
+        """The table's slots where an opponent must decide."""
+        rows, game = table.rows, table.game
+        return rows[game.decision[rows] & (game.seat[rows] != self.learner[rows])]
 
     def _end_episodes(self, rows: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
                       infos: list[dict[str, Any]]) -> None:
         """Pay the learners whose episode just ended and start new games in those slots."""
-        game = self.game
         learner = self.learner[rows]
-        places = game.placements(rows)
-        place = places[np.arange(rows.size), learner]
-        shared = (places == place[:, None]).sum(axis=1)
-        final_obs = game.observations(rows, learner)
+        size = self.size[rows]
+        place, shared, final_obs = self._outcomes(rows, learner, size)
         for k, i in enumerate(rows.tolist()):
             if self.acted[i]:  # games without a learner decision are not episodes
                 dones[i] = True
-                rewards[i] = final_reward(self.reward, int(place[k]), self.num_players,
+                rewards[i] = final_reward(self.reward, int(place[k]), int(size[k]),
                                           int(shared[k]))
                 infos[i].update(terminal_observation=final_obs[k], placement=int(place[k]),
-                                learner_seat=int(learner[k]))
+                                learner_seat=int(learner[k]), num_players=int(size[k]))
         episodes = self.acted[rows]  # before the slots restart and their opponents redraw
         end_games(self._policies, rows[episodes], place[episodes])
         self.acted[rows] = False
-        self.learner[rows] = self._draw_seats(rows.size)
-        game.reset_games(rows)
+        self.size[rows] = size = self._draw_sizes(rows.size)
+        self.learner[rows] = self._draw_seats(size)
+        for n, table in self._tables.items():
+            if len(self._tables) > 1:
+                table.rows = self._slots_at(n)
+            mine = rows[size == n]
+            if mine.size:
+                table.game.reset_games(mine)
         start_games(self._policies, rows)
 
-    def _opponents_act(self, rows: np.ndarray) -> None:
-        game = self.game
-        seat = game.seat[rows]
-        # opponent k sits in the k-th other seat, counting from seat 0 and skipping the learner
-        group = self._group_of[seat - (seat > self.learner[rows])]
-        obs = game.observations(rows)
+    def _outcomes(self, rows: np.ndarray, learner: np.ndarray,
+                  size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per ended game: the learner's place, how many seats share it, and the learner's
+        final observation."""
+        place = np.zeros(rows.size, np.int64)
+        shared = np.zeros(rows.size, np.int64)
+        final_obs = np.zeros((rows.size, OBS_SIZE), np.float32)
+        for n, table in self._tables.items():
+            mine = size == n
+            if not mine.any():
+                continue
+            places = table.game.placements(rows[mine])
+            place[mine] = mine_place = places[np.arange(places.shape[0]), learner[mine]]
+            shared[mine] = (places == mine_place[:, None]).sum(axis=1)
+            final_obs[mine] = table.game.observations(rows[mine], learner[mine])
+        return place, shared, final_obs
+
+    def _opponents_act(self, deciding: dict[int, np.ndarray]) -> None:
+        """The opponents' decisions at the slots ``deciding`` of each table size: one call per
+        distinct policy across all sizes (the observation has the same shape at every size),
+        told the slots as game ids."""
+        parts: list[list[np.ndarray]] = [[], [], [], []]  # slots, seats, groups, observations
+        for n, rows in deciding.items():
+            game = self._tables[n].game
+            seat = game.seat[rows]
+            # opponent k sits in the k-th other seat, counting from seat 0 and skipping the
+            # learner
+            group = self._group_of[n][seat - (seat > self.learner[rows])]
+            for part, value in zip(parts, (rows, seat, group, game.observations(rows)),
+                                   strict=True):
+                part.append(value)
+        rows, seat, group, obs = map(_joined, parts)
         masks = np.ones((rows.size, 2), bool)
         actions = np.zeros(rows.size, np.int64)
         for k, policy in enumerate(self._policies):
@@ -222,8 +322,18 @@ class PagadoresVecEnv(VecEnv):
             if mine.any():
                 actions[mine] = game_actions(policy, rows[mine], seat[mine], obs[mine],
                                              masks[mine])
-        game.step(actions, rows)
+        start = 0
+        for n, rows in deciding.items():
+            self._tables[n].game.step(actions[start:start + rows.size], rows)
+            start += rows.size
 
     def _observe(self) -> np.ndarray:
-        return self.game.observations(np.arange(self.num_envs), self.learner)
+        obs = np.zeros((self.num_envs, OBS_SIZE), np.float32)
+        for table in self._tables.values():
+            obs[table.rows] = table.game.observations(table.rows, self.learner[table.rows])
+        return obs
 
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """``parts`` end to end (the one part itself, without a copy, at a single table size)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
