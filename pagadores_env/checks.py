@@ -38,23 +38,25 @@ def as_int(value: Any, name: str) -> int:
         raise ValueError(f"{name} must be an integer, got {value!r}") from None
 
 
-def check_table(num_players: Any, cards: Any) -> tuple[int, tuple[int, ...]]:
+def check_table(num_players: Any, cards: Any, name: str = "cards",
+                most: int = MAX_CARDS) -> tuple[int, tuple[int, ...]]:
     """A table's size and start cards per seat: ``num_players`` 2–6 (R1.1) and ``cards``
     either one count 1–10 for everyone or one count 0–10 per seat with at least two seats
-    holding cards (a chosen position)."""
+    holding cards (a chosen position). Perudo checks its start dice with it (``name``
+    "dice", ``most`` 5: P1.1, P1.2); the largest count is the official game in both."""
     n = as_int(num_players, "num_players")
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"num_players must be {MIN_PLAYERS}–{MAX_PLAYERS}, got {n}")
     if isinstance(cards, Sequence) and not isinstance(cards, str):
-        start = tuple(as_int(c, "cards") for c in cards)
-        if (len(start) != n or not all(0 <= c <= MAX_CARDS for c in start)
+        start = tuple(as_int(c, name) for c in cards)
+        if (len(start) != n or not all(0 <= c <= most for c in start)
                 or sum(c > 0 for c in start) < 2):
             raise ValueError(
-                f"cards per seat must be {n} numbers from 0 to {MAX_CARDS} with at "
+                f"{name} per seat must be {n} numbers from 0 to {most} with at "
                 f"least two above 0, got {list(cards)}"
             )
         return n, start
-    count = as_int(cards, "cards")
-    if not 1 <= count <= MAX_CARDS:
-        raise ValueError(f"cards must be 1–{MAX_CARDS} (10 is the official game), got {count}")
+    count = as_int(cards, name)
+    if not 1 <= count <= most:
+        raise ValueError(f"{name} must be 1–{most} ({most} is the official game), got {count}")
     return n, (count,) * n

@@ -27,8 +27,10 @@ or from rows (the scripted players and the solvers' table policies).
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import struct
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -336,10 +338,12 @@ def decode(obs: np.ndarray) -> ObsFields:
     )
 
 
-def field_table() -> str:
-    """The layout as a reStructuredText table, for docs."""
-    rows = [(f"{SLICES[name].start}–{SLICES[name].stop - 1}", name, meaning)
-            for name, _, meaning in FIELDS]
+def field_table(fields: Sequence[tuple[str, int, str]] = FIELDS) -> str:
+    """The layout ``fields`` (``FIELDS`` unless given: Perudo's observation passes its own)
+    as a reStructuredText table, for docs."""
+    starts = list(itertools.accumulate((size for _, size, _ in fields), initial=0))
+    rows = [(f"{start}–{start + size - 1}", name, meaning)
+            for start, (name, size, meaning) in zip(starts, fields, strict=False)]
     widths = [max(len(r[i]) for r in rows + [("index", "field", "meaning")]) for i in range(3)]
     rule = "  ".join("=" * w for w in widths)
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)

@@ -1,0 +1,206 @@
+"""The PettingZoo AEC environment behind ``perudo_v0`` (whose docstring is the user guide).
+
+The env drives a Perudo :class:`~pagadores_env.perudo.engine.Game`: it rolls every round's
+dice from its own seeded stream (P7.1), so every agent step is one bid or dudo. Rewards go
+to every agent once, when the game ends (P1.3); players who are out stay in ``agents``,
+never selected, until then, as in ``pagadores_v0``'s default ``eliminated="stay"``; then
+every agent leaves through PettingZoo's dead-step protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..aec import _StrictOrderEnforcing
+from ..checks import check_choice
+from ..engine import IllegalMoveError
+from ..rewards import REWARD_SCHEMES, REWARDS
+from .dice import FaceStream
+from .engine import Game
+from .observation import OBS_SIZE, encode
+from .render import describe_events, render_table
+from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
+
+#: The render modes of both Perudo environments.
+RENDER_MODES = (None, "ansi", "human")
+_WAIT = np.zeros(NUM_ACTIONS, dtype=np.int8)  # the mask of every agent not to act
+_WAIT.flags.writeable = False
+
+
+def check_table(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]]:
+    """``num_players`` (2–6, P1.1) and ``dice`` as ``Game`` takes them: one start count for
+    every seat (1–5, P1.2) or one per seat; the engine's own error names what is wrong."""
+    start = Game(num_players, dice).start_dice
+    per_seat = isinstance(dice, Sequence) and not isinstance(dice, str)
+    return len(start), start if per_seat else start[0]
+
+
+def roll_to_decision(game: Game, faces: FaceStream) -> None:
+    """Roll the round's dice if the game is at a chance node (P2.1)."""
+    if game.is_chance_node():
+        game.apply_roll(faces.roll(game.dice_counts))
+
+
+class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
+    """Perudo as a PettingZoo AEC environment; see ``perudo_v0`` for the guide."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v0",
+                "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
+                 render_mode: str | None = None, reward: str = "win") -> None:
+        super().__init__()
+        self.num_players, self.dice = check_table(num_players, dice)
+        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
+        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
+        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, so seeding one agent's space leaves the others alone.
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS)
+                              for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.np_random: np.random.Generator | None = None
+        self.agents: list[str] = []  # no game until reset()
+        self.agent_selection: str | None = None
+        self._faces: FaceStream  # made with the generator in reset()
+        self._printed = 0
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def observation_space(self, agent: str) -> spaces.Space:
+        """``agent``'s space: its observation row and its action mask."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``agent``'s actions: ``Discrete(181)``, 0 dudo, 1 + (q-1)*6 + (f-1) bid (q, f)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game and roll its first dice. ``seed`` reseeds the dice; without it the
+        stream goes on (a fresh unseeded generator on the very first reset)."""
+        if seed is not None or self.np_random is None:
+            self.np_random = np.random.default_rng(seed)
+            self._faces = FaceStream(self.np_random)
+        self.game = game = Game(self.num_players, self.dice)
+        roll_to_decision(game, self._faces)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[game.current]
+        self._skip_agent_selection = None
+        self._printed = 0
+        if self.render_mode == "human":
+            self._print_news()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, with a one-line error once every agent has left."""
+        agent = self.agent_selection
+        if agent not in getattr(self, "_cumulative_rewards", ()):  # never reset, or all left
+            raise IllegalMoveError(f"last(): {self._no_agent_reason()}")
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's own view (P7.2: its dice, the public rest), from its own seat; its
+        mask marks the legal actions when it is to act and is all zeros otherwise."""
+        try:
+            seat = self._seat[agent]
+            game = self.game
+        except KeyError:
+            raise ValueError(f"observe({agent!r}): no such agent; the agents are "
+                             f"{', '.join(self.possible_agents)}") from None
+        except AttributeError:  # no game yet
+            raise IllegalMoveError(f"observe(): {self._no_agent_reason()}") from None
+        to_act = game.rolled and seat == game.current and agent == self.agent_selection
+        mask = legal_mask(game.bid_action, game.total_dice, game.palifico) if to_act else _WAIT
+        return {"observation": encode(game, seat), "action_mask": mask.copy()}
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's bid or dudo (or its dead step), then roll the next
+        round's dice if a dudo ended one."""
+        agent = self.agent_selection
+        if not self.agents or agent is None:
+            raise IllegalMoveError(f"step(): {self._no_agent_reason()}")
+        if self.terminations[agent]:
+            if action is not None:
+                raise IllegalMoveError(
+                    f"{agent} is terminated (the game is over): the only valid action is None, "
+                    f"which removes it from the game (PettingZoo dead step); got {action!r}")
+            self._was_dead_step(None)
+            return
+        game = self.game
+        try:
+            game.apply_action(action)
+        except IllegalMoveError as err:
+            raise IllegalMoveError(f"{agent} played an illegal action: {err}") from None
+        if game.winner is not None:
+            self._end_game()
+        else:
+            roll_to_decision(game, self._faces)
+            self.agent_selection = self.possible_agents[game.current]
+        if self.render_mode == "human":
+            self._print_news()
+
+    def render(self) -> str | None:
+        """``"ansi"``: return the public table as text; ``"human"``: print it."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi' or "
+                "'human' to perudo_v0.env()")
+            return None
+        if not hasattr(self, "game"):
+            raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
+        text = render_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------------ internals
+    def _end_game(self) -> None:
+        """Reward every agent for its final place (``rewards``) and terminate them all; they
+        then leave by dead step, in seat order."""
+        places = self.game.placements()
+        for agent, seat in self._seat.items():
+            reward = REWARDS[self.reward_scheme](places[seat], places.count(places[seat]),
+                                                 self.num_players)
+            self.rewards[agent] = reward
+            self._cumulative_rewards[agent] = reward
+            self.terminations[agent] = True
+        self._deads_step_first()
+
+    def _no_agent_reason(self) -> str:
+        if not hasattr(self, "game"):
+            return "reset() was never called; call reset() to start a game"
+        return "the game is over and every agent has left; call reset() to start a new game"
+
+    def _print_news(self) -> None:
+        """Human mode: print what happened since the last print, then the table."""
+        log = self.game.log
+        for line in describe_events(log[self._printed:]):
+            print(line)
+        self._printed = len(log)
+        print(render_table(self.game), end="\n\n")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment as users should take it: ``raw_env(**kwargs)`` with order enforcing
+    (the Pagadores env's strict wrapper: stepping a finished game raises)."""
+    return _StrictOrderEnforcing(raw_env(**kwargs))

@@ -1,0 +1,126 @@
+"""The observation vector of one seat: what that player knows (P7.2), nothing more.
+
+Seats are rotated so the observer is slot 0 and the next seat clockwise slot 1 (P1.1);
+slots past the table's size are padding (``present`` = 0), so one vector size serves 2–6
+players. The player's own dice show; everyone else's show only once revealed by a dudo.
+
+``bids`` is the round's public bid history in OpenSpiel's information-state form: one bit
+per bid action made this round. Every legal raise names a bid later in one fixed order
+(``bid_order``: face 2–6 bids by quantity then face, a joker bid of q between 2q of a face
+and 2q + 1, P3.3–P3.5; one face by quantity in a palifico round, P6.4), so the set of bids
+gives their sequence, and the turn order from the starter (P1.1) gives who made each. With
+the rest of the vector it is therefore a perfect-recall view of the round for algorithms
+that need one.
+
+``FIELDS`` is the single source of the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
+and ``perudo_v0``'s docstring table is printed from it (``field_table``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import cast
+
+import numpy as np
+
+from ..observation import field_table as _field_table
+from ..rules import CLOCKWISE
+from .engine import Game
+from .rules import BIDS, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
+
+#: (name, length, meaning). Per-seat fields are in rotated slot order (slot 0 = me).
+FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("my_dice", FACES, "my dice showing face 1 … 6 / 5 (P2.1)"),
+    ("dice", MAX_PLAYERS, "dice held / 5 (P1.2, P1.3)"),
+    ("present", MAX_PLAYERS, "1 if the slot is a seat at this table (else padding)"),
+    ("starter", MAX_PLAYERS, "one-hot: who started this round (P2.2)"),
+    ("palifico", 1, "1 in a palifico round (P6)"),
+    ("total", 1, "dice on the table / 30: the largest quantity (P3.1)"),
+    ("bid_quantity", 1, "quantity of the bid to beat / 30; 0 before the opening bid"),
+    ("bid_face", FACES, "one-hot: face 1 … 6 of the bid to beat (P3)"),
+    ("bidder", MAX_PLAYERS, "one-hot: who made the bid to beat"),
+    ("last_quantity", MAX_PLAYERS, "quantity of the seat's latest bid this round / 30"),
+    ("last_face", MAX_PLAYERS, "face of the seat's latest bid this round / 6; 0 for none"),
+    ("revealed", MAX_PLAYERS * FACES,
+     "dice shown at the last dudo: per slot, faces 1 … 6 / 5 (P4.1, P7.2)"),
+    ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
+)
+
+SLICES: dict[str, slice] = {}
+_at = 0
+for _name, _size, _ in FIELDS:
+    SLICES[_name] = slice(_at, _at + _size)
+    _at += _size
+OBS_SIZE = _at
+
+_AT = {name: part.start for name, part in SLICES.items()}
+_MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _BID_Q, _BID_F, _BIDDER, _LAST_Q, \
+    _LAST_F, _REVEALED, _BIDS = (_AT[name] for name, _, _ in FIELDS)
+#: Where bid action a's bit sits.
+_BID_BIT = [_BIDS - 1 + a for a in range(NUM_ACTIONS)]
+_DIE = 1.0 / MAX_DICE
+_QUANTITY = [q / MAX_QUANTITY for q in range(MAX_QUANTITY + 1)]
+#: _SLOT[n][seat][other]: the slot where ``seat`` sees ``other`` (P1.1).
+_SLOT = {n: tuple(tuple(rotation.index(other) for other in range(n)) for rotation in rotations)
+         for n, rotations in CLOCKWISE.items()}
+#: Rounds whose fixed fields are cached (``_round_part``), about 1 kB each.
+ROUND_CACHE = 1 << 12
+
+
+def bid_order(action: int, palifico: bool) -> float:
+    """A key that every legal raise increases (see the module docstring): sorting a round's
+    bids by it gives the order they were made in."""
+    q, f = cast("tuple[int, int]", BIDS[action])  # a bid, never dudo
+    if palifico:
+        return q
+    return 2 * q + 0.7 if f == 1 else q + f / 10
+
+
+@functools.lru_cache(maxsize=ROUND_CACHE)
+def _round_part(n: int, seat: int, hand: tuple[int, ...], counts: tuple[int, ...],
+                starter: int, palifico: bool,
+                revealed: tuple[tuple[int, ...], ...] | None) -> np.ndarray:
+    """The fields that stay fixed through a round (all but the bids), read-only: built
+    once per seat and round, then copied at every step."""
+    rotation = CLOCKWISE[n][seat]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    for face in hand:
+        obs[_MY_DICE + face - 1] += _DIE
+    for slot, other in enumerate(rotation):
+        obs[_DICE + slot] = counts[other] * _DIE
+        obs[_PRESENT + slot] = 1.0
+        if revealed is not None:
+            for face in revealed[other]:
+                obs[_REVEALED + slot * FACES + face - 1] += _DIE
+    obs[_STARTER + rotation.index(starter)] = 1.0
+    obs[_PALIFICO] = palifico
+    obs[_TOTAL] = _QUANTITY[sum(counts)]
+    obs.flags.writeable = False
+    return obs
+
+
+def encode(game: Game, seat: int) -> np.ndarray:
+    """The float32 observation of ``seat`` (any seat, at any time)."""
+    n = game.num_players
+    obs = _round_part(n, seat, game.hands[seat] if game.hands else (),
+                      tuple(game.dice_counts), game.starter, game.palifico,
+                      game.revealed).copy()
+    bid = BIDS[game.bid_action]
+    if bid is not None:  # the bid fields, changing at every step
+        slot_of = _SLOT[n][seat]
+        obs[_BID_Q] = _QUANTITY[bid[0]]
+        obs[_BID_F + bid[1] - 1] = 1.0
+        obs[_BIDDER + slot_of[game.bidder]] = 1.0
+        for action in game.bids:
+            obs[_BID_BIT[action]] = 1.0
+        for other, action in enumerate(game.last_bids):
+            if action:
+                q, f = BIDS[action]  # type: ignore[misc]  # a bid, never dudo
+                obs[_LAST_Q + slot_of[other]] = _QUANTITY[q]
+                obs[_LAST_F + slot_of[other]] = f / FACES
+    return obs
+
+
+def field_table() -> str:
+    """The layout as a reStructuredText table, for docs (the Pagadores table's format)."""
+    return _field_table(FIELDS)
