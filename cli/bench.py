@@ -5,8 +5,8 @@ Each section is a function ``(options) -> dict`` returning ``{"title", "columns"
 that ``--json`` prints (merged over sections into one object). Sections:
 
 =========  ==============================================================================
-aec        agent steps/s of the PettingZoo env (2/4/6 players, wrapped and raw) against
-           PettingZoo's tictactoe_v3 (``bench_aec``)
+aec        agent steps/s of the PettingZoo envs pagadores_v0 and perudo_v0 (2/4/6 players,
+           wrapped and raw) against PettingZoo's tictactoe_v3 (``bench_aec``)
 vector     decisions/s of the numpy batch engine at batch 1/64/4096 against the scalar
            engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
@@ -16,8 +16,8 @@ solver     positions, seconds and peak memory of the equilibrium solve at 3 and 
            half an hour and several GB
 =========  ==============================================================================
 
-``--json`` includes ``aec_agent_steps_per_s`` (4 players, wrapped) and
-``vector_decisions_per_s`` (batch 4096, 4 players).
+``--json`` includes ``aec_agent_steps_per_s`` and ``perudo_aec_agent_steps_per_s`` (4 players,
+wrapped) and ``vector_decisions_per_s`` (batch 4096, 4 players).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Benchmark section ``aec`` (run through ``pagadores bench``).
 
-Agent steps per second of the PettingZoo AEC env, driven the way learners drive it —
-``agent_iter()``, ``last()``, a uniformly random legal action from the action mask
-(``None`` for a terminated agent), ``step()`` — over full games, for 2, 4 and 6 players,
-through the full wrapper stack (``env()``) and raw (``raw_env``). PettingZoo's own
+Agent steps per second of the PettingZoo AEC envs (Pagadores and Perudo), driven the way
+learners drive them — ``agent_iter()``, ``last()``, a uniformly random legal action from the
+action mask (``None`` for a terminated agent), ``step()`` — over full games, for 2, 4 and 6
+players, through the full wrapper stack (``env()``) and raw (``raw_env``). PettingZoo's own
 ``tictactoe_v3`` driven by the same loop is the anchor the env is compared with. Every
 ``step()`` counts, dead steps included. Each case runs in several short rounds interleaved
 with the others, and the best round counts, so a busy machine disturbs all cases alike.
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env import pagadores_v0
+from pagadores_env import pagadores_v0, perudo_v0
 
 AEC_PLAYERS = (2, 4, 6)
 HEADLINE_PLAYERS = 4  # aec_agent_steps_per_s is the wrapped 4-player rate
@@ -76,15 +76,16 @@ def best_of_rounds(cases: dict[str, Callable[[], Any]], seconds: float, rounds: 
 
 
 def aec_section(options: argparse.Namespace) -> dict[str, Any]:
-    """Agent steps per second of pagadores_v0 (2/4/6 players, env() and raw_env) and
-    tictactoe_v3."""
+    """Agent steps per second of pagadores_v0 and perudo_v0 (2/4/6 players, env() and
+    raw_env) and tictactoe_v3."""
     cases: dict[str, Callable[[], Any]] = {}
     meta: dict[str, tuple[str, int, str]] = {}
-    for players in AEC_PLAYERS:
-        for stack, factory in (("env()", pagadores_v0.env), ("raw_env", pagadores_v0.raw_env)):
-            name = f"pagadores_v0/{players}p/{stack}"
-            cases[name] = lambda f=factory, n=players: f(num_players=n)
-            meta[name] = ("pagadores_v0", players, stack)
+    for env_name, module in (("pagadores_v0", pagadores_v0), ("perudo_v0", perudo_v0)):
+        for players in AEC_PLAYERS:
+            for stack, factory in (("env()", module.env), ("raw_env", module.raw_env)):
+                name = f"{env_name}/{players}p/{stack}"
+                cases[name] = lambda f=factory, n=players: f(num_players=n)
+                meta[name] = (env_name, players, stack)
     anchor_error = None
     try:
         cases["tictactoe_v3"] = _tictactoe()
@@ -106,6 +107,7 @@ def aec_section(options: argparse.Namespace) -> dict[str, Any]:
     rates = {name: round(result["agent_steps_per_s"]) for name, result in results.items()}
     summary = {
         "aec_agent_steps_per_s": rates[f"pagadores_v0/{HEADLINE_PLAYERS}p/env()"],
+        "perudo_aec_agent_steps_per_s": rates[f"perudo_v0/{HEADLINE_PLAYERS}p/env()"],
         "aec_rates": rates,
         "tictactoe_v3_agent_steps_per_s": round(anchor) if anchor else None,
         "aec_2p_vs_tictactoe": round(rates["pagadores_v0/2p/env()"] / anchor, 2)
