@@ -32,7 +32,8 @@ class FaceStream:
         for count in counts:
             if self._at + count > len(self._faces):
                 rest = self._faces[self._at:]  # a partly used block's faces come first
-                self._faces = rest + self.rng.integers(1, FACES + 1, self.block).tolist()
+                size = max(self.block, count - len(rest))  # a hand may outgrow a block
+                self._faces = rest + self.rng.integers(1, FACES + 1, size).tolist()
                 self._at = 0
             hands.append(tuple(self._faces[self._at:self._at + count]))
             self._at += count
