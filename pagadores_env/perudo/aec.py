@@ -109,7 +109,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, with a one-line error once every agent has left."""
         agent = self.agent_selection
-        if agent not in getattr(self, "_cumulative_rewards", ()):  # never reset, or all left
+        if agent is None or agent not in getattr(self, "_cumulative_rewards", ()):  # all left
             raise IllegalMoveError(f"last(): {self._no_agent_reason()}")
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])

@@ -28,7 +28,8 @@ from ..rules import CLOCKWISE
 from .engine import Game
 from .rules import BIDS, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
 
-#: (name, length, meaning). Per-seat fields are in rotated slot order (slot 0 = me).
+#: (name, length, meaning). Per-seat fields are in rotated slot order (slot 0 = me). The
+#: fields fixed through a round come first, up to ``revealed``; the bid fields follow.
 FIELDS: tuple[tuple[str, int, str], ...] = (
     ("my_dice", FACES, "my dice showing face 1 … 6 / 5 (P2.1)"),
     ("dice", MAX_PLAYERS, "dice held / 5 (P1.2, P1.3)"),
@@ -36,13 +37,13 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("starter", MAX_PLAYERS, "one-hot: who started this round (P2.2)"),
     ("palifico", 1, "1 in a palifico round (P6)"),
     ("total", 1, "dice on the table / 30: the largest quantity (P3.1)"),
+    ("revealed", MAX_PLAYERS * FACES,
+     "dice shown at the last dudo: per slot, faces 1 … 6 / 5 (P4.1, P7.2)"),
     ("bid_quantity", 1, "quantity of the bid to beat / 30; 0 before the opening bid"),
     ("bid_face", FACES, "one-hot: face 1 … 6 of the bid to beat (P3)"),
     ("bidder", MAX_PLAYERS, "one-hot: who made the bid to beat"),
     ("last_quantity", MAX_PLAYERS, "quantity of the seat's latest bid this round / 30"),
     ("last_face", MAX_PLAYERS, "face of the seat's latest bid this round / 6; 0 for none"),
-    ("revealed", MAX_PLAYERS * FACES,
-     "dice shown at the last dudo: per slot, faces 1 … 6 / 5 (P4.1, P7.2)"),
     ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
 )
 
@@ -54,8 +55,8 @@ for _name, _size, _ in FIELDS:
 OBS_SIZE = _at
 
 _AT = {name: part.start for name, part in SLICES.items()}
-_MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _BID_Q, _BID_F, _BIDDER, _LAST_Q, \
-    _LAST_F, _REVEALED, _BIDS = (_AT[name] for name, _, _ in FIELDS)
+_MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _REVEALED, _BID_Q, _BID_F, _BIDDER, \
+    _LAST_Q, _LAST_F, _BIDS = (_AT[name] for name, _, _ in FIELDS)
 #: Where bid action a's bit sits.
 _BID_BIT = [_BIDS - 1 + a for a in range(NUM_ACTIONS)]
 _DIE = 1.0 / MAX_DICE
@@ -81,20 +82,24 @@ def _round_part(n: int, seat: int, hand: tuple[int, ...], counts: tuple[int, ...
                 starter: int, palifico: bool,
                 revealed: tuple[tuple[int, ...], ...] | None) -> np.ndarray:
     """The fields that stay fixed through a round (all but the bids), read-only: built
-    once per seat and round, then copied at every step."""
+    once per seat and round, then copied at every step. Written into a list first: numpy
+    item assignment costs several times more per value."""
     rotation = CLOCKWISE[n][seat]
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    head = [0.0] * _BID_Q
     for face in hand:
-        obs[_MY_DICE + face - 1] += _DIE
+        head[_MY_DICE + face - 1] += _DIE
     for slot, other in enumerate(rotation):
-        obs[_DICE + slot] = counts[other] * _DIE
-        obs[_PRESENT + slot] = 1.0
+        head[_DICE + slot] = counts[other] * _DIE
+        head[_PRESENT + slot] = 1.0
         if revealed is not None:
+            base = _REVEALED + slot * FACES - 1
             for face in revealed[other]:
-                obs[_REVEALED + slot * FACES + face - 1] += _DIE
-    obs[_STARTER + rotation.index(starter)] = 1.0
-    obs[_PALIFICO] = palifico
-    obs[_TOTAL] = _QUANTITY[sum(counts)]
+                head[base + face] += _DIE
+    head[_STARTER + rotation.index(starter)] = 1.0
+    head[_PALIFICO] = float(palifico)
+    head[_TOTAL] = _QUANTITY[sum(counts)]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs[:_BID_Q] = head  # the fixed fields come first (FIELDS)
     obs.flags.writeable = False
     return obs
 

@@ -85,12 +85,12 @@ index   field          meaning
 18–23   starter        one-hot: who started this round (P2.2)
 24–24   palifico       1 in a palifico round (P6)
 25–25   total          dice on the table / 30: the largest quantity (P3.1)
-26–26   bid_quantity   quantity of the bid to beat / 30; 0 before the opening bid
-27–32   bid_face       one-hot: face 1 … 6 of the bid to beat (P3)
-33–38   bidder         one-hot: who made the bid to beat
-39–44   last_quantity  quantity of the seat's latest bid this round / 30
-45–50   last_face      face of the seat's latest bid this round / 6; 0 for none
-51–86   revealed       dice shown at the last dudo: per slot, faces 1 … 6 / 5 (P4.1, P7.2)
+26–61   revealed       dice shown at the last dudo: per slot, faces 1 … 6 / 5 (P4.1, P7.2)
+62–62   bid_quantity   quantity of the bid to beat / 30; 0 before the opening bid
+63–68   bid_face       one-hot: face 1 … 6 of the bid to beat (P3)
+69–74   bidder         one-hot: who made the bid to beat
+75–80   last_quantity  quantity of the seat's latest bid this round / 30
+81–86   last_face      face of the seat's latest bid this round / 6; 0 for none
 87–266  bids           1 for each bid made this round, at its action id - 1 (P7.2)
 ======  =============  ===================================================================
 ```

@@ -134,6 +134,10 @@ def check_roll(dice: Any, counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
         raise ValueError(f"a roll must be {n} sequences of faces, one per seat, got {dice!r}")
     hands = []
     for seat, (hand, count) in enumerate(zip(dice, counts, strict=True)):
+        if (hand.__class__ is tuple and len(hand) == count
+                and all(face.__class__ is int and 0 < face <= FACES for face in hand)):
+            hands.append(hand)  # the common case (the environments' dice), checked quickly
+            continue
         if isinstance(hand, str | bytes) or not isinstance(hand, Sequence | np.ndarray) \
                 or len(hand) != count:
             raise ValueError(f"seat {seat} must roll exactly {count} dice (the dice it has), "
