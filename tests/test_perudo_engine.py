@@ -129,11 +129,12 @@ def test_p2_2_a_loser_who_is_out_passes_the_start_to_the_next_seat_with_dice():
     game.apply_action(b(1, 3))  # seat 1 bids one 3: true
     game.apply_action(DUDO)  # seat 3 calls and is out
     assert game.dice_counts == [1, 1, 0, 0] and game.starter == 0  # after seat 3: seat 0
-    game = Game(3, [1, 1, 1])
-    game.apply_roll([[2], [3], [4]])
-    game.apply_action(b(2, 2))  # seat 0: false
-    game.apply_action(DUDO)  # seat 1 calls, seat 0 is out
-    assert game.starter == 1
+    game = Game(4, 1)
+    game.apply_roll([[2], [3], [4], [5]])
+    game.apply_action(b(1, 2))
+    game.apply_action(b(2, 3))  # seat 1: one 3, no jokers: false
+    game.apply_action(DUDO)  # seat 2 calls, seat 1 is out
+    assert game.dice_counts == [1, 0, 1, 1] and game.starter == 2  # after seat 1, not seat 0
 
 
 def test_p2_3_the_opening_player_cannot_call_dudo():

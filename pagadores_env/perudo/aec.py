@@ -33,7 +33,7 @@ _WAIT = np.zeros(NUM_ACTIONS, dtype=np.int8)  # the mask of every agent not to a
 _WAIT.flags.writeable = False
 
 
-def check_table(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]]:
+def check_start(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]]:
     """``num_players`` (2–6, P1.1) and ``dice`` as ``Game`` takes them: one start count for
     every seat (1–5, P1.2) or one per seat; the engine's own error names what is wrong."""
     start = Game(num_players, dice).start_dice
@@ -56,7 +56,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  render_mode: str | None = None, reward: str = "win") -> None:
         super().__init__()
-        self.num_players, self.dice = check_table(num_players, dice)
+        self.num_players, self.dice = check_start(num_players, dice)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]

@@ -68,7 +68,7 @@ from ..opponents import (
     start_games,
 )
 from ..rewards import check_scheme, final_reward
-from .aec import RENDER_MODES, check_table
+from .aec import RENDER_MODES, check_start
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -87,7 +87,7 @@ class PerudoGymEnv(gym.Env):
                  opponents: Opponents = ("perudo-random",), learner_seat: int | str = "random",
                  reward: str = "win", illegal_action: str = "raise",
                  render_mode: str | None = None) -> None:
-        self.num_players, self.dice = check_table(num_players, dice)
+        self.num_players, self.dice = check_start(num_players, dice)
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
         self.opponents = seat_opponents(opponents, self.num_players, self.dice)
         self.reward_scheme = check_scheme(reward)
