@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import Any, NamedTuple, cast
 
@@ -444,35 +444,10 @@ class Game:
         position, an input the rules do not allow at that point, or a snapshot that does not
         match the replayed game.
         """
-        if not isinstance(data, dict):
-            raise ValueError(f"a saved game must be a dict, got {type(data).__name__}")
-        version = data.get("version")
-        if (data.get("format") != FORMAT or type(version) is not int
-                or version not in READABLE_VERSIONS):
-            raise ValueError(
-                f"saved game must be format {FORMAT!r} version "
-                f"{' or '.join(map(str, READABLE_VERSIONS))}, got {data.get('format')!r} "
-                f"version {version!r}"
-            )
-        keys = {"format", "version", "num_players", "start_cards", "first_insteker",
-                "history", "state"} | ({"digest"} if version >= 2 else set())
-        missing, unknown = keys - data.keys(), data.keys() - keys
-        if missing or unknown:
-            raise ValueError(
-                f"saved game keys must be {sorted(keys)}; missing {sorted(missing)}, "
-                f"unknown {sorted(map(str, unknown))}"
-            )
-        if "digest" in data:
-            record = {k: v for k, v in data.items() if k != "digest"}
-            try:
-                intact = data["digest"] == record_digest(record)
-            except (TypeError, ValueError):  # not JSON data at all
-                intact = False
-            if not intact:
-                raise ValueError(
-                    "saved game is damaged or was edited: its digest does not match its "
-                    "contents; only records written by Game.to_dict, unchanged, can be loaded"
-                )
+        check_record(data, FORMAT, READABLE_VERSIONS,
+                     lambda version: {"format", "version", "num_players", "start_cards",
+                                      "first_insteker", "history", "state"}
+                     | ({"digest"} if version >= 2 else set()))
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
         game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
@@ -520,6 +495,40 @@ def record_digest(record: dict[str, Any]) -> str:
     with it; anything else that changes a record is refused by ``Game.from_dict``."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_record(data: Any, fmt: str, versions: Sequence[int],
+                 keys: Callable[[int], set[str]]) -> None:
+    """Check a saved game's envelope, for every game's ``from_dict``: a dict of format ``fmt``
+    and an int version in ``versions``, holding exactly ``keys(version)``, whose ``digest``
+    (if it has one) matches the rest (``record_digest``). Raises ``ValueError`` naming the
+    first thing that is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a saved game must be a dict, got {type(data).__name__}")
+    version = data.get("version")
+    if data.get("format") != fmt or type(version) is not int or version not in versions:
+        raise ValueError(
+            f"saved game must be format {fmt!r} version {' or '.join(map(str, versions))}, "
+            f"got {data.get('format')!r} version {version!r}"
+        )
+    wanted = keys(version)
+    missing, unknown = wanted - data.keys(), data.keys() - wanted
+    if missing or unknown:
+        raise ValueError(
+            f"saved game keys must be {sorted(wanted)}; missing {sorted(missing)}, "
+            f"unknown {sorted(map(str, unknown))}"
+        )
+    if "digest" in data:
+        record = {k: v for k, v in data.items() if k != "digest"}
+        try:
+            intact = data["digest"] == record_digest(record)
+        except (TypeError, ValueError):  # not JSON data at all
+            intact = False
+        if not intact:
+            raise ValueError(
+                "saved game is damaged or was edited: its digest does not match its "
+                "contents; only records written by Game.to_dict, unchanged, can be loaded"
+            )
 
 
 def as_action(action: Any) -> Action:

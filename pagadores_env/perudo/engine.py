@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ..checks import check_table
-from ..engine import Event, IllegalMoveError, record_digest
+from ..engine import Event, IllegalMoveError, check_record, record_digest
 from ..rules import next_with_cards
 from .rules import (
     BIDS,
@@ -279,26 +279,9 @@ class Game:
         corruption), a bad start position, an input the rules do not allow at that point, or
         a snapshot that does not match the replayed game.
         """
-        if not isinstance(data, dict):
-            raise ValueError(f"a saved game must be a dict, got {type(data).__name__}")
-        if data.get("format") != FORMAT or data.get("version") != FORMAT_VERSION \
-                or type(data.get("version")) is not int:
-            raise ValueError(f"saved game must be format {FORMAT!r} version {FORMAT_VERSION}, "
-                             f"got {data.get('format')!r} version {data.get('version')!r}")
-        keys = {"format", "version", "num_players", "start_dice", "history", "state", "digest"}
-        missing, unknown = keys - data.keys(), data.keys() - keys
-        if missing or unknown:
-            raise ValueError(f"saved game keys must be {sorted(keys)}; missing "
-                             f"{sorted(missing)}, unknown {sorted(map(str, unknown))}")
-        record = {k: v for k, v in data.items() if k != "digest"}
-        try:
-            intact = data["digest"] == record_digest(record)
-        except (TypeError, ValueError):  # not JSON data at all
-            intact = False
-        if not intact:
-            raise ValueError("saved game is damaged or was edited: its digest does not match "
-                             "its contents; only records written by Game.to_dict, unchanged, "
-                             "can be loaded")
+        check_record(data, FORMAT, (FORMAT_VERSION,),
+                     lambda _: {"format", "version", "num_players", "start_dice", "history",
+                                "state", "digest"})
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of rolls [[faces], ...] and actions")
         game = cls(data["num_players"], data["start_dice"])
