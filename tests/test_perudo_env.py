@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test
 
 from pagadores_env import IllegalMoveError, perudo_v0
 from pagadores_env.perudo.engine import Game
-from pagadores_env.perudo.observation import OBS_SIZE, encode, field_table
+from pagadores_env.perudo.observation import OBS_SIZE, SLICES, bid_order, encode, field_table
 from pagadores_env.perudo.render import render_table
 from pagadores_env.perudo.rules import DUDO, NUM_ACTIONS, bid_action
 from pagadores_env.policies import make_policy, registered_policies
@@ -277,3 +277,22 @@ def test_perudo_random_is_registered_beside_pagadores_random():
     mask[[0, 7, 40]] = 1
     drawn = {policy.act(np.zeros(OBS_SIZE, np.float32), mask) for _ in range(200)}
     assert drawn == {0, 7, 40}
+
+
+def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():
+    env = perudo_v0.env(num_players=4, dice=3)
+    pick = random.Random(8)
+    env.reset(seed=8)
+    checked = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        game = env.unwrapped.game
+        made = (np.flatnonzero(obs["observation"][SLICES["bids"]]) + 1).tolist()
+        in_order = sorted(made, key=lambda a: bid_order(a, game.palifico))
+        assert in_order == game.bids
+        checked += len(made) > 1
+        env.step(pick.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert checked > 10
