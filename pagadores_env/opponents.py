@@ -51,10 +51,11 @@ def check_learner_seat(learner_seat: Any, num_players: int,
     return learner_seat
 
 
-def seat_opponents(opponents: Opponents, num_players: int,
-                   cards: int | Sequence[int]) -> list[Policy]:
+def seat_opponents(opponents: Opponents, num_players: int, cards: int | Sequence[int],
+                   game: str = "pagadores") -> list[Policy]:
     """One policy per other seat of a ``num_players`` table, built from ``opponents`` (see the
-    module docstring) and asked whether it can play this table (``policies.check_tables``).
+    module docstring; spec strings name players of ``game``, ``policies.GAMES``) and asked
+    whether it can play this table (``policies.check_tables``).
     Raises ``ValueError`` naming a wrong count, an unknown spec or a refused table."""
     entries = [opponents] if isinstance(opponents, str | Policy) else list(opponents)
     needed = num_players - 1
@@ -63,7 +64,7 @@ def seat_opponents(opponents: Opponents, num_players: int,
                    f"one policy per other seat ({needed} for {num_players} players) or a "
                    "single one shared by all of them")
         raise ValueError(f"opponents must be {allowed}, got {len(entries)}")
-    policies = [make_policy(entry) for entry in entries]
+    policies = [make_policy(entry, game=game) for entry in entries]
     check_tables(policies, num_players, cards)
     return policies * needed if len(policies) == 1 else policies
 

@@ -23,7 +23,10 @@ Policies are created from strings such as ``"threshold:min_points=100"``: the na
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The
 environment package only holds the registry; the ``pagadores_agents`` package registers its
 players through the ``pagadores_env.policies`` entry-point group, so nothing here imports it
-and the dependency arrow stays ``pagadores_env`` ← ``pagadores_agents``.
+and the dependency arrow stays ``pagadores_env`` ← ``pagadores_agents``. Each game has its own
+namespace of names (``GAMES``): ``register_policy``, ``registered_policies`` and
+``make_policy`` take ``game="pagadores"`` unless told ``game="perudo"``, so ``"random"`` is
+each game's own random player and listings of one game's players show no other game's.
 """
 
 from __future__ import annotations
@@ -102,19 +105,29 @@ def check_tables(policies: Iterable[Policy], num_players: int,
             check(num_players, cards)
 
 
-_REGISTRY: dict[str, Callable[..., Policy]] = {}
+#: The games whose players the registry names, each in a namespace of its own, so that one
+#: name (``"random"``) can mean each game's player; Pagadores' is the default everywhere.
+GAMES = ("pagadores", "perudo")
+_REGISTRY: dict[str, dict[str, Callable[..., Policy]]] = {game: {} for game in GAMES}
 _plugins_loaded = False
 
 
-def register_policy(name: str, factory: Callable[..., Policy]) -> None:
-    """Make ``factory(**params)`` available as ``make_policy("name:params")``."""
-    _REGISTRY[name] = factory
+def register_policy(name: str, factory: Callable[..., Policy], game: str = "pagadores") -> None:
+    """Make ``factory(**params)`` available as ``make_policy("name:params", game=game)``."""
+    _REGISTRY[_checked_game(game)][name] = factory
 
 
-def registered_policies() -> list[str]:
-    """The names ``make_policy`` knows, sorted (plugins' entry points loaded first)."""
+def registered_policies(game: str = "pagadores") -> list[str]:
+    """The names ``make_policy`` knows for ``game``, sorted (plugins' entry points loaded
+    first)."""
     _load_plugins()
-    return sorted(_REGISTRY)
+    return sorted(_REGISTRY[_checked_game(game)])
+
+
+def _checked_game(game: str) -> str:
+    if game not in _REGISTRY:
+        raise ValueError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
+    return game
 
 
 def _load_plugins() -> None:
@@ -152,8 +165,9 @@ def _value(raw: str) -> Any:
         return raw
 
 
-def make_policy(spec: str | Policy, **extra: Any) -> Policy:
-    """A policy from a spec string (or the policy itself, passed through).
+def make_policy(spec: str | Policy, *, game: str = "pagadores", **extra: Any) -> Policy:
+    """A policy from a spec string naming a player of ``game`` (or the policy itself, passed
+    through).
 
     ``extra`` keyword arguments (such as ``seed``) are given to factories that accept them.
     Unknown names and parameters raise ``ValueError`` listing what is allowed.
@@ -163,11 +177,14 @@ def make_policy(spec: str | Policy, **extra: Any) -> Policy:
             return spec
         raise ValueError(f"a policy must be a spec string or have act(obs, mask), got {spec!r}")
     name, params = parse_spec(spec)
-    if name not in _REGISTRY:
+    players = _REGISTRY[_checked_game(game)]
+    if name not in players:
         _load_plugins()
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown policy {name!r}; known: {', '.join(registered_policies())}")
-    factory = _REGISTRY[name]
+    if name not in players:
+        of = "" if game == "pagadores" else f" of {game}"
+        raise ValueError(f"unknown policy{of} {name!r}; known: "
+                         f"{', '.join(registered_policies(game))}")
+    factory = players[name]
     accepted = inspect.signature(factory).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     unknown = [k for k in params if k not in accepted and not takes_any]

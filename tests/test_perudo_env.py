@@ -227,7 +227,7 @@ def test_gym_masks_are_the_learners_legal_actions_over_whole_episodes():
 
 def test_a_seeded_gym_env_repeats_exactly():
     def run(seed):
-        env = make(num_players=4, dice=2, opponents="perudo-random")
+        env = make(num_players=4, dice=2, opponents="random")
         pick, trace = random.Random(seed), []
         obs, _ = env.reset(seed=seed)
         done = False
@@ -269,14 +269,25 @@ def test_step_after_the_episode_says_reset():
 
 
 # ---------------------------------------------------------------- the random policy
-def test_perudo_random_is_registered_beside_pagadores_random():
-    names = registered_policies()
-    assert "perudo-random" in names and "random" in names
-    policy = make_policy("perudo-random", seed=0)
+def test_perudo_players_have_a_registry_namespace_of_their_own():
+    from pagadores_env.perudo.policies import RandomPolicy
+
+    assert registered_policies(game="perudo") == ["random"]
+    assert "random" in registered_policies() and "sensible" in registered_policies()
+    assert isinstance(make_policy("random", game="perudo"), RandomPolicy)
+    assert not isinstance(make_policy("random"), RandomPolicy)  # Pagadores' own
+    policy = make_policy("random", game="perudo", seed=0)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     mask[[0, 7, 40]] = 1
     drawn = {policy.act(np.zeros(OBS_SIZE, np.float32), mask) for _ in range(200)}
     assert drawn == {0, 7, 40}
+    with pytest.raises(ValueError, match="game must be one of 'pagadores', 'perudo'"):
+        make_policy("random", game="chess")
+
+
+def test_a_pagadores_player_is_no_perudo_opponent():
+    with pytest.raises(ValueError, match="unknown policy of perudo 'sensible'; known: random"):
+        make(num_players=2, opponents=["sensible"])
 
 
 def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():

@@ -3,8 +3,8 @@ information, built on the Pagadores machinery (rule ids P1–P7 of the Perudo ru
 
 ``engine.Game`` is the rules core with explicit chance; ``perudo_v0`` the PettingZoo AEC
 environment; ``gym_env.PerudoGymEnv`` the Gymnasium environment ``Perudo-v0`` (registered by
-importing ``pagadores_env``). Importing this package registers the policy ``perudo-random``
-(``policies``).
+importing ``pagadores_env``). Importing this package registers Perudo's ``random`` player in the
+policy registry's ``perudo`` namespace (``policies``).
 """
 
 from . import perudo_v0, policies

@@ -5,7 +5,7 @@ by the environment (P7.1), so ``step`` returns at the learner's next bid or dudo
 drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with the Pagadores
 machinery (``pagadores_env.opponents``)::
 
-    env = gymnasium.make("Perudo-v0", num_players=2, dice=5, opponents=["perudo-random"],
+    env = gymnasium.make("Perudo-v0", num_players=2, dice=5, opponents=["random"],
                          learner_seat="random", reward="win", illegal_action="raise",
                          render_mode=None)
 
@@ -17,8 +17,9 @@ Spaces
 
 Options
     ``num_players`` 2–6; ``dice`` 1–5 each (or one count per seat, as ``Game`` takes);
-    ``opponents``: Perudo policy specs (``"perudo-random"``) or policy objects, one per other
-    seat in seat order skipping the learner, or a single one shared by every other seat
+    ``opponents``: specs of Perudo's players (``"random"``: the registry's ``perudo``
+    namespace, ``perudo.policies``) or policy objects, one per other seat in seat order
+    skipping the learner, or a single one shared by every other seat
     (``opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
     game); ``reward``: ``"win"`` or ``"placement"`` (``pagadores_env.rewards``, as
     ``perudo_v0`` pays); ``render_mode``: None, ``"ansi"`` or ``"human"`` (the public table,
@@ -72,6 +73,7 @@ from .aec import RENDER_MODES, check_start
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
+from .policies import GAME
 from .render import render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 
@@ -84,12 +86,12 @@ class PerudoGymEnv(gym.Env):
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 2}
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
-                 opponents: Opponents = ("perudo-random",), learner_seat: int | str = "random",
+                 opponents: Opponents = ("random",), learner_seat: int | str = "random",
                  reward: str = "win", illegal_action: str = "raise",
                  render_mode: str | None = None) -> None:
         self.num_players, self.dice = check_start(num_players, dice)
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        self.opponents = seat_opponents(opponents, self.num_players, self.dice)
+        self.opponents = seat_opponents(opponents, self.num_players, self.dice, game=GAME)
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)

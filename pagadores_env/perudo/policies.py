@@ -1,10 +1,8 @@
-"""Perudo's players in the package's one policy registry (``pagadores_env.policies``).
-
-The registry is flat and shared by both games, so Perudo's players are registered under
-names that start with ``perudo-``: a Pagadores spec such as ``"random"`` keeps its meaning,
-and a Perudo spec names its game (``"perudo-random"``). Importing ``pagadores_env``
-registers them. A Perudo policy follows the same protocol as a Pagadores one
-(``policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
+"""Perudo's players in the package's policy registry (``pagadores_env.policies``), in the
+namespace of the game ``"perudo"``: ``make_policy("random", game="perudo")``, and the
+``opponents`` of ``Perudo-v0`` name them as they are (``"random"``). Importing
+``pagadores_env`` registers them. A Perudo policy follows the same protocol as a Pagadores
+one (``policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
 181-entry action mask.
 """
 
@@ -14,13 +12,13 @@ import numpy as np
 
 from ..policies import BasePolicy, register_policy
 
-PREFIX = "perudo-"
+GAME = "perudo"  # the registry's namespace of Perudo's players
 
 
-class PerudoRandomPolicy(BasePolicy):
+class RandomPolicy(BasePolicy):
     """Uniform over the legal actions: dudo and every legal bid alike (a baseline)."""
 
-    name = PREFIX + "random"
+    name = "random"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """One legal action, drawn uniformly."""
@@ -28,4 +26,4 @@ class PerudoRandomPolicy(BasePolicy):
         return int(legal[self.rng.integers(len(legal))])
 
 
-register_policy(PerudoRandomPolicy.name, PerudoRandomPolicy)
+register_policy(RandomPolicy.name, RandomPolicy, game=GAME)
