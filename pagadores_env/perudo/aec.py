@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..aec import _StrictOrderEnforcing
+from ..aec import RENDER_FPS, _StrictOrderEnforcing
 from ..checks import check_choice
 from ..engine import IllegalMoveError
 from ..rewards import REWARD_SCHEMES, REWARDS
@@ -51,7 +51,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
     """Perudo as a PettingZoo AEC environment; see ``perudo_v0`` for the guide."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v0",
-                "is_parallelizable": False, "render_fps": 2}
+                "is_parallelizable": False, "render_fps": RENDER_FPS}
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  render_mode: str | None = None, reward: str = "win") -> None:

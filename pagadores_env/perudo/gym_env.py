@@ -55,7 +55,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..aec import ILLEGAL_ACTIONS
+from ..aec import ILLEGAL_ACTIONS, RENDER_FPS
 from ..checks import check_choice
 from ..engine import IllegalMoveError
 from ..gym_env import MAX_SILENT_GAMES
@@ -69,7 +69,7 @@ from ..opponents import (
     start_games,
 )
 from ..rewards import check_scheme, final_reward
-from .aec import RENDER_MODES, check_start
+from .aec import RENDER_MODES, check_start, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -83,7 +83,7 @@ _GAME = 0  # this env's one game, as the per-game opponent hooks count games (``
 class PerudoGymEnv(gym.Env):
     """Single-agent Perudo; see the module docstring for the full contract."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 2}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
@@ -196,7 +196,7 @@ class PerudoGymEnv(gym.Env):
         assert game is not None and faces is not None  # reset() made both
         while game.winner is None and game.dice_counts[seat]:
             if not game.rolled:
-                game.apply_roll(faces.roll(game.dice_counts))
+                roll_to_decision(game, faces)
             elif game.current == seat:
                 return
             else:
