@@ -69,6 +69,9 @@ def check_spaces(model: Any) -> None:
             f"{describe_space(act)}, but Pagadores gives observations {ours[0]} and actions "
             f"{ours[1]}: was it trained on another environment?")
 
+#: Rows per forward pass in ``SB3Policy._logits``: the hidden activations stay in cache.
+LOGIT_ROWS = 4096
+
 
 class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
@@ -118,7 +121,6 @@ class SB3Policy(BasePolicy):
         legal = mask[np.arange(len(obs)), actions]
         return np.where(legal, actions, mask.argmax(axis=1)).astype(np.int64)
 
-
     def _logits(self, obs: np.ndarray) -> np.ndarray | None:
         """The actor's action logits for an actor-critic policy on flat observations (the
         deterministic action is their argmax), or None for other policies (DQN). About
@@ -130,10 +132,24 @@ class SB3Policy(BasePolicy):
             return None
         import torch
 
-        with torch.no_grad():
-            features = policy.pi_features_extractor(torch.from_numpy(np.array(obs)))
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-        return np.asarray(logits.numpy())
+        # float32 rows as they come (a copy only for read-only or strided ones, which torch
+        # cannot share); cache-sized pieces on one thread: a small network's matrices are
+        # too small to split, and a second thread waiting for work costs more CPU than it
+        # saves, most of all on a busy machine
+        rows = np.require(obs, np.float32, ["C_CONTIGUOUS", "WRITEABLE"])
+        out = np.empty((len(rows), len(Action)), np.float32)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with torch.inference_mode():
+                for at in range(0, len(rows), LOGIT_ROWS):
+                    features = policy.pi_features_extractor(
+                        torch.from_numpy(rows[at:at + LOGIT_ROWS]))
+                    out[at:at + LOGIT_ROWS] = policy.action_net(
+                        policy.mlp_extractor.forward_actor(features)).numpy()
+        finally:
+            torch.set_num_threads(threads)
+        return out
 
 
 register_policy("model", SB3Policy)
