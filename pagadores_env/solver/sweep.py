@@ -3,10 +3,11 @@
 Every multi-player exact result is this one pass: the equilibrium (every seat maximises its
 own win probability), the exact evaluation of a profile of fixed policies, and the best
 response of one seat against fixed policies. A **variant** says, per seat, whether that seat
-maximises (``True``) or plays its fixed policy (``False``); one pass carries several variants
-side by side, so the policies are asked about each decision once (NashConv needs the
-profile and every seat's best response). Values are win probabilities ``[V, n]``: per
-variant, per seat.
+maximises (``True``) or plays a fixed policy (its own, ``False``, or one named for that
+variant); one pass carries several variants side by side, so each policy is asked about each
+decision once (NashConv needs the profile and every seat's best response; a learner's
+NashConv and its lineups against opponents can share one pass). Values are win
+probabilities ``[V, n]``: per variant, per seat.
 
 Idea (as ``model`` for two players): every round takes at least one card (R3.5, R4.4), so
 positions — card counts and the insteker — are solved in order of the card total, each
