@@ -29,16 +29,16 @@ Gym env takes it (``gym_env``'s "Table sizes": every new game in a slot draws it
 uniformly over the list's entries from its own seeded stream, part ``P + 2``; with several
 sizes ``cards`` is one count, ``opponents`` a single policy object seated at every size,
 ``learner_seat`` ``"random"`` or a seat every size has). ``sizes`` is the list, ``size`` the
-current size per slot; ``num_players`` is the one size, or the list. Each size has its own
-``VectorGame`` with a row per slot (``games``; ``game`` when there is one size), and only the
-rows whose slot plays that size take part: a slot that draws another size restarts in that
-size's game, its row in the old one left idle. Opponents answer the decisions of all sizes
-in one call per policy object, with the slots as game ids (``opponents.game_actions``), so a
-per-game policy such as a self-play opponent keeps one record per slot whatever its size.
-``infos[i]["num_players"]`` is the size of the game that ended. One size runs exactly as it
-always did (the same streams, the same draws, the same speed); several sizes cost speed, as
-each size's engine advances its rows in calls of its own (the README's "Decisions we made"
-has the measured steps/s).
+current size per slot; ``num_players`` is the one size, or the list; ``opponents`` maps each
+size to the policies of its other seats. Each size has its own ``VectorGame`` with a row per
+slot (``games``; ``game`` when there is one size), and only the rows whose slot plays that size
+take part: a slot that draws another size restarts in that size's game, its row in the old one
+left idle. Opponents answer the decisions of all sizes in one call per policy object, with the
+slots as game ids (``opponents.game_actions``), so a per-game policy such as a self-play
+opponent keeps one record per slot whatever its size. ``infos[i]["num_players"]`` is the size
+of the game that ended. One size runs exactly as it always did (the same streams, the same
+draws, the same speed); several sizes cost speed, as each size's engine advances its rows in
+calls of its own (the README's "Decisions we made" has the measured steps/s).
 
 MaskablePPO reads masks through ``env_method("action_masks")`` (``sb3_contrib.common.
 maskable.utils.get_action_masks``); both actions are legal at every decision (R3.6).
@@ -95,6 +95,8 @@ class PagadoresVecEnv(VecEnv):
         self.learner_seat = setup.learner_seat
         self.reward = check_scheme(reward)
         self.opponents = setup.opponents  # per table size, one policy per other seat
+        # one size draws no sizes and its seats as it always did, so its runs stay the same
+        self._one_size = len(self.opponents) == 1
         # one act_batch call per distinct policy object per round of opponent decisions
         self._policies = distinct([p for seated in self.opponents.values() for p in seated])
         # per size, [k]: the index in _policies of the opponent in the k-th other seat
@@ -218,14 +220,14 @@ class PagadoresVecEnv(VecEnv):
                   [{} for _ in range(self.num_envs)])
 
     def _draw_sizes(self, count: int) -> np.ndarray:
-        if len(self.opponents) == 1:  # one size: its own stream stays untouched
+        if self._one_size:
             return np.full(count, self.sizes[0], np.int64)
         return draw_sizes(self.size_rng, self.sizes, count)
 
     def _draw_seats(self, sizes: np.ndarray) -> np.ndarray:
         if self.learner_seat != "random":
             return np.full(sizes.size, int(self.learner_seat), np.int64)
-        if len(self.opponents) == 1:  # one size: the draw single-size runs always made
+        if self._one_size:
             return self.seat_rng.integers(0, self.sizes[0], size=sizes.size)
         return self.seat_rng.integers(0, sizes)
 
@@ -276,7 +278,7 @@ class PagadoresVecEnv(VecEnv):
         self.size[rows] = size = self._draw_sizes(rows.size)
         self.learner[rows] = self._draw_seats(size)
         for n, table in self._tables.items():
-            if len(self._tables) > 1:
+            if not self._one_size:
                 table.rows = self._slots_at(n)
             mine = rows[size == n]
             if mine.size:
@@ -287,17 +289,16 @@ class PagadoresVecEnv(VecEnv):
                   size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per ended game: the learner's place, how many seats share it, and the learner's
         final observation."""
+        if self._one_size:
+            return _outcomes(self.game, rows, learner)
         place = np.zeros(rows.size, np.int64)
         shared = np.zeros(rows.size, np.int64)
         final_obs = np.zeros((rows.size, OBS_SIZE), np.float32)
         for n, table in self._tables.items():
             mine = size == n
-            if not mine.any():
-                continue
-            places = table.game.placements(rows[mine])
-            place[mine] = mine_place = places[np.arange(places.shape[0]), learner[mine]]
-            shared[mine] = (places == mine_place[:, None]).sum(axis=1)
-            final_obs[mine] = table.game.observations(rows[mine], learner[mine])
+            if mine.any():
+                place[mine], shared[mine], final_obs[mine] = _outcomes(table.game, rows[mine],
+                                                                       learner[mine])
         return place, shared, final_obs
 
     def _opponents_act(self, deciding: dict[int, np.ndarray]) -> None:
@@ -328,10 +329,22 @@ class PagadoresVecEnv(VecEnv):
             start += rows.size
 
     def _observe(self) -> np.ndarray:
+        if self._one_size:
+            return self.game.observations(np.arange(self.num_envs), self.learner)
         obs = np.zeros((self.num_envs, OBS_SIZE), np.float32)
         for table in self._tables.values():
             obs[table.rows] = table.game.observations(table.rows, self.learner[table.rows])
         return obs
+
+
+def _outcomes(game: VectorGame, rows: np.ndarray,
+              learner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the ended games ``rows`` of ``game``: the place of each one's ``learner``, how many
+    seats share it, and the learner's final observation."""
+    places = game.placements(rows)
+    place = places[np.arange(rows.size), learner]
+    shared = (places == place[:, None]).sum(axis=1)
+    return place, shared, game.observations(rows, learner)
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:
