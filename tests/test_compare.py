@@ -94,8 +94,8 @@ def test_only_seed_independent_named_agents_are_cached():
 def test_the_final_table_puts_every_agent_under_each_opponent(folder, tmp_path):
     cfg = config(tmp_path)
     final = train.evaluate_player(train.make_policy("threshold"), cfg, 60, True,
-                                  lambda: learner_exact(train.make_policy("threshold"),
-                                                        ["sensible", "stop-first"], 3, 2))
+                                  lambda at: learner_exact(train.make_policy("threshold"),
+                                                           ["sensible", "stop-first"], 3, 2))
     table = train.RunResult(tmp_path, 0, 0.0, final, train.compare_agents(cfg)).table()
     lines = table.splitlines()
     assert lines[0].split()[:2] == ["agent", "opponent"] and lines[0].endswith("NashConv")

@@ -159,6 +159,18 @@ def cards_spec(value: Any, key: str) -> int | list[int]:
                       f"seat, got {value!r}")
 
 
+def players_spec(value: Any, key: str) -> int | list[int]:
+    """One table size, or a list of sizes each game draws from (``gym_env``'s "Table
+    sizes"; a size listed twice is drawn twice as often)."""
+    size = integer(MIN_PLAYERS, MAX_PLAYERS)
+    if isinstance(value, list):
+        if not value:
+            raise ConfigError(f"{key} must be {MIN_PLAYERS}–{MAX_PLAYERS} or a non-empty list "
+                              "of such sizes, got []")
+        return [size(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    return size(value, key)
+
+
 def optional(inner: Check) -> Check:
     """``None``, or a value that passes ``inner``."""
 
@@ -245,7 +257,8 @@ class SelfPlayConfig:
 class EnvConfig:
     """``env``: the ``Pagadores-v0`` table the learner trains at."""
 
-    num_players: int = _field(2, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table (R1.1)")
+    num_players: int | list[int] = _field(
+        2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
     cards: int | list[int] = _field(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
     opponents: list[str] = _field(["sensible"], spec_list,
@@ -431,7 +444,11 @@ def like_default(default: Any) -> Check:
 
 
 def _check_env(config: Config) -> None:
-    env, n = config.env, config.env.num_players
+    env, sizes = config.env, table_sizes(config.env)
+    if len(sizes) > 1:
+        _check_mixed(config, sizes)
+        return
+    n = sizes[0]
     if isinstance(env.cards, list) and len(env.cards) != n:
         raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
                           f"got {len(env.cards)}")
@@ -443,6 +460,12 @@ def _check_env(config: Config) -> None:
         check_learner_seat(env.learner_seat, n, "env.learner_seat")
     except ValueError as err:
         raise ConfigError(str(err)) from None
+    _check_common(config)
+
+
+def _check_common(config: Config) -> None:
+    """What every table needs: self-play's engine, and ``illegal_action`` against masking."""
+    env = config.env
     if env.selfplay.every and config.vec_env.kind != "batch":
         raise ConfigError(f"env.selfplay needs vec_env.kind 'batch' (the snapshots live in the "
                           f"training process), got {config.vec_env.kind!r}")
@@ -452,6 +475,28 @@ def _check_env(config: Config) -> None:
         raise ConfigError(
             f"env.illegal_action 'raise' needs action masks, which {config.algo.name} does not "
             "use; choose 'replace' or 'penalty'")
+
+
+def table_sizes(env: EnvConfig) -> list[int]:
+    """The table sizes ``env`` trains at: its one size, or its list's sizes once each."""
+    sizes = env.num_players if isinstance(env.num_players, list) else [env.num_players]
+    return sorted(set(sizes))
+
+
+def _check_mixed(config: Config, sizes: list[int]) -> None:
+    """The settings several table sizes need (``gym_env.tables``), as config errors."""
+    env = config.env
+    if isinstance(env.cards, list):
+        raise ConfigError(f"env.cards must be one count when env.num_players lists several "
+                          f"sizes ({env.num_players}), got {env.cards}")
+    if len(env.opponents) != 1:
+        raise ConfigError(f"env.opponents must be one spec (seated at every size) when "
+                          f"env.num_players lists several sizes, got {len(env.opponents)}")
+    try:
+        check_learner_seat(env.learner_seat, sizes[0], "env.learner_seat")
+    except ValueError as err:
+        raise ConfigError(f"{err} (the smallest of env.num_players)") from None
+    _check_common(config)
 
 
 def config_from_dict(data: Any, name: str | None = None) -> Config:

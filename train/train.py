@@ -28,6 +28,9 @@ eval.csv              the model against each evaluation opponent during training
                       (see "Exact numbers" below); ``nash_conv`` at two players is twice the
                       exploitability
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
+compare.csv           with ``eval.compare``: each of those agents measured on the final
+                      evaluation's games and measures (``agent`` column first;
+                      ``pagadores_train.compare``)
 learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability at two
                       players, NashConv at three or more, when exact)
 ====================  ===========================================================
@@ -37,18 +40,22 @@ Every file the trainer writes itself (all but SB3's tensorboard logs) is written
 any moment leaves each file as it was or complete. Nothing else in the folder is touched: a
 folder holding run files (names above) but no run's ``config.yaml`` is refused.
 
+**Several table sizes** (``env.num_players`` a list): every training game draws its size
+from the list (``pagadores_env.vec_env``), and every evaluation measures the model at each
+listed size; the opponent column then names the size (``sensible (4p)``).
+
 **Exact numbers at three or more players** (``eval.exact``): the NashConv of the model
-playing every seat (one ``solver.nash_conv`` pass) and its exact win against each evaluation
-opponent (reused in every other seat, averaged over the seat rotation the games play: what
-the win rate estimates; at 3 players with equal cards one pass over every first insteker,
-else one pass per rotation; ``yardstick.learner_exact``). A pass asks the policies about
-every decision of the table: 3 players with 10 cards is 6.3e7 rows, about 2–3 minutes with a
-small network on two cores. So they are computed at every evaluation when all passes ask at
-most ``EVERY_ROWS`` rows (3 players, 10 cards: NashConv and the win against one opponent),
-else at the final evaluation only when they ask at most ``FINAL_ROWS``, else not at all; a
-table the solver does not cover (4 players with many cards) gets none. The final report says
-which, in one line. The final evaluation reuses the exact numbers of an evaluation of the
-same weights (the scheduled one at the last step) instead of solving again.
+playing every seat and its exact win against each evaluation opponent (reused in every other
+seat, averaged over the seat rotation the games play: what the win rate estimates), all from
+one solver pass that asks the model about each decision once (``yardstick.learner_exact``).
+A pass asks the policies about every decision of the table: 3 players with 10 cards is
+1.05e8 rows, about 2 CPU minutes with a small network. So they are computed at every
+evaluation when the pass asks at most ``EVERY_ROWS`` rows (3 players, 10 cards: NashConv and
+the win against one opponent), else at the final evaluation only when it asks at most
+``FINAL_ROWS``, else not at all; a table the solver does not cover (4 players with many
+cards) gets none. The final report says which, in one line. The final evaluation reuses the
+exact numbers of an evaluation of the same weights (the scheduled one at the last step)
+instead of solving again.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
 model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone),
@@ -124,6 +131,7 @@ from .config import (
     load_config,
     make_env_in_worker,
     save_config,
+    table_sizes,
 )
 from .evaluate import AgentStats, evaluate_agents
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
@@ -140,11 +148,11 @@ from .yardstick import (
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
                "exploitability", "exact_vs_drawn_table", "nash_conv")
-#: Policy rows (``solver.solve_cost``, all passes together) the exact numbers of a 3+-player
-#: run may ask at every evaluation: the NashConv pass and one opponent's pass at 3 players with
-#: 10 cards (6.3e7 rows each; a small SB3 network answers about 3e5–5e5 rows a second).
+#: Policy rows (``yardstick.learner_cost``) the exact numbers of a 3+-player run may ask at
+#: every evaluation: 3 players with 10 cards and one opponent (1.05e8 rows; two ask 1.47e8;
+#: a small SB3 network answers about 1e6 rows a CPU second).
 EVERY_ROWS = 13 * 10**7
-#: The same at the final evaluation only: about five such passes.
+#: The same at the final evaluation only: about three times as many.
 FINAL_ROWS = 32 * 10**7
 LATEST = "latest.json"
 #: The run's sub-folder of self-play snapshots (``selfplay.SnapshotPool``).
@@ -258,14 +266,15 @@ def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
     final = final_evaluation(model, config)
     write_csv(run_dir / "final_eval.csv", eval_rows(final, model.num_timesteps, clock()))
     if config.eval.compare:
-        say(f"measuring {len(config.eval.compare)} agents for comparison (exact numbers from "
-            "the cache, else solver passes: pagadores_train.compare)")
+        count = len(config.eval.compare)
+        say(f"measuring {count} agent{'s' if count > 1 else ''} for comparison (exact numbers "
+            "from the cache, else solver passes: pagadores_train.compare)")
     compared = compare_agents(config)
     if compared:
         write_csv(run_dir / COMPARE, [{"agent": spec} | r.row() for spec, results
                                       in compared.items() for r in results], COMPARE_FIELDS)
     plot_learning_curve(run_dir / "eval.csv", run_dir / "learning_curve.png",
-                        config.env.num_players)
+                        table_sizes(config.env))
     return final, compared
 
 
@@ -566,6 +575,13 @@ class Evaluation:
     nash_conv: float | None = None
     #: Why a 3+-player evaluation has no exact numbers ("" when it has them or is 2-player).
     note: str = ""
+    #: The table size, in runs that train at several (``env.num_players`` a list), else None.
+    players: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The opponent, with the table size in runs at several sizes."""
+        return self.opponent if self.players is None else f"{self.opponent} ({self.players}p)"
 
     @property
     def exact_win_probability(self) -> float | None:
@@ -581,7 +597,7 @@ class Evaluation:
         """The CSV columns after timesteps and wall time (exact ones empty when absent)."""
         s, x = self.stats, self.exact
         win, nash = self.exact_win_probability, self.exact_nash_conv
-        return {"opponent": self.opponent, "games": s.trials, "wins": s.wins,
+        return {"opponent": self.label, "games": s.trials, "wins": s.wins,
                 "win_rate": round(s.win_rate, 4), "ci_low": round(s.ci_low, 4),
                 "ci_high": round(s.ci_high, 4), "mean_placement": round(s.mean_placement, 3),
                 "exact_win": "" if win is None else round(win, 5),
@@ -603,16 +619,32 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
         model.save(path)
         player = make_policy(f"model:path={path}")
         return evaluate_player(player, config, games, final,
-                               lambda: measured_exactly(model, player, config))
+                               lambda at: measured_exactly(model, player, at))
 
 
 def evaluate_player(player: Policy, config: Config, games: int, final: bool,
-                    exact_of: Callable[[], LearnerExact]) -> list[Evaluation]:
-    """``player`` against every evaluation opponent, on the same seeded games each time so
-    points on the learning curve (and rows of the final table) are comparable. Exact numbers
-    at two players cost one tabulation of the player; opponents' tabulations are cached
-    across evaluations. At three or more players they are ``exact_of()`` (solver passes), so
-    they are done when quick or ``final`` (see "Exact numbers" above; ``exact_plan``)."""
+                    exact_of: Callable[[Config], LearnerExact]) -> list[Evaluation]:
+    """``player`` against every evaluation opponent at every table size of the run, on the
+    same seeded games each time so points on the learning curve (and rows of the final table)
+    are comparable. Exact numbers at two players cost one tabulation of the player;
+    opponents' tabulations are cached across evaluations. At three or more players they are
+    ``exact_of(config at that size)`` (solver passes), so they are done when quick or
+    ``final`` (see "Exact numbers" above; ``exact_plan``)."""
+    sizes = table_sizes(config.env)
+    if len(sizes) == 1:
+        return evaluate_at_size(player, config, games, final, exact_of)
+    return [replace(r, players=n) for n in sizes
+            for r in evaluate_at_size(player, at_size(config, n), games, final, exact_of)]
+
+
+def at_size(config: Config, num_players: int) -> Config:
+    """``config`` with its env at one table size (to evaluate a run at several)."""
+    return replace(config, env=replace(config.env, num_players=num_players))
+
+
+def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
+                     exact_of: Callable[[Config], LearnerExact]) -> list[Evaluation]:
+    """``evaluate_player`` at a config of one table size."""
     env = config.env
     results = [
         Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
@@ -626,7 +658,7 @@ def evaluate_player(player: Policy, config: Config, games: int, final: bool,
         wanted, note = exact_plan(player, config, final)
         if not wanted:
             return [replace(r, note=note) for r in results]
-        measured = exact_of()
+        measured = exact_of(config)
         return [replace(r, exact_win=measured.win_probability[r.opponent],
                         nash_conv=measured.nash_conv) for r in results]
     if not isinstance(env.cards, int):
@@ -639,14 +671,15 @@ def evaluate_player(player: Policy, config: Config, games: int, final: bool,
 def compare_agents(config: Config) -> dict[str, list[Evaluation]]:
     """Every ``eval.compare`` agent measured as the final evaluation measures the model
     (``evaluate_player``), its exact numbers from the cache of ``pagadores_train.compare``."""
-    env, compared = config.env, {}
+    compared = {}
     for spec in config.eval.compare:
         player = make_policy(spec, seed=config.seed)
-        key = cache_key(spec, config.eval.opponents, env.num_players, env.cards, config.seed)
 
-        def exact(player: Policy = player, key: str | None = key) -> LearnerExact:
+        def exact(at: Config, player: Policy = player, spec: str = spec) -> LearnerExact:
+            env = at.env
+            key = cache_key(spec, at.eval.opponents, env.num_players, env.cards, at.seed)
             return cached_exact(key, lambda: learner_exact(
-                player, config.eval.opponents, env.num_players, env.cards, config.seed))
+                player, at.eval.opponents, env.num_players, env.cards, at.seed))
         compared[spec] = evaluate_player(player, config, config.eval.final_games, True, exact)
     return compared
 
@@ -870,11 +903,12 @@ def truncate_rows(path: Path, timesteps: int) -> None:
         write_csv(path, kept)
 
 
-def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> None:
-    """Win rate against each opponent over timesteps: Monte-Carlo points with their 95 % CI
-    as a band, and the exact win probability as a dashed line where the solver gave one; then
-    a second panel with the policy's exact exploitability (two players) or NashConv (three
-    or more; log scale) at the evaluations that have it."""
+def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) -> None:
+    """Win rate against each opponent (and table size, in runs at several) over timesteps:
+    Monte-Carlo points with their 95 % CI as a band, and the exact win probability as a dashed
+    line where the solver gave one; then a second panel with the policy's exact
+    exploitability (two players) or NashConv (three or more, or per size in runs at several;
+    log scale) at the evaluations that have it."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -896,18 +930,27 @@ def plot_learning_curve(csv_path: Path, png_path: Path, num_players: int) -> Non
             ax.plot([int(r["timesteps"]) for r in solved],
                     [float(r["exact_win"]) for r in solved], linestyle="--",
                     color=line.get_color())
-    ax.axhline(1 / num_players, color="grey", linestyle=":", label="fair share")
+    if len(sizes) == 1:  # at several sizes each opponent's label names its size
+        ax.axhline(1 / sizes[0], color="grey", linestyle=":", label="fair share")
     ax.set(xlabel="timesteps", ylabel="win rate", ylim=(0, 1),
            title=f"{png_path.parent.name}: win rate (points: games, 95% CI"
                  + ("; dashed: exact)" if exact else ")"))
     ax.legend(loc="lower right", fontsize="small")
     if exact:
         # eval.csv files written before the nash_conv column have exploitability (2 players)
-        two = any(r["exploitability"] for r in rows)
+        two = list(sizes) == [2] and any(r["exploitability"] for r in rows)
         measure, name = ("exploitability", "exploitability") if two else ("nash_conv", "NashConv")
-        by_step = {int(r["timesteps"]): float(r[measure]) for r in rows if r[measure]}
         right = axes[0][1]
-        right.plot(list(by_step), [max(v, 1e-6) for v in by_step.values()], marker="o")
+        def size_of(row: dict[str, str]) -> str:  # its label's "Np)" at several sizes
+            return row["opponent"].rpartition(" (")[2] if len(sizes) > 1 else ""
+
+        for size in sorted({size_of(r) for r in rows if r[measure]}):
+            by_step = {int(r["timesteps"]): float(r[measure]) for r in rows
+                       if r[measure] and size_of(r) == size}
+            right.plot(list(by_step), [max(v, 1e-6) for v in by_step.values()], marker="o",
+                       label=size.rstrip(")") if len(sizes) > 1 else None)
+        if len(sizes) > 1:
+            right.legend(fontsize="small")
         right.set(xlabel="timesteps", ylabel=f"{name} (exact)", yscale="log",
                   title=f"{name} (0 = {'optimal play' if two else 'an equilibrium'})")
     fig.tight_layout()
@@ -932,52 +975,60 @@ class RunResult:
     compared: dict[str, list[Evaluation]] = field(default_factory=dict)
 
     def table(self) -> str:
-        """The final evaluation, one line per opponent, with the exact columns and the
-        notes they need (or the one line saying why there are none). With ``compared``
-        agents, one block per opponent: the trained policy's line, then each agent's, and
-        each line ends with that agent's exploitability (2 players) or NashConv."""
-        exact = all(r.exact is not None for r in self.final)
-        multi = not exact and all(r.exact_win is not None for r in self.final)
+        """The final evaluation, one line per opponent (and table size, in runs at several),
+        with the exact columns and the notes they need (or the lines saying why there are
+        none). With ``compared`` agents, one block per opponent: the trained policy's line,
+        then each agent's. Lines end with the agent's own exploitability (2 players) or
+        NashConv when there are compared agents or several sizes."""
         rows = [(TRAINED, r) for r in self.final] + [
             (spec, r) for spec, results in self.compared.items() for r in results]
+        two = all(r.exact is not None for _, r in rows)  # every row has the 2-player yardstick
+        wins = any(r.exact_win_probability is not None for _, r in rows)
+        several = any(r.players is not None for _, r in rows)
+        own = (bool(self.compared) or several) and wins  # a per-agent measure at line end
         agent = max(map(len, self.compared), default=0)
         agent = max(agent, len(TRAINED)) + 1 if agent else 0
+        width = max(24, *(len(r.label) + 1 for _, r in rows))
         head = f"{'agent':<{agent}}" if agent else ""
-        head += f"{'opponent':<24} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
-        if exact:
-            head += f"  {'exact win':>10}  {'% of best response':>18}"
-        elif multi:
+        head += f"{'opponent':<{width}} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
+        if wins:
             head += f"  {'exact win':>10}"
-        if agent and (exact or multi):
-            head += f"  {'exploitability' if exact else 'NashConv':>14}"
+        if two:
+            head += f"  {'% of best response':>18}"
+        if own:
+            head += f"  {'exploitability' if two else 'NashConv':>14}"
         lines = [head, "-" * len(head)]
-        order = {r.opponent: i for i, r in enumerate(self.final)}
-        for name, r in sorted(rows, key=lambda row: order[row[1].opponent]):
-            s = r.stats
+        order = {r.label: i for i, r in enumerate(self.final)}
+        for name, r in sorted(rows, key=lambda row: order[row[1].label]):
+            s, win = r.stats, r.exact_win_probability
             line = f"{name:<{agent}}" if agent else ""
-            line += (f"{r.opponent:<24} {s.trials:>6} {s.win_rate:>9.3f}  "
+            line += (f"{r.label:<{width}} {s.trials:>6} {s.win_rate:>9.3f}  "
                      f"[{s.ci_low:.3f}, {s.ci_high:.3f}]")
-            if r.exact is not None:
-                win = f"{r.exact.win_probability:.4f}{DRAWN if r.drawn else ' '}"
-                line += f"  {win:>10}  {r.exact.percent_of_best_response:>17.1f}%"
-                if agent:
-                    line += f"  {r.exact.exploitability:>14.4f}"
-            elif r.exact_win is not None:
-                line += f"  {r.exact_win:>10.4f}"
-                if agent:
-                    line += f"  {r.nash_conv:>14.4f}"
-            lines.append(line)
-        if multi:
+            if wins:
+                shown = "" if win is None else f"{win:.4f}" + (
+                    (DRAWN if r.drawn else " ") if two else "")
+                line += f"  {shown:>10}"
+            if two and r.exact is not None:
+                line += f"  {r.exact.percent_of_best_response:>17.1f}%"
+            if own:
+                value = r.exact.exploitability if two and r.exact else r.exact_nash_conv
+                line += f"  {'' if value is None else f'{value:.4f}':>14}"
+            lines.append(line.rstrip())
+        mine = self.final[0]
+        if wins and not two and not several:
             lines += [
-                f"NashConv of the trained policy in every seat: {self.final[0].nash_conv:.4f}"
+                f"NashConv of the trained policy in every seat: {mine.nash_conv:.4f}"
                 " (exact; 0 = an equilibrium)",
                 "exact win: the solver's win probability with the opponent in every other "
                 "seat, averaged over the seat rotation the games play",
             ]
+        if several and wins:
+            lines.append("exact win: the solver's, where it covers the table size; NashConv at "
+                         "2 players is twice the exploitability")
         lines += sorted({r.note for _, r in rows if r.note})
-        if exact:
+        if two and mine.exact is not None:
             lines += [
-                f"exploitability of the trained policy: {self.final[0].exact.exploitability:.4f}"
+                f"exploitability of the trained policy: {mine.exact.exploitability:.4f}"
                 " (exact; 0 = optimal play)",
                 "exact win: the solver's win probability, averaged over who insteeks first",
                 "% of best response: exact win / what the best reply to that opponent wins",
@@ -1029,7 +1080,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as stop:
         print(interrupted(stop, args), file=sys.stderr)
         return 130
-    print(f"\n{config.algo.name} on {config.env.num_players} players, "
+    sizes = table_sizes(config.env)
+    players = f"{sizes[0]}" if len(sizes) == 1 else f"{', '.join(map(str, sizes))}"
+    print(f"\n{config.algo.name} on {players} players, "
           f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
     print(result.table())
     return 0
