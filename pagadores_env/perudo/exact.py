@@ -15,9 +15,10 @@ action holding each die. ``strategy(policy)`` builds one from
 - a Perudo policy (``policies.Policy``): asked once about the observation of every
   information state; a policy with ``action_probabilities(obs, mask)`` (the ``agents.perudo``
   players, ``StrategyPolicy``) is measured exactly; any other is taken at its ``act_batch``
-  answer, so a sampling policy without probabilities is measured as that one draw;
+  answer, so a sampling policy without probabilities is measured as that one draw (the
+  registered ``random`` player is one: measure uniform play with ``uniform_strategy()``);
 - a function ``(die, history) -> 181 probabilities`` (``history`` the tuple of bid actions);
-- ``uniform_strategy()``: every legal action alike, as the registered ``random`` player plays.
+- an array (checked), such as ``uniform_strategy()``: every legal action alike.
 
 Values are seat returns, +1 for the winner and -1 for the loser (P7.3, ``Game.returns``).
 ``best_response`` gives a seat's best value against the other seat's part of a strategy
