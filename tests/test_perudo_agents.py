@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from math import comb
 
+import gymnasium
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -218,3 +219,22 @@ def win_rate(spec: str, players: int, games: int, dice: int = 3) -> float:
 def test_the_bidders_beat_random_clearly(spec, players, games, above):
     # random wins 1/players of the games by symmetry; a clear edge is far above that
     assert win_rate(spec, players, games) > above
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_random_learner_loses_to_the_bidders_in_the_gym_env(players):
+    """The bidders seat as ``Perudo-v0`` opponents by name; a random learner wins far less
+    than its 1/players share against them."""
+    opponents = (["probabilistic", "bluffer"] * players)[:players - 1]
+    env = gymnasium.make("Perudo-v0", num_players=players, dice=2, opponents=opponents,
+                         learner_seat="random")
+    learner = perudo("random", 0)
+    wins, games = 0, 40
+    obs, _ = env.reset(seed=0)
+    for _ in range(games):
+        done = False
+        while not done:
+            obs, reward, done, _, _ = env.step(learner.act(obs, env.unwrapped.action_masks()))
+        wins += reward > 0
+        obs, _ = env.reset()
+    assert wins / games < 0.5 / players
