@@ -3,7 +3,8 @@
 The algorithm is read from the zip (its ``data`` entry names the policy class and holds the
 algorithm's hyper-parameters) or given as ``algo=`` (``maskable_ppo``, ``ppo``, ``a2c``,
 ``dqn``). A model is checked when it is loaded: its observation and action spaces must be
-the environment's (``Box(49,)``, ``Discrete(2)``), so a model of another environment is
+the environment's (``Box(49,)``, ``Discrete(2)``; a Perudo model, registered as ``model`` of
+game ``perudo``: ``Box(267,)``, ``Discrete(181)``), so a model of another environment is
 refused at once with both spaces named, not at its first decision. Play is deterministic.
 MaskablePPO gets the action mask; the other algorithms cannot take one, so an illegal choice
 is replaced by the legal action. torch and SB3 are imported only when a model is loaded, so
@@ -22,6 +23,9 @@ from gymnasium import spaces
 
 from pagadores_env.engine import Action
 from pagadores_env.observation import OBS_SIZE
+from pagadores_env.perudo.observation import OBS_SIZE as PERUDO_OBS_SIZE
+from pagadores_env.perudo.policies import GAME as PERUDO
+from pagadores_env.perudo.rules import NUM_ACTIONS as PERUDO_ACTIONS
 from pagadores_env.policies import BasePolicy, register_policy
 
 #: algo name -> (module, class). MaskablePPO lives in sb3-contrib.
@@ -58,15 +62,16 @@ def describe_space(space: Any) -> str:
     return type(space).__name__
 
 
-def check_spaces(model: Any) -> None:
-    """``ValueError`` unless ``model`` takes this environment's observations (``OBS_SIZE``
-    floats) and answers with its actions (``Discrete(len(Action))``: stop, throw again)."""
+def check_spaces(model: Any, game: str = "Pagadores", obs_size: int = OBS_SIZE,
+                 num_actions: int = len(Action)) -> None:
+    """``ValueError`` unless ``model`` takes ``game``'s observations (``obs_size`` floats) and
+    answers with its actions (``Discrete(num_actions)``; Pagadores': stop, throw again)."""
     obs, act = model.observation_space, model.action_space
-    ours = (f"Box({OBS_SIZE},)", f"Discrete({len(Action)})")
+    ours = (f"Box({obs_size},)", f"Discrete({num_actions})")
     if (describe_space(obs), describe_space(act)) != ours:
         raise ValueError(
             f"the model expects observations {describe_space(obs)} and actions "
-            f"{describe_space(act)}, but Pagadores gives observations {ours[0]} and actions "
+            f"{describe_space(act)}, but {game} gives observations {ours[0]} and actions "
             f"{ours[1]}: was it trained on another environment?")
 
 #: Rows per forward pass in ``SB3Policy._logits``: the hidden activations stay in cache.
@@ -75,6 +80,9 @@ LOGIT_ROWS = 4096
 
 class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
+
+    #: The game whose observations and actions the model must take (``check_spaces``).
+    game, obs_size, num_actions = "Pagadores", OBS_SIZE, len(Action)
 
     def __init__(self, path: str, algo: str | None = None, device: str = "cpu",
                  seed: int | None = None) -> None:
@@ -97,7 +105,7 @@ class SB3Policy(BasePolicy):
         except Exception as err:  # SB3, torch and pickle raise many kinds; name the file
             reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
             raise ValueError(f"{str(file)!r} does not load as a {cls} model: {reason}") from None
-        check_spaces(self.model)
+        check_spaces(self.model, self.game, self.obs_size, self.num_actions)
         self.name = f"model:path={path}"
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
@@ -137,7 +145,7 @@ class SB3Policy(BasePolicy):
         # too small to split, and a second thread waiting for work costs more CPU than it
         # saves, most of all on a busy machine
         rows = np.require(obs, np.float32, ["C_CONTIGUOUS", "WRITEABLE"])
-        out = np.empty((len(rows), len(Action)), np.float32)
+        out = np.empty((len(rows), self.num_actions), np.float32)
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
@@ -153,3 +161,12 @@ class SB3Policy(BasePolicy):
 
 
 register_policy("model", SB3Policy)
+
+
+class PerudoSB3Policy(SB3Policy):
+    """A saved model trained on ``Perudo-v0`` (``model:path=...`` of game ``perudo``)."""
+
+    game, obs_size, num_actions = "Perudo", PERUDO_OBS_SIZE, PERUDO_ACTIONS
+
+
+register_policy("model", PerudoSB3Policy, game=PERUDO)

@@ -13,6 +13,14 @@ types against their defaults, so a bad value is refused before a run starts, not
 SB3. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
 
+``env.game`` picks the game: ``pagadores`` (``Pagadores-v0``, the default) or ``perudo``
+(``Perudo-v0``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
+``perudo`` namespace) wherever a spec goes, starts with ``env.dice`` dice each (``env.cards`` is
+Pagadores'), plays one table size, and runs on ``dummy`` or ``subproc`` envs (the ``batch``
+engine is Pagadores'); its ``env.opponents`` default to the probabilistic bidder and its
+``eval.opponents`` to Perudo's players (``PERUDO_DEFAULTS``). Player specs are checked against
+the chosen game's registry once the whole config is read (``_check_specs``).
+
 ``name`` is a plain folder name (no path separators, not ``.`` or ``..``), so a run folder is
 always a child of ``output_dir``. ``env.cards`` is one count for every seat or a list with one
 count per seat (R1.1). An empty YAML file is refused rather than read as "all defaults".
@@ -35,6 +43,9 @@ import yaml
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
 from pagadores_env.atomic import write_atomic
 from pagadores_env.opponents import check_learner_seat
+from pagadores_env.perudo.policies import GAME as PERUDO
+from pagadores_env.perudo.rules import MAX_DICE
+from pagadores_env.policies import GAMES
 from pagadores_env.rewards import REWARDS
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
@@ -50,6 +61,9 @@ VEC_ENVS = ("dummy", "subproc", "batch")
 #: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``):
 #: the newest, uniformly, or weighted to the ones the learner loses to (``priority_weights``).
 SAMPLES = ("latest", "uniform", "priority")
+#: What a Perudo config takes where it names no players: Pagadores' defaults name Pagadores'.
+PERUDO_DEFAULTS = {"env": {"opponents": ["probabilistic"]},
+                   "eval": {"opponents": ["random", "probabilistic", "bluffer"]}}
 #: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
@@ -179,27 +193,29 @@ def optional(inner: Check) -> Check:
     return check
 
 
-def policy_spec(value: Any, key: str) -> str:
-    """A player spec that ``make_policy`` can build (``"sensible"``, ``"threshold:…"``)."""
+def policy_spec(value: Any, key: str, game: str = "pagadores") -> str:
+    """A player spec of ``game`` that ``make_policy`` can build (``"sensible"``,
+    ``"threshold:…"``)."""
     from pagadores_env.policies import make_policy
 
     text(value, key)
     try:
-        make_policy(value, seed=0)
+        make_policy(value, game=game, seed=0)
     except ValueError as err:
         raise ConfigError(f"{key}: {err}") from None
     return value
 
 
 def spec_list(value: Any, key: str) -> list[str]:
-    """A non-empty list of player specs (each checked by ``policy_spec``)."""
+    """A non-empty list of player specs (strings here; each is checked by ``policy_spec``
+    against the config's game in ``_check_specs``)."""
     if not isinstance(value, list) or not value:
         raise ConfigError(f"{key} must be a non-empty list of player specs, got {value!r}")
-    return [policy_spec(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    return [text(v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
 def spec_list_or_none(value: Any, key: str) -> list[str]:
-    """A list of player specs, possibly empty (each checked by ``policy_spec``)."""
+    """A list of player specs, possibly empty (as ``spec_list``)."""
     return [] if value == [] else spec_list(value, key)
 
 
@@ -255,7 +271,7 @@ class SelfPlayConfig:
 
 @dataclass
 class EnvConfig:
-    """``env``: the ``Pagadores-v0`` table the learner trains at."""
+    """``env``: the ``Pagadores-v0`` (or ``Perudo-v0``) table the learner trains at."""
 
     num_players: int | list[int] = _field(
         2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
@@ -269,10 +285,18 @@ class EnvConfig:
     illegal_action: str | None = _field(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
+    game: str = _field("pagadores", choice(*GAMES),
+                       "the game: pagadores (Pagadores-v0) or perudo (Perudo-v0)")
+    dice: int = _field(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
     def make(self) -> gymnasium.Env:
-        """A ``Pagadores-v0`` environment with these settings."""
+        """A ``Pagadores-v0`` (or ``Perudo-v0``) environment with these settings."""
+        if self.game == PERUDO:
+            return gymnasium.make("Perudo-v0", num_players=self.num_players, dice=self.dice,
+                                  opponents=list(self.opponents),
+                                  learner_seat=self.learner_seat, reward=self.reward,
+                                  illegal_action=self.illegal_action)
         return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
                               opponents=list(self.opponents), learner_seat=self.learner_seat,
                               reward=self.reward, illegal_action=self.illegal_action)
@@ -444,6 +468,7 @@ def like_default(default: Any) -> Check:
 
 
 def _check_env(config: Config) -> None:
+    _check_game(config)
     env, sizes = config.env, table_sizes(config.env)
     if len(sizes) > 1:
         _check_mixed(config, sizes)
@@ -477,6 +502,48 @@ def _check_common(config: Config) -> None:
             "use; choose 'replace' or 'penalty'")
 
 
+def _check_game(config: Config) -> None:
+    """The keys one game takes and the other does not."""
+    env = config.env
+    if env.game != PERUDO:
+        if env.dice != MAX_DICE:
+            raise ConfigError(f"env.dice is Perudo's (env.game 'perudo'); Pagadores counts "
+                              f"env.cards, got env.dice {env.dice!r}")
+        return
+    if env.cards != 10:
+        raise ConfigError(f"env.cards is Pagadores'; Perudo counts env.dice (1–{MAX_DICE}), "
+                          f"got env.cards {env.cards!r}")
+    if isinstance(env.num_players, list):
+        raise ConfigError(f"env.num_players must be one size 2–6 for env.game 'perudo', got "
+                          f"{env.num_players!r}")
+    if config.vec_env.kind == "batch":
+        raise ConfigError("vec_env.kind 'batch' is Pagadores' batch engine; for env.game "
+                          "'perudo' choose 'dummy' or 'subproc'")
+
+
+def _check_specs(config: Config) -> None:
+    """Every player spec against the registry of the config's game (``policy_spec``)."""
+    game = config.env.game
+    for key, specs in (("env.opponents", config.env.opponents),
+                       ("eval.opponents", config.eval.opponents),
+                       ("eval.compare", config.eval.compare)):
+        for i, spec in enumerate(specs):
+            policy_spec(spec, f"{key}[{i}]", game)
+
+
+def _with_game_defaults(data: Any) -> Any:
+    """``data`` with ``PERUDO_DEFAULTS`` filled in where a Perudo config names no players."""
+    env = data.get("env") if isinstance(data, dict) else None
+    if not isinstance(env, dict) or env.get("game") != PERUDO:
+        return data
+    filled = dict(data)
+    for section, defaults in PERUDO_DEFAULTS.items():
+        given = filled.get(section, {})
+        if isinstance(given, dict):  # else _build names the section that is no mapping
+            filled[section] = defaults | given
+    return filled
+
+
 def table_sizes(env: EnvConfig) -> list[int]:
     """The table sizes ``env`` trains at: its one size, or its list's sizes once each."""
     sizes = env.num_players if isinstance(env.num_players, list) else [env.num_players]
@@ -502,7 +569,8 @@ def _check_mixed(config: Config, sizes: list[int]) -> None:
 def config_from_dict(data: Any, name: str | None = None) -> Config:
     """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
     ``name``. Raises ``ConfigError`` naming the first bad key."""
-    config = _build(Config, data, "")
+    config = _build(Config, _with_game_defaults(data), "")
+    _check_specs(config)
     if config.name is None and name is not None:
         config.name = run_name(name, "name")
     _check_hyperparams(config.algo)

@@ -1,4 +1,4 @@
-"""Train a stable-baselines3 agent on Pagadores-v0 from a YAML config.
+"""Train a stable-baselines3 agent on Pagadores-v0 (or Perudo-v0) from a YAML config.
 
 Read top to bottom, ``train(config)`` does: check the run folder → make the vectorised env →
 build the model, or resume it from the folder's newest good checkpoint → set up the folder →
@@ -84,6 +84,11 @@ is removed or written, so a config SB3 refuses changes nothing.
 command that resumes (before that, nothing has been written, and it prints the command to
 start again); the command line exits with status 130.
 
+**Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
+resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine
+(``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo only: the exact yardsticks
+are Pagadores', so ``eval.exact`` adds a note instead.
+
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
 [--fresh] [--no-progress]`` (also ``python -m pagadores_train.train``).
 """
@@ -116,6 +121,7 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from pagadores_env.atomic import write_atomic
+from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.policies import Policy, make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 
@@ -134,6 +140,7 @@ from .config import (
     table_sizes,
 )
 from .evaluate import AgentStats, evaluate_agents
+from .perudo import EXACT_NOTE, evaluate_perudo
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
@@ -617,7 +624,7 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.zip"
         model.save(path)
-        player = make_policy(f"model:path={path}")
+        player = make_policy(f"model:path={path}", game=config.env.game)
         return evaluate_player(player, config, games, final,
                                lambda at: measured_exactly(model, player, at))
 
@@ -646,6 +653,11 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
                      exact_of: Callable[[Config], LearnerExact]) -> list[Evaluation]:
     """``evaluate_player`` at a config of one table size."""
     env = config.env
+    if env.game == PERUDO:
+        note = EXACT_NOTE if config.eval.exact else ""
+        return [Evaluation(opponent, evaluate_perudo([player, opponent], env.num_players, games,
+                                                     config.seed, env.dice).rows[0], note=note)
+                for opponent in config.eval.opponents]
     results = [
         Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
                                              num_games=games, seed=config.seed,
@@ -673,7 +685,7 @@ def compare_agents(config: Config) -> dict[str, list[Evaluation]]:
     (``evaluate_player``), its exact numbers from the cache of ``pagadores_train.compare``."""
     compared = {}
     for spec in config.eval.compare:
-        player = make_policy(spec, seed=config.seed)
+        player = make_policy(spec, game=config.env.game, seed=config.seed)
 
         def exact(at: Config, player: Policy = player, spec: str = spec) -> LearnerExact:
             env = at.env

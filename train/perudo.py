@@ -1,0 +1,196 @@
+"""Perudo's evaluation: agents against each other through the Perudo engine, with honest
+error bars (the Perudo counterpart of ``pagadores_train.evaluate.evaluate_agents``).
+
+``evaluate_perudo(agents, num_players, num_games, seed, dice, progress)`` plays
+``perudo.engine.Game`` tables in lock-step, so each agent answers all its pending decisions
+in one ``act_batch`` call (one forward pass for a model). ``agents[0]`` is under test; the
+rest fill the other seats, one entry per other seat or a single opponent reused. Seats are
+rotated: in game ``g`` entry ``i`` sits at seat ``(i + g) % num_players``. Seat 0 starts the
+first round (P2.2), so rotation also rotates who starts, and ``num_games`` is rounded up to a
+multiple of ``num_players`` so every entry sits in every seat equally often.
+
+Each row is an ``evaluate.AgentStats``: the win rate with its 95 % Wilson interval
+(``evaluate.wilson_interval``), the mean final place (1 = winner, ``Game.placements``) and,
+in the column Pagadores uses for cards, the dice lost per round played (P4.2: the dice a seat
+lost over the game / the rounds it had dice in). The result is an ``evaluate.EvalResult``
+whose ``cards`` field holds the starting dice; its table says dice. Exact numbers are
+Pagadores-only (``EXACT_NOTE``).
+
+Randomness follows ``evaluate``'s streams (``pagadores_env.seeding``): agent row ``r`` is
+seeded with ``child_seed(seed, 1, r)`` and the dice of all games come from one face stream of
+``child_rng(seed, 3)``, so a result depends only on the arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pagadores_env.checks import check_int
+from pagadores_env.perudo.aec import roll_to_decision
+from pagadores_env.perudo.dice import FaceStream
+from pagadores_env.perudo.engine import Game
+from pagadores_env.perudo.observation import encode
+from pagadores_env.perudo.policies import GAME
+from pagadores_env.perudo.rules import MAX_DICE, legal_mask
+from pagadores_env.policies import Policy, batch_actions, check_tables, make_policy
+from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.seeding import child_rng, child_seed
+
+from .evaluate import (
+    _BACK,
+    _FRONT,
+    AgentLike,
+    AgentStats,
+    EvalResult,
+    _aligned,
+    _labels,
+    _reseed,
+    wilson_interval,
+)
+
+#: Why a Perudo run's evaluations carry no exact columns.
+EXACT_NOTE = ("exact: skipped: the exact yardsticks (eval.exact) are Pagadores-only; "
+              "Monte Carlo only for env.game 'perudo'")
+
+
+@dataclass(frozen=True)
+class PerudoEvalResult(EvalResult):
+    """``evaluate_perudo``'s result: ``cards`` holds the starting dice and the rows'
+    ``cards_lost_per_round`` the dice lost per round; the table names them so."""
+
+    def table(self) -> str:
+        """An aligned plain-text table, one line per agent."""
+        columns = (*_FRONT, _BACK[0],
+                   ("dice lost/round", _BACK[1][1]))
+        header = tuple(name for name, _ in columns)
+        body = [tuple(cell(r) for _, cell in columns) for r in self.rows]
+        title = (f"Perudo: {self.num_games} games, {self.num_players} players, {self.cards} "
+                 f"dice, seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds;"
+                 f" fair share {1 / self.num_players:.3f}")
+        return "\n".join([title, _aligned([header, *body])])
+
+
+def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
+                    seed: int = 0, dice: int = MAX_DICE,
+                    progress: bool = False) -> PerudoEvalResult:
+    """Play ``num_games`` Perudo games (rounded up to a multiple of ``num_players``) with
+    rotated seats; see the module docstring. Spec strings name Perudo's players
+    (``make_policy(spec, game="perudo")``); policy objects are reseeded when they have
+    ``reset``. Raises ``ValueError`` in one line on a bad agent count or spec,
+    ``num_players``, ``num_games``, ``seed`` or ``dice``, before any game."""
+    check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+    check_int("num_games", num_games, 1)
+    check_int("seed", seed, 0)
+    check_int("dice", dice, 1, MAX_DICE)
+    agents = list(agents)
+    if len(agents) == num_players:
+        row_of_entry = list(range(num_players))
+    elif len(agents) == 2:
+        row_of_entry = [0] + [1] * (num_players - 1)
+    else:
+        raise ValueError(
+            f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
+            f"and one opponent reused), got {len(agents)}")
+    policies = [make_policy(a, game=GAME, seed=child_seed(seed, 1, r)) if isinstance(a, str)
+                else _reseed(make_policy(a, game=GAME), seed, r) for r, a in enumerate(agents)]
+    check_tables(policies, num_players, dice)
+    games = -(-num_games // num_players) * num_players
+    rows_at = [[row_of_entry[(seat - g) % num_players] for seat in range(num_players)]
+               for g in range(games)]
+    tables = play_games(policies, rows_at, num_players, dice, child_rng(seed, 3), progress)
+    totals = _Totals(len(policies), num_players)
+    for table, rows in zip(tables, rows_at, strict=True):
+        totals.add(table, rows, dice)
+    labels = _labels(agents, policies)
+    stats = tuple(totals.stats(r, labels[r], row_of_entry.count(r)) for r in range(len(policies)))
+    length = float(np.mean([table.round for table in tables]))
+    return PerudoEvalResult(num_players, games, seed, dice, length, stats)
+
+
+def play_games(policies: Sequence[Policy], rows_at: Sequence[Sequence[int]], num_players: int,
+               dice: int, rng: np.random.Generator, progress: bool = False) -> list[Game]:
+    """Play one game per entry of ``rows_at`` (seat → policy row) to the end, in lock-step:
+    every round's dice from one face stream of ``rng``, in game order (so the draws depend
+    only on the games), and each policy's pending decisions in one ``batch_actions`` call."""
+    faces = FaceStream(rng)
+    tables = [Game(num_players, dice) for _ in rows_at]
+    active = list(range(len(tables)))
+    bar = _bar(len(tables), progress)
+    while active:
+        waiting: list[list[int]] = [[] for _ in policies]
+        still = []
+        for g in active:
+            table = tables[g]
+            roll_to_decision(table, faces)
+            if table.is_terminal():
+                if bar is not None:
+                    bar.update(1)
+                continue
+            still.append(g)
+            waiting[rows_at[g][table.current]].append(g)
+        for policy, mine in zip(policies, waiting, strict=True):
+            if not mine:
+                continue
+            seats = [tables[g].current for g in mine]
+            obs = np.stack([encode(tables[g], s) for g, s in zip(mine, seats, strict=True)])
+            mask = np.stack([legal_mask(tables[g].bid_action, tables[g].total_dice,
+                                        tables[g].palifico) for g in mine])
+            for g, action in zip(mine, batch_actions(policy, obs, mask), strict=True):
+                tables[g].apply_action(int(action))
+        active = still
+    if bar is not None:
+        bar.close()
+    return tables
+
+
+def rounds_in(game: Game) -> list[int]:
+    """Per seat: the rounds it had dice in (all of them for the winner; up to the round that
+    knocked it out for the others, P1.3)."""
+    played, out = 0, [0] * game.num_players
+    for event in game.log:
+        if event.kind == "round":
+            played += 1
+        elif event.kind == "out":
+            out[event.seat] = played
+    return [count or played for count in out]
+
+
+class _Totals:
+    """Sums over finished games per policy row (and per seat for ``seat_counts``)."""
+
+    def __init__(self, rows: int, num_players: int) -> None:
+        self.seated = np.zeros((rows, num_players), dtype=np.int64)
+        self.wins = np.zeros(rows, dtype=np.int64)
+        self.places = np.zeros(rows, dtype=np.int64)
+        self.dice_lost = np.zeros(rows, dtype=np.int64)
+        self.rounds_in = np.zeros(rows, dtype=np.int64)
+
+    def add(self, game: Game, rows: Sequence[int], dice: int) -> None:
+        """Count one finished game whose seat ``s`` was played by row ``rows[s]``."""
+        places, rounds = game.placements(), rounds_in(game)
+        for seat, row in enumerate(rows):
+            self.seated[row, seat] += 1
+            self.wins[row] += game.winner == seat
+            self.places[row] += places[seat]
+            self.dice_lost[row] += dice - game.dice_counts[seat]
+            self.rounds_in[row] += rounds[seat]
+
+    def stats(self, row: int, label: str, copies: int) -> AgentStats:
+        """Row ``row``'s line of the table."""
+        trials, wins = int(self.seated[row].sum()), int(self.wins[row])
+        low, high = wilson_interval(wins, trials)
+        return AgentStats(label, copies, trials, wins, wins / trials, low, high,
+                          float(self.places[row] / trials),
+                          float(self.dice_lost[row] / self.rounds_in[row]),
+                          tuple(self.seated[row].tolist()))
+
+
+def _bar(total: int, enabled: bool) -> object | None:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm  # only when asked for: tqdm is a training extra
+
+    return tqdm(total=total, desc="evaluate", unit="game")
