@@ -44,6 +44,9 @@ DELEGATED = {
     "exact": ("pagadores_cli.exact_report",
               "the README's exact tables: 2-player win probabilities and exploitability; "
               "with --players 3, equilibrium values and NashConv (see: pagadores exact -h)"),
+    "benchmark": ("pagadores_cli.benchmark", "run a benchmark suite (algorithms × tasks × "
+                  "seeds) locally or on Ray, aggregated with rliable (see: pagadores "
+                  "benchmark -h)"),
 }
 
 #: How the help shows the players that take parameters; the others appear by name.
@@ -72,6 +75,8 @@ _DESCRIPTIONS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from pagadores_env.policies import GAMES
+
     agents = agents_help()
     parser = argparse.ArgumentParser(
         prog="pagadores", description="Dados de Pagadores: play, evaluate, train and solve.",
@@ -81,9 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play against agents in the terminal",
                           description="Play in the terminal: s = stop, t = throw again, "
                                       "? = rules summary, q = quit.", epilog=agents)
-    play.add_argument("opponents", nargs="*", default=["sensible"], metavar="AGENT",
+    play.add_argument("opponents", nargs="*", metavar="AGENT",
                       help="one agent reused in every other seat, or one per other seat "
-                           "(default: sensible)")
+                           "(default: sensible; with --game perudo: probabilistic)")
+    play.add_argument("--game", choices=GAMES, default="pagadores",
+                      help="the game: pagadores, or perudo (bids as QxF, d dudo)")
+    play.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
     play.add_argument("--players", type=int, default=2, help="players at the table, 2–6")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 insteeks first)")
     play.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
@@ -97,6 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("agents", nargs="+", metavar="AGENT")
         if name == "evaluate":
             cmd.add_argument("--players", type=int, default=2, help="players per game, 2–6")
+            cmd.add_argument("--game", choices=GAMES, default="pagadores",
+                             help="the game whose players the AGENTs name (perudo: Monte "
+                                  "Carlo only, through the Perudo engine)")
+            cmd.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
             exact = cmd.add_mutually_exclusive_group()
             exact.add_argument("--no-exact", action="store_true",
                                help="skip the solver's exact columns (on by default for 2 "
@@ -122,8 +134,16 @@ def run_play(args: argparse.Namespace) -> int:
     from .play import play
 
     try:
-        play(args.opponents, num_players=args.players, human_seat=args.seat, cards=args.cards,
-             seed=args.seed)
+        if args.game == "perudo":
+            from .play_perudo import play as play_perudo
+
+            _pagadores_only(args, "--cards", args.cards != 10, "--dice")
+            play_perudo(args.opponents or ["probabilistic"], num_players=args.players,
+                        human_seat=args.seat, dice=args.dice, seed=args.seed)
+        else:
+            _pagadores_only(args, "--dice", args.dice != 5, "--cards", perudo=True)
+            play(args.opponents or ["sensible"], num_players=args.players,
+                 human_seat=args.seat, cards=args.cards, seed=args.seed)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=sys.stderr)  # the prompt line is still open
         return INTERRUPTED
@@ -134,6 +154,15 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from pagadores_train.evaluate import evaluate_agents
 
     _check_out(args.out)
+    if args.game == "perudo":
+        from pagadores_train.perudo import evaluate_perudo
+
+        _pagadores_only(args, "--cards", args.cards != 10, "--dice")
+        _pagadores_only(args, "--exact", args.exact, "nothing: Perudo is Monte Carlo only")
+        result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
+                                 seed=args.seed, dice=args.dice, progress=args.progress)
+        return _report(result, args.out, "evaluate")
+    _pagadores_only(args, "--dice", args.dice != 5, "--cards", perudo=True)
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
                              seed=args.seed, cards=args.cards, progress=args.progress,
                              exact=False if args.no_exact else args.exact or None)
@@ -147,6 +176,16 @@ def run_tournament(args: argparse.Namespace) -> int:
     result = tournament(args.agents, num_games=args.games, seed=args.seed, cards=args.cards,
                         progress=args.progress)
     return _report(result, args.out, "tournament")
+
+
+def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead: str,
+                    perudo: bool = False) -> None:
+    """``ValueError`` if ``option`` (given) does not belong to ``--game``: ``--cards`` and
+    ``--exact`` are Pagadores', ``--dice`` Perudo's (``perudo=True``)."""
+    if given:
+        owner = "perudo" if perudo else "pagadores"
+        raise ValueError(f"{option} is for --game {owner}; with --game {args.game} use "
+                         f"{instead}")
 
 
 def _check_out(out: Path | None) -> None:

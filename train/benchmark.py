@@ -1,0 +1,429 @@
+"""The benchmark suite: algorithms × tasks × seeds, each trial a seeded training run and a
+normalised score; ``pagadores benchmark SUITE.yaml --out DIR`` (``pagadores_cli.benchmark``).
+
+A **task** (``configs/benchmark/tasks/<name>.yaml``) names a table (``num_players``,
+``cards``), the opponents the learner trains and is scored against (one spec reused or one
+per other seat), optional ``selfplay`` (``env.selfplay`` of the training config), a training
+``budget`` in timesteps and a ``score``, normalised so that 0 is the uniform ``random``
+policy in the learner's seat:
+
+``exact-best-response``  (w − w_random) / (w_best_response − w_random), exact win
+                         probabilities from the solver against the opponents (one spec
+                         reused): 1 = the exact best response against them.
+``exact-nashconv``       1 − NashConv(learner) / NashConv(random), the learner in every
+                         seat, exact: 1 = an equilibrium (NashConv 0).
+``monte-carlo``          (w − w_random) / (1 − w_random), win rates over ``eval_games`` seeded
+                         games with a Wilson 95 % CI: 1 = winning every game (the solver does
+                         not cover the table, so no best response is known).
+
+A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files in the
+``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs`` and
+``hyperparams``, as in a training config's ``algo``); ``budget`` and ``eval_games``, when
+given, replace every task's (the smoke suite's tiny budget).
+
+**Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
+written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
+wall time), ``runs/<trial>/`` (each trial's training run folder, ``pagadores_train.train``),
+``benchmark.json`` (marks the folder as ours), and the aggregate (``benchmark_stats``). A
+rerun skips trials whose file exists (resume: a killed suite loses the trials in flight
+only, which restart from scratch so their results equal an uninterrupted run's). A folder
+that holds anything but these, without ``benchmark.json``, is refused: nothing not written
+here is ever overwritten.
+
+**Backends**: ``local`` runs trials in a process pool (``spawn``), ``ray`` as Ray tasks (a
+local Ray started on the fly, or a cluster's ``address``). A trial depends only on its spec
+(seeded training on one torch thread, seeded evaluation), so results are the same whichever
+backend or order runs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import multiprocessing
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pagadores_env.atomic import write_atomic
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+
+from .config import ALGORITHMS, Config, ConfigError, config_from_dict, integer, mapping
+
+SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
+BACKENDS = ("local", "ray")
+TASKS_FOLDER = "tasks"
+TRIALS, RUNS, MARKER = "trials", "runs", "benchmark.json"
+#: Seeds of the scoring games: the same for every trial and for the random baseline.
+EVAL_SEED = 12345
+#: Files and folders the benchmark itself writes into DIR (``benchmark_stats`` adds its own).
+OWN_ENTRIES = frozenset({TRIALS, RUNS, MARKER})
+
+
+class SuiteError(ValueError):
+    """A suite or task file that cannot be run; the message names the file and key."""
+
+
+# --------------------------------------------------------------------------- tasks and suites
+@dataclass(frozen=True)
+class Task:
+    """One benchmark task (see the module docstring)."""
+
+    name: str
+    num_players: int
+    cards: int
+    opponents: tuple[str, ...]
+    budget: int
+    score: str
+    eval_games: int = 2000
+    selfplay: dict[str, Any] = field(default_factory=dict)
+
+
+TASK_KEYS = {"num_players", "cards", "opponents", "budget", "score", "eval_games", "selfplay"}
+
+
+def _keys(data: Any, allowed: Iterable[str], required: Iterable[str], where: str) -> dict:
+    """``data`` as a mapping with only ``allowed`` keys and every ``required`` one."""
+    data = mapping(data, where)
+    allowed = sorted(allowed)
+    for key in data:
+        if key not in allowed:
+            raise ConfigError(f"unknown key '{key}' in {where} (allowed: {', '.join(allowed)})")
+    for key in required:
+        if key not in data:
+            raise ConfigError(f"{where} must name '{key}'")
+    return data
+
+
+def task_from_dict(name: str, data: Any) -> Task:
+    """Validate a task's plain data; ``ConfigError`` names the bad key."""
+    data = _keys(data, TASK_KEYS, ("num_players", "opponents", "budget", "score"),
+                 f"task {name}")
+    n = integer(MIN_PLAYERS, MAX_PLAYERS)(data["num_players"], "num_players")
+    opponents = data["opponents"]
+    if (not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents)
+            or len(opponents) not in (1, n - 1)):
+        raise ConfigError(f"opponents must list 1 spec (reused) or {n - 1} (one per other "
+                          f"seat), got {opponents!r}")
+    score = data["score"]
+    if score not in SCORES:
+        raise ConfigError(f"score must be one of {', '.join(SCORES)}, got {score!r}")
+    if score == "exact-best-response" and len(opponents) != 1:
+        raise ConfigError("score exact-best-response needs one opponent spec (reused)")
+    selfplay = mapping(data.get("selfplay", {}), "selfplay")
+    return Task(name, n, integer(1, MAX_CARDS)(data.get("cards", MAX_CARDS), "cards"),
+                tuple(opponents), integer(1)(data["budget"], "budget"), score,
+                integer(1)(data.get("eval_games", 2000), "eval_games"), selfplay)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Tasks × algorithms × seeds (see the module docstring)."""
+
+    tasks: tuple[Task, ...]
+    algorithms: dict[str, dict[str, Any]]
+    seeds: tuple[int, ...]
+
+
+SUITE_KEYS = {"tasks", "algorithms", "seeds", "budget", "eval_games"}
+ALGO_KEYS = {"n_envs", "hyperparams", "illegal_action"}
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text())
+    except OSError as err:
+        raise SuiteError(f"cannot read {path}: {err.strerror}") from None
+    except yaml.YAMLError as err:
+        raise SuiteError(f"{path} is not valid YAML: "
+                         f"{' '.join(str(err).split())}") from None
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read a suite and its tasks, and check that every trial's training config is valid,
+    before anything runs; ``SuiteError`` (one line, naming the file) otherwise."""
+    path = Path(path)
+    data = _read_yaml(path)
+    try:
+        data = _keys(data, SUITE_KEYS, ("tasks", "algorithms", "seeds"), "the suite")
+        names = data["tasks"]
+        if not isinstance(names, list) or not names or not all(
+                isinstance(n, str) and n.strip() and "/" not in n for n in names):
+            raise ConfigError(f"tasks must be a non-empty list of task names, got {names!r}")
+        seeds = data["seeds"]
+        if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
+            raise ConfigError(f"seeds must be a non-empty list of distinct seeds, got {seeds!r}")
+        seeds = [integer(0)(s, f"seeds[{i}]") for i, s in enumerate(seeds)]
+        algorithms = mapping(data["algorithms"], "algorithms")
+        if not algorithms:
+            raise ConfigError("algorithms must name at least one algorithm")
+        for name, settings in algorithms.items():
+            if name not in ALGORITHMS:
+                raise ConfigError(f"algorithms: unknown algorithm {name!r} (allowed: "
+                                  f"{', '.join(ALGORITHMS)})")
+            algorithms[name] = _keys(settings or {}, ALGO_KEYS, (), f"algorithms.{name}")
+        overrides = {k: integer(1)(data[k], k) for k in ("budget", "eval_games") if k in data}
+    except ConfigError as err:
+        raise SuiteError(f"{path}: {err}") from None
+    tasks = tuple(_load_task(path.parent / TASKS_FOLDER / f"{n}.yaml", n, overrides)
+                  for n in names)
+    suite = Suite(tasks, algorithms, tuple(seeds))
+    for task in tasks:  # every trial's config must load: fail now, not hours in
+        for algo in algorithms:
+            try:
+                trial_config(TrialSpec(task, algo, algorithms[algo], seeds[0]), Path("."))
+            except ConfigError as err:
+                raise SuiteError(f"{path}: {algo} on task {task.name}: {err}") from None
+    return suite
+
+
+def _load_task(path: Path, name: str, overrides: dict[str, int]) -> Task:
+    if not path.is_file():
+        raise SuiteError(f"task {name!r}: no task file {path}")
+    try:
+        data = _read_yaml(path)
+        return task_from_dict(name, (data or {}) | overrides if isinstance(data, dict)
+                              else data)
+    except ConfigError as err:
+        raise SuiteError(f"{path}: {err}") from None
+
+
+# --------------------------------------------------------------------------- one trial
+@dataclass(frozen=True)
+class TrialSpec:
+    """Everything one trial depends on (sent as it is to a worker process or Ray task)."""
+
+    task: Task
+    algo: str
+    settings: dict[str, Any]
+    seed: int
+
+    @property
+    def trial_id(self) -> str:
+        """The trial's file stem under ``trials/`` and folder name under ``runs/``."""
+        return f"{self.task.name}__{self.algo}__seed{self.seed}"
+
+
+def trial_config(spec: TrialSpec, out: Path) -> Config:
+    """The training config of a trial: the task's table and opponents, the algorithm's
+    settings, one torch thread and no progress bar (trials run side by side), evaluations
+    reduced to the minimum (the score is measured afterwards, ``measure``)."""
+    task, settings = spec.task, spec.settings
+    env: dict[str, Any] = {"num_players": task.num_players, "cards": task.cards,
+                           "opponents": list(task.opponents)}
+    if task.selfplay:
+        env["selfplay"] = task.selfplay
+    if "illegal_action" in settings:
+        env["illegal_action"] = settings["illegal_action"]
+    return config_from_dict({
+        "name": spec.trial_id, "seed": spec.seed, "total_timesteps": task.budget,
+        "algo": {"name": spec.algo, "hyperparams": settings.get("hyperparams") or {}},
+        "env": env,
+        "vec_env": {"n_envs": settings.get("n_envs", 8), "kind": "batch"},
+        "eval": {"every": 0, "games": 1, "final_games": 1, "exact": False,
+                 "opponents": [task.opponents[0]]},
+        "checkpoint_every": task.budget, "output_dir": str(out / RUNS),
+        "torch_threads": 1, "progress_bar": False,
+    })
+
+
+def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
+    """Train the trial's run from scratch and score its final model: the trial record."""
+    from pagadores_env.policies import make_policy
+
+    from .train import train
+
+    began = time.perf_counter()
+    config = trial_config(spec, Path(out))
+    with contextlib.redirect_stdout(io.StringIO()):  # the run's own lines, per trial
+        result = train(config, fresh=True)
+    player = make_policy(f"model:path={result.run_dir / 'model.zip'}")
+    score, raw = measure(player, spec.task)
+    return {"task": spec.task.name, "algo": spec.algo, "seed": spec.seed,
+            "score": score["score"], "score_ci": score.get("ci"), "raw": raw,
+            "timesteps": result.timesteps, "train_wall_time_s": result.wall_time_s,
+            "wall_time_s": round(time.perf_counter() - began, 2),
+            "task_spec": asdict(spec.task), "settings": spec.settings}
+
+
+def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
+    """The task's normalised score of ``player`` (with its CI for Monte Carlo) and the raw
+    measures it was computed from (see the module docstring)."""
+    if task.score == "exact-nashconv":
+        from .yardstick import learner_exact
+
+        mine = learner_exact(player, [task.opponents[0]], task.num_players, task.cards)
+        base = random_reference(task)
+        raw = {"nash_conv": mine.nash_conv, "random_nash_conv": base["nash_conv"],
+               "exact_win": mine.win_probability[task.opponents[0]]}
+        return {"score": 1.0 - mine.nash_conv / base["nash_conv"]}, raw
+    row = _row(player, task)
+    base = random_reference(task)
+    if task.score == "exact-best-response":
+        w = row.exact_win_probability
+        ceiling, floor = base["best_response_win"], base["exact_win"]
+        raw = {"exact_win": w, "random_exact_win": floor, "best_response_win": ceiling}
+        return {"score": (w - floor) / (ceiling - floor)}, raw
+    floor = base["win_rate"]
+    scale = 1.0 - floor
+    raw = {"win_rate": row.win_rate, "ci_low": row.ci_low, "ci_high": row.ci_high,
+           "games": row.trials, "random_win_rate": floor}
+    return {"score": (row.win_rate - floor) / scale,
+            "ci": [(row.ci_low - floor) / scale, (row.ci_high - floor) / scale]}, raw
+
+
+def _row(player: Any, task: Task) -> Any:
+    """``player``'s row of the task's scoring games (exact where the score is)."""
+    from .evaluate import evaluate_agents
+
+    return evaluate_agents([player, *task.opponents], num_players=task.num_players,
+                           num_games=task.eval_games, seed=EVAL_SEED, cards=task.cards,
+                           exact=task.score == "exact-best-response").rows[0]
+
+
+def random_reference(task: Task) -> dict[str, float]:
+    """The uniform-random policy's measures on the task (its score's 0), and the best
+    response's exact win against the opponents (its 1, for ``exact-best-response``)."""
+    if task.score == "exact-nashconv":
+        from pagadores_env.policies import make_policy
+
+        from .yardstick import learner_exact
+
+        random = make_policy("random", seed=0)
+        return {"nash_conv": learner_exact(random, [task.opponents[0]], task.num_players,
+                                           task.cards).nash_conv}
+    row = _row("random", task)
+    if task.score == "monte-carlo":
+        return {"win_rate": row.win_rate}
+    best = (row.exact_best_response_win_probability if task.num_players == 2
+            else row.exact_win_probability + row.exact_gain)
+    return {"exact_win": row.exact_win_probability, "best_response_win": best}
+
+
+# --------------------------------------------------------------------------- the suite
+def trial_specs(suite: Suite) -> list[TrialSpec]:
+    """Every trial, task by task, algorithm by algorithm, seed by seed."""
+    return [TrialSpec(task, algo, suite.algorithms[algo], seed)
+            for task in suite.tasks for algo in suite.algorithms for seed in suite.seeds]
+
+
+def check_out_dir(out: Path) -> None:
+    """``SuiteError`` unless ``out`` is new, empty, or a benchmark folder (``benchmark.json``):
+    the benchmark never writes into a folder of other files."""
+    if out.exists() and not out.is_dir():
+        raise SuiteError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise SuiteError(f"--out {out} holds files not written by pagadores benchmark (no "
+                         f"{MARKER}); pick a new or empty folder")
+
+
+def finished(out: Path, spec: TrialSpec) -> bool:
+    """True if the trial's record exists (a rerun skips it); ``SuiteError`` if the file
+    is there but not a trial record of this spec (it is never overwritten)."""
+    path = out / TRIALS / f"{spec.trial_id}.json"
+    if not path.exists():
+        return False
+    try:
+        record = json.loads(path.read_text())
+        same = (record["task"], record["algo"], record["seed"]) == (
+            spec.task.name, spec.algo, spec.seed)
+    except (OSError, ValueError, KeyError, TypeError):
+        same = False
+    if not same:
+        raise SuiteError(f"{path} is not this suite's trial record; move it away to rerun "
+                         "the trial")
+    return True
+
+
+def run_suite(suite: Suite, out: str | Path, backend: str = "local", workers: int = 2,
+              address: str | None = None, progress: bool = True) -> list[dict[str, Any]]:
+    """Run every unfinished trial of ``suite`` on ``backend``, writing each record under
+    ``out/trials/`` the moment it finishes; returns the records of the trials run now."""
+    out = Path(out)
+    if backend not in BACKENDS:
+        raise SuiteError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    integer(1, 256)(workers, "--workers")
+    if address is not None and backend != "ray":
+        raise SuiteError("--address is for --backend ray")
+    check_out_dir(out)
+    pending = [s for s in trial_specs(suite) if not finished(out, s)]
+    (out / TRIALS).mkdir(parents=True, exist_ok=True)
+    if not (out / MARKER).exists():
+        write_atomic(out / MARKER, json.dumps({"written_by": "pagadores benchmark"}) + "\n")
+    run = _run_local if backend == "local" else _run_ray
+    done = []
+    bar = _bar(len(trial_specs(suite)), len(trial_specs(suite)) - len(pending), progress)
+    try:
+        for record in run(pending, str(out), workers, address):
+            write_atomic(out / TRIALS / f"{record_id(record)}.json",
+                         json.dumps(record, indent=1) + "\n")
+            done.append(record)
+            bar.update(1)
+    finally:
+        bar.close()
+    return done
+
+
+def record_id(record: dict[str, Any]) -> str:
+    """The trial id of a record (as ``TrialSpec.trial_id``)."""
+    return f"{record['task']}__{record['algo']}__seed{record['seed']}"
+
+
+def _bar(total: int, initial: int, enabled: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc="trials", unit="trial",
+                disable=not enabled)
+
+
+def _run_local(specs: list[TrialSpec], out: str, workers: int,
+               address: str | None) -> Iterator[dict[str, Any]]:
+    """Trials in a spawned process pool, yielded as they finish."""
+    if not specs:
+        return
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        running = {pool.submit(run_trial, s, out) for s in specs}
+        while running:
+            ready, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in ready:
+                yield future.result()
+    finally:  # Ctrl-C or a failed trial: drop the queue, the finished records are written
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_ray(specs: list[TrialSpec], out: str, workers: int,
+             address: str | None) -> Iterator[dict[str, Any]]:
+    """Trials as Ray tasks of one CPU each, yielded as they finish: on a local Ray of
+    ``workers`` CPUs started here, or on the cluster at ``address``."""
+    try:
+        import ray
+    except ImportError:
+        raise SuiteError("--backend ray needs Ray: pip install 'pagadores-env[benchmark]'"
+                         ) from None
+    if not specs:
+        return
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers,
+                 include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(num_cpus=1, max_retries=0)(run_trial)
+    running: list[Any] = []
+    try:
+        running = [remote.remote(s, out) for s in specs]
+        while running:
+            ready, running = ray.wait(running, num_returns=1)
+            yield ray.get(ready[0])
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
+
