@@ -137,11 +137,11 @@ def run_play(args: argparse.Namespace) -> int:
         if args.game == "perudo":
             from .play_perudo import play as play_perudo
 
-            _pagadores_only(args, "--cards", args.cards != 10, "--dice")
+            _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
             play_perudo(args.opponents or ["probabilistic"], num_players=args.players,
                         human_seat=args.seat, dice=args.dice, seed=args.seed)
         else:
-            _pagadores_only(args, "--dice", args.dice != 5, "--cards", perudo=True)
+            _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
             play(args.opponents or ["sensible"], num_players=args.players,
                  human_seat=args.seat, cards=args.cards, seed=args.seed)
     except KeyboardInterrupt:
@@ -157,12 +157,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.game == "perudo":
         from pagadores_train.perudo import evaluate_perudo
 
-        _pagadores_only(args, "--cards", args.cards != 10, "--dice")
-        _pagadores_only(args, "--exact", args.exact, "nothing: Perudo is Monte Carlo only")
+        _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
+        _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
         result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
                                  seed=args.seed, dice=args.dice, progress=args.progress)
         return _report(result, args.out, "evaluate")
-    _pagadores_only(args, "--dice", args.dice != 5, "--cards", perudo=True)
+    _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
                              seed=args.seed, cards=args.cards, progress=args.progress,
                              exact=False if args.no_exact else args.exact or None)
@@ -184,8 +184,7 @@ def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead:
     ``--exact`` are Pagadores', ``--dice`` Perudo's (``perudo=True``)."""
     if given:
         owner = "perudo" if perudo else "pagadores"
-        raise ValueError(f"{option} is for --game {owner}; with --game {args.game} use "
-                         f"{instead}")
+        raise ValueError(f"{option} is for --game {owner}, not --game {args.game} ({instead})")
 
 
 def _check_out(out: Path | None) -> None:

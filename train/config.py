@@ -288,15 +288,21 @@ class EnvConfig:
     game: str = _field("pagadores", choice(*GAMES),
                        "the game: pagadores (Pagadores-v0) or perudo (Perudo-v0)")
     dice: int = _field(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
+    shaping: float = _field(0.0, number(0.0), "perudo: reward per die the others lose (their "
+                            "mean) minus per die the learner loses, each step "
+                            "(pagadores_train.perudo.DiceShaping)")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
     def make(self) -> gymnasium.Env:
         """A ``Pagadores-v0`` (or ``Perudo-v0``) environment with these settings."""
         if self.game == PERUDO:
-            return gymnasium.make("Perudo-v0", num_players=self.num_players, dice=self.dice,
-                                  opponents=list(self.opponents),
-                                  learner_seat=self.learner_seat, reward=self.reward,
-                                  illegal_action=self.illegal_action)
+            from .perudo import DiceShaping
+
+            env = gymnasium.make("Perudo-v0", num_players=self.num_players, dice=self.dice,
+                                 opponents=list(self.opponents),
+                                 learner_seat=self.learner_seat, reward=self.reward,
+                                 illegal_action=self.illegal_action)
+            return DiceShaping(env, self.shaping) if self.shaping else env
         return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
                               opponents=list(self.opponents), learner_seat=self.learner_seat,
                               reward=self.reward, illegal_action=self.illegal_action)
@@ -509,6 +515,9 @@ def _check_game(config: Config) -> None:
         if env.dice != MAX_DICE:
             raise ConfigError(f"env.dice is Perudo's (env.game 'perudo'); Pagadores counts "
                               f"env.cards, got env.dice {env.dice!r}")
+        if env.shaping:
+            raise ConfigError(f"env.shaping is Perudo's (env.game 'perudo'), got "
+                              f"{env.shaping!r}")
         return
     if env.cards != 10:
         raise ConfigError(f"env.cards is Pagadores'; Perudo counts env.dice (1–{MAX_DICE}), "

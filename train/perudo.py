@@ -16,6 +16,12 @@ lost over the game / the rounds it had dice in). The result is an ``evaluate.Eva
 whose ``cards`` field holds the starting dice; its table says dice. Exact numbers are
 Pagadores-only (``EXACT_NOTE``).
 
+``DiceShaping`` is the training env's optional dense reward (``env.shaping``): on top of the
+game's reward, every step pays ``shaping`` per die the other seats lost (averaged over them)
+minus ``shaping`` per die the learner lost, so each round's dudo (P4.2) is felt when it
+happens, not only at the game's end. It changes what is optimised (dice, not only the win);
+evaluations still count wins.
+
 Randomness follows ``evaluate``'s streams (``pagadores_env.seeding``): agent row ``r`` is
 seeded with ``child_seed(seed, 1, r)`` and the dice of all games come from one face stream of
 ``child_rng(seed, 3)``, so a result depends only on the arguments.
@@ -25,7 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import gymnasium
 import numpy as np
 
 from pagadores_env.checks import check_int
@@ -71,6 +79,33 @@ class PerudoEvalResult(EvalResult):
                  f"dice, seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds;"
                  f" fair share {1 / self.num_players:.3f}")
         return "\n".join([title, _aligned([header, *body])])
+
+
+class DiceShaping(gymnasium.Wrapper):
+    """``Perudo-v0`` with the dice each step cost the learner and the others added to its
+    reward (see the module docstring)."""
+
+    def __init__(self, env: gymnasium.Env, shaping: float) -> None:
+        super().__init__(env)
+        self.shaping = shaping
+        self._counts: list[int] = []
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """Reset the game and remember its dice."""
+        observation, info = self.env.reset(**kwargs)
+        self._counts = list(self.env.unwrapped.game.dice_counts)
+        return observation, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The env's step with the dice lost since the last one priced in."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        game, seat = self.env.unwrapped.game, self.env.unwrapped.seat
+        lost = [before - now for before, now in zip(self._counts, game.dice_counts,
+                                                    strict=True)]
+        self._counts = list(game.dice_counts)
+        others = (sum(lost) - lost[seat]) / (game.num_players - 1)
+        return (observation, float(reward) + self.shaping * (others - lost[seat]), terminated,
+                truncated, info)
 
 
 def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
