@@ -287,9 +287,21 @@ def _row(player: Any, task: Task) -> Any:
                            exact=task.score == "exact-best-response").rows[0]
 
 
+#: ``random_reference`` by task, per process: a worker's later trials of a task reuse it.
+_references: dict[str, dict[str, float]] = {}
+
+
 def random_reference(task: Task) -> dict[str, float]:
     """The uniform-random policy's measures on the task (its score's 0), and the best
-    response's exact win against the opponents (its 1, for ``exact-best-response``)."""
+    response's exact win against the opponents (its 1, for ``exact-best-response``);
+    computed once per task and process (``_reference`` does the work)."""
+    key = json.dumps(asdict(task), sort_keys=True)
+    if key not in _references:
+        _references[key] = _reference(task)
+    return _references[key]
+
+
+def _reference(task: Task) -> dict[str, float]:
     if task.score == "exact-nashconv":
         from pagadores_env.policies import make_policy
 

@@ -1,0 +1,233 @@
+"""The benchmark suite (pagadores_train.benchmark, benchmark_stats, ``pagadores benchmark``):
+the smoke suite on both backends with identical per-trial scores, resume, one-line refusals
+of bad suites, and the rliable summary against a hand computation."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from pagadores_cli.main import main
+from pagadores_train import benchmark
+from pagadores_train.benchmark import (
+    MARKER,
+    TRIALS,
+    SuiteError,
+    load_suite,
+    run_suite,
+    trial_specs,
+)
+from pagadores_train.benchmark_stats import PLOTS, SUMMARY, read_trials, write_summary
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "benchmark" / "smoke.yaml"
+#: What must agree between backends: everything a trial measured, not its timings.
+MEASURED = ("task", "algo", "seed", "score", "score_ci", "raw", "timesteps")
+
+pytestmark = pytest.mark.slow
+
+
+def measured(out: Path) -> dict[str, dict]:
+    return {r_id: {k: r[k] for k in MEASURED}
+            for r_id, r in ((p.stem, json.loads(p.read_text()))
+                            for p in sorted((out / TRIALS).glob("*.json")))}
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bench") / "local"
+    run_suite(load_suite(SMOKE), out, backend="local", workers=2, progress=False)
+    return out
+
+
+def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
+    suite = load_suite(SMOKE)
+    specs = trial_specs(suite)
+    assert len(specs) == 8  # 2 algorithms x 2 tasks x 2 seeds
+    records = measured(local_run)
+    assert sorted(records) == sorted(s.trial_id for s in specs)
+    for record in records.values():
+        assert np.isfinite(record["score"])
+        assert record["timesteps"] >= 512
+    mc = [r for r in records.values() if r["task"] == "4p-mixed-heuristics"]
+    assert all(lo <= r["score"] <= hi for r in mc for lo, hi in [r["score_ci"]])
+
+
+def test_ray_backend_gives_identical_scores(local_run: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    out = tmp_path / "ray"
+    run_suite(load_suite(SMOKE), out, backend="ray", workers=2, progress=False)
+    assert measured(out) == measured(local_run)
+
+
+def test_resume_runs_only_the_missing_trials(local_run: Path, tmp_path: Path) -> None:
+    """A suite stopped after some trials (their records kept, the rest never written)
+    finishes the rest, leaves the kept records untouched and gets the same results."""
+    out = tmp_path / "resumed"
+    (out / TRIALS).mkdir(parents=True)
+    shutil.copy(local_run / MARKER, out / MARKER)
+    kept = sorted((local_run / TRIALS).glob("*.json"))[:6]
+    for path in kept:
+        shutil.copy(path, out / TRIALS / path.name)
+        os.utime(out / TRIALS / path.name, (1_000_000, 1_000_000))
+    done = run_suite(load_suite(SMOKE), out, backend="local", workers=2, progress=False)
+    assert len(done) == 2
+    assert all((out / TRIALS / p.name).stat().st_mtime == 1_000_000 for p in kept)
+    assert measured(out) == measured(local_run)
+
+
+def test_rerun_of_a_finished_suite_runs_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    """A spy backend sees only the trials without a record."""
+    suite = load_suite(SMOKE)
+    specs = trial_specs(suite)
+    seen: list[str] = []
+
+    def spy(pending, out, workers, address):
+        for spec in pending:
+            seen.append(spec.trial_id)
+            yield {"task": spec.task.name, "algo": spec.algo, "seed": spec.seed, "score": 0.5}
+
+    monkeypatch.setattr(benchmark, "_run_local", spy)
+    out = tmp_path / "out"
+    run_suite(suite, out, progress=False)
+    assert seen == [s.trial_id for s in specs]
+    seen.clear()
+    (out / TRIALS / f"{specs[3].trial_id}.json").unlink()
+    assert len(run_suite(suite, out, progress=False)) == 1
+    assert seen == [specs[3].trial_id]
+
+
+def test_refuses_a_foreign_folder_and_foreign_records(tmp_path: Path) -> None:
+    suite = load_suite(SMOKE)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    with pytest.raises(SuiteError, match="not written by pagadores benchmark"):
+        run_suite(suite, foreign, progress=False)
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
+    out = tmp_path / "out"
+    (out / TRIALS).mkdir(parents=True)
+    (out / MARKER).write_text("{}")
+    record = out / TRIALS / f"{trial_specs(suite)[0].trial_id}.json"
+    record.write_text("not json")
+    with pytest.raises(SuiteError, match="not this suite's trial record"):
+        run_suite(suite, out, progress=False)
+    assert record.read_text() == "not json"
+
+
+def write_suite(folder: Path, suite: dict, task: dict | None = None) -> Path:
+    (folder / "tasks").mkdir(parents=True, exist_ok=True)
+    (folder / "tasks" / "t.yaml").write_text(yaml.safe_dump(task or {
+        "num_players": 2, "cards": 3, "opponents": ["sensible"], "budget": 64,
+        "score": "exact-best-response"}))
+    path = folder / "suite.yaml"
+    path.write_text(yaml.safe_dump(suite) if isinstance(suite, dict) else suite)
+    return path
+
+
+GOOD = {"tasks": ["t"], "seeds": [0], "algorithms": {"A2C": {"n_envs": 2}}}
+TASK = {"num_players": 2, "cards": 3, "opponents": ["sensible"], "budget": 64,
+        "score": "exact-best-response"}
+
+
+@pytest.mark.parametrize(("suite", "task", "message"), [
+    (GOOD | {"seed": [0]}, None, "unknown key 'seed' in the suite"),
+    (GOOD | {"algorithms": {"SAC": {}}}, None, "unknown algorithm 'SAC'"),
+    (GOOD | {"tasks": ["nope"]}, None, "no task file"),
+    (GOOD | {"seeds": [0, 0]}, None, "distinct seeds"),
+    (GOOD | {"seeds": [-1]}, None, "seeds[0] must be an integer ≥ 0"),
+    (GOOD | {"algorithms": {"A2C": {"hyperparams": {"n_steps": 0}}}}, None,
+     "algo.hyperparams.n_steps must be"),
+    (GOOD | {"algorithms": {"PPO": {"illegal_action": "raise"}}}, None, "needs action masks"),
+    ("tasks: [t\n", None, "is not valid YAML"),
+    (GOOD, TASK | {"score": "elo"}, "score must be one of"),
+    (GOOD, TASK | {"num_players": 7}, "num_players must be 2–6"),
+    (GOOD, TASK | {"opponents": ["sensible", "sensible"]}, "opponents must list 1 spec"),
+    (GOOD, TASK | {"opponents": ["nobody"]}, "env.opponents[0]"),
+])
+def test_bad_suites_fail_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                     suite: dict | str, task: dict | None,
+                                     message: str) -> None:
+    path = write_suite(tmp_path, suite, task)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_:
+        main(["benchmark", str(path), "--out", str(out), "--no-progress"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pagadores benchmark: error: ")
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()  # nothing written
+
+
+def test_bad_options_fail_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = write_suite(tmp_path, GOOD)
+    for extra, message in ((["--workers", "0"], "--workers must be 1–256"),
+                           (["--address", "x:1"], "--address is for --backend ray")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["benchmark", str(path), "--out", str(tmp_path / "o"), *extra])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+        assert not (tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------ the summary, by hand
+FAKE = {  # algorithm → task → score per seed 0..3
+    "A": {"t1": [0.1, 0.4, 0.2, 0.9], "t2": [0.3, 0.5, 1.0, 0.0]},
+    "B": {"t1": [0.6, 0.7, 0.2, 0.8], "t2": [0.3, 0.9, 0.4, 0.6]},
+}
+
+
+def iqm(values: list[float]) -> float:
+    """The mean of the middle half (8 values: the 3rd to 6th smallest)."""
+    middle = sorted(values)[2:6]
+    return sum(middle) / 4
+
+
+def improvement(x: dict, y: dict) -> float:
+    """P(X > Y): per task the share of (run of X, run of Y) pairs X wins, ties half."""
+    shares = []
+    for task in x:
+        pairs = [(a, b) for a in x[task] for b in y[task]]
+        shares.append(sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs)
+                      / len(pairs))
+    return sum(shares) / len(shares)
+
+
+def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
+    (tmp_path / TRIALS).mkdir()
+    for algo, tasks in FAKE.items():
+        for task, scores in tasks.items():
+            for seed, score in enumerate(scores):
+                (tmp_path / TRIALS / f"{task}__{algo}__seed{seed}.json").write_text(json.dumps(
+                    {"task": task, "algo": algo, "seed": seed, "score": score,
+                     "wall_time_s": 1.0}))
+    # An incomplete algorithm is listed, not aggregated.
+    (tmp_path / TRIALS / "t1__C__seed0.json").write_text(json.dumps(
+        {"task": "t1", "algo": "C", "seed": 0, "score": 0.5, "wall_time_s": 1.0}))
+    agg = write_summary(tmp_path, reps=200)
+    text = (tmp_path / SUMMARY).read_text()
+    for algo, tasks in FAKE.items():
+        values = [v for scores in tasks.values() for v in scores]
+        assert agg.point[algo][0] == pytest.approx(iqm(values))
+        assert agg.point[algo][1] == pytest.approx(sum(values) / len(values))
+        low, high = agg.interval[algo]
+        assert low[0] <= iqm(values) <= high[0]
+        assert f"| {algo} | 4 × 2 | {iqm(values):.3f} [" in text
+        assert f"| {sum(values) / len(values):.3f} [" in text
+        means = " | ".join(f"{np.mean(s):.3f}" for s in tasks.values())
+        assert f"| {algo} | {means} |" in text
+    p = improvement(FAKE["A"], FAKE["B"])
+    assert agg.improvement["A,B"][0] == pytest.approx(p)
+    assert f"| A | B | {p:.3f} [" in text
+    assert "| C | incomplete (1 trials) |" in text
+    for name in PLOTS.values():
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(read_trials(tmp_path)) == 17
