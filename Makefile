@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	# CPU torch first, so nothing later can pull a multi-GB CUDA build.
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[train,dev,openspiel]'
+	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray]'
 	touch $(STAMP)
 
 install: $(STAMP)

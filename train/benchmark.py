@@ -418,7 +418,7 @@ def _run_ray(specs: list[TrialSpec], out: str, workers: int,
     try:
         import ray
     except ImportError:
-        raise SuiteError("--backend ray needs Ray: pip install 'pagadores-env[benchmark]'"
+        raise SuiteError("--backend ray needs Ray: pip install 'pagadores-env[ray]'"
                          ) from None
     if not specs:
         return
