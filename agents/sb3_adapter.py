@@ -34,12 +34,14 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
     "ppo": ("stable_baselines3", "PPO"),
     "a2c": ("stable_baselines3", "A2C"),
     "dqn": ("stable_baselines3", "DQN"),
+    "qrdqn": ("sb3_contrib", "QRDQN"),
 }
 
 
 def detect_algo(path: str | Path) -> str:
     """The algorithm that saved ``path``, from its policy class and hyper-parameters:
-    a maskable policy means MaskablePPO, a DQN policy DQN, a ``clip_range`` PPO, else A2C."""
+    a maskable policy means MaskablePPO, a QR-DQN policy QR-DQN, a DQN policy DQN, a
+    ``clip_range`` PPO, else A2C."""
     try:
         with zipfile.ZipFile(path) as archive:
             data: dict[str, Any] = json.loads(archive.read("data"))
@@ -48,6 +50,8 @@ def detect_algo(path: str | Path) -> str:
     module = str(data.get("policy_class", {}).get("__module__", ""))
     if "maskable" in module:
         return "maskable_ppo"
+    if "qrdqn" in module:
+        return "qrdqn"
     if "dqn" in module:
         return "dqn"
     return "ppo" if "clip_range" in data else "a2c"

@@ -231,3 +231,21 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
     for name in PLOTS.values():
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(read_trials(tmp_path)) == 17
+
+
+def test_qrdqn_trial_trains_loads_and_scores(tmp_path: Path) -> None:
+    """QR-DQN (sb3-contrib) runs as a benchmark algorithm: trained, loaded back as a
+    ``model:path=`` player (its own class, not DQN's) and scored exactly."""
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [0], "algorithms": {"QRDQN": {
+        "n_envs": 2, "hyperparams": {"learning_starts": 16, "buffer_size": 1000,
+                                     "batch_size": 16}}}})
+    spec = trial_specs(load_suite(path))[0]
+    record = benchmark.run_trial(spec, str(tmp_path / "out"))
+    assert record["algo"] == "QRDQN" and record["timesteps"] >= 64
+    raw = record["raw"]
+    assert record["score"] == pytest.approx(
+        (raw["exact_win"] - raw["random_exact_win"])
+        / (raw["best_response_win"] - raw["random_exact_win"]))
+    from pagadores_agents.sb3_adapter import detect_algo
+
+    assert detect_algo(tmp_path / "out" / "runs" / spec.trial_id / "model.zip") == "qrdqn"

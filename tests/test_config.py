@@ -151,7 +151,7 @@ def test_unknown_keys_are_rejected_with_their_path(data: dict, message: str) -> 
 def test_bad_algorithm_lists_the_known_ones() -> None:
     with pytest.raises(ConfigError) as err:
         config_from_dict({"algo": {"name": "SAC"}})
-    assert "algo.name must be one of 'MaskablePPO', 'PPO', 'A2C', 'DQN', got 'SAC'" in str(
+    assert "algo.name must be one of 'MaskablePPO', 'PPO', 'A2C', 'DQN', 'QRDQN', got 'SAC'" in str(
         err.value)
 
 

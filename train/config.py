@@ -55,6 +55,7 @@ ALGORITHMS: dict[str, tuple[str, str, bool]] = {
     "PPO": ("stable_baselines3", "PPO", False),
     "A2C": ("stable_baselines3", "A2C", False),
     "DQN": ("stable_baselines3", "DQN", False),
+    "QRDQN": ("sb3_contrib", "QRDQN", False),
 }
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
