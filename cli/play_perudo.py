@@ -158,12 +158,13 @@ def _ask(game: Game, me: int, ask: Callable[[str], str],
             return None
         if action == "?":
             say(RULES_SUMMARY)
-        elif isinstance(action, int) and mask[action]:
-            return action
-        elif action is None:
+        elif not isinstance(action, int):
             say(f"Please answer a bid QxF (quantity 1–{game.total_dice}, face 1–{FACES}), "
                 "d for dudo, ? or q.")
+        elif mask[action]:
+            return action
         else:
-            what = "dudo" if action == DUDO else "bid {} x {}".format(*BIDS[action])
+            bid = BIDS[action]
+            what = "dudo" if bid is None else f"bid {bid[0]} x {bid[1]}"
             rule = allowed_bids(game.bid_action, game.total_dice, game.palifico)
             say(f"{what} is not allowed now: {rule}.")

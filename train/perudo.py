@@ -90,16 +90,21 @@ class DiceShaping(gymnasium.Wrapper):
         self.shaping = shaping
         self._counts: list[int] = []
 
+    @property
+    def _perudo(self) -> Any:
+        """The ``PerudoGymEnv`` inside (its ``game`` and the learner's ``seat``)."""
+        return self.env.unwrapped
+
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
         """Reset the game and remember its dice."""
         observation, info = self.env.reset(**kwargs)
-        self._counts = list(self.env.unwrapped.game.dice_counts)
+        self._counts = list(self._perudo.game.dice_counts)
         return observation, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The env's step with the dice lost since the last one priced in."""
         observation, reward, terminated, truncated, info = self.env.step(action)
-        game, seat = self.env.unwrapped.game, self.env.unwrapped.seat
+        game, seat = self._perudo.game, self._perudo.seat
         lost = [before - now for before, now in zip(self._counts, game.dice_counts,
                                                     strict=True)]
         self._counts = list(game.dice_counts)
@@ -223,7 +228,7 @@ class _Totals:
                           tuple(self.seated[row].tolist()))
 
 
-def _bar(total: int, enabled: bool) -> object | None:
+def _bar(total: int, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm  # only when asked for: tqdm is a training extra
