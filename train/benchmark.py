@@ -54,7 +54,16 @@ import yaml
 from pagadores_env.atomic import write_atomic
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
-from .config import ALGORITHMS, Config, ConfigError, config_from_dict, integer, mapping
+from .config import (
+    ALGORITHMS,
+    Config,
+    ConfigError,
+    config_from_dict,
+    integer,
+    mapping,
+    policy_spec,
+    spec_list,
+)
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
@@ -62,8 +71,8 @@ TASKS_FOLDER = "tasks"
 TRIALS, RUNS, MARKER = "trials", "runs", "benchmark.json"
 #: Seeds of the scoring games: the same for every trial and for the random baseline.
 EVAL_SEED = 12345
-#: Files and folders the benchmark itself writes into DIR (``benchmark_stats`` adds its own).
-OWN_ENTRIES = frozenset({TRIALS, RUNS, MARKER})
+#: Scoring games of a task that does not say (``eval_games``).
+EVAL_GAMES = 2000
 
 
 class SuiteError(ValueError):
@@ -81,7 +90,7 @@ class Task:
     opponents: tuple[str, ...]
     budget: int
     score: str
-    eval_games: int = 2000
+    eval_games: int = EVAL_GAMES
     selfplay: dict[str, Any] = field(default_factory=dict)
 
 
@@ -106,9 +115,9 @@ def task_from_dict(name: str, data: Any) -> Task:
     data = _keys(data, TASK_KEYS, ("num_players", "opponents", "budget", "score"),
                  f"task {name}")
     n = integer(MIN_PLAYERS, MAX_PLAYERS)(data["num_players"], "num_players")
-    opponents = data["opponents"]
-    if (not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents)
-            or len(opponents) not in (1, n - 1)):
+    opponents = [policy_spec(o, f"opponents[{i}]")
+                 for i, o in enumerate(spec_list(data["opponents"], "opponents"))]
+    if len(opponents) not in (1, n - 1):
         raise ConfigError(f"opponents must list 1 spec (reused) or {n - 1} (one per other "
                           f"seat), got {opponents!r}")
     score = data["score"]
@@ -117,9 +126,25 @@ def task_from_dict(name: str, data: Any) -> Task:
     if score == "exact-best-response" and len(opponents) != 1:
         raise ConfigError("score exact-best-response needs one opponent spec (reused)")
     selfplay = mapping(data.get("selfplay", {}), "selfplay")
-    return Task(name, n, integer(1, MAX_CARDS)(data.get("cards", MAX_CARDS), "cards"),
-                tuple(opponents), integer(1)(data["budget"], "budget"), score,
-                integer(1)(data.get("eval_games", 2000), "eval_games"), selfplay)
+    cards = integer(1, MAX_CARDS)(data.get("cards", MAX_CARDS), "cards")
+    if score != "monte-carlo":
+        _check_solver_covers(n, cards, opponents[0], score)
+    return Task(name, n, cards, tuple(opponents), integer(1)(data["budget"], "budget"), score,
+                integer(1)(data.get("eval_games", EVAL_GAMES), "eval_games"), selfplay)
+
+
+def _check_solver_covers(num_players: int, cards: int, opponent: str, score: str) -> None:
+    """``ConfigError`` unless the solver covers the table of an exact score (before hours of
+    training, not after)."""
+    from pagadores_env.policies import make_policy
+
+    from .yardstick import learner_cost
+
+    try:
+        learner_cost(make_policy("random", seed=0), [opponent], num_players, cards)
+    except ValueError as err:
+        raise ConfigError(f"score {score} needs a table the exact solver covers: {err}; "
+                          "use score monte-carlo or fewer cards") from None
 
 
 @dataclass(frozen=True)
