@@ -33,7 +33,9 @@ here is ever overwritten.
 **Backends**: ``local`` runs trials in a process pool (``spawn``), ``ray`` as Ray tasks (a
 local Ray started on the fly, or a cluster's ``address``). A trial depends only on its spec
 (seeded training on one torch thread, seeded evaluation), so results are the same whichever
-backend or order runs it.
+backend or order runs it. On a cluster every node needs this package (with the ``train``
+extra) installed, and writes the run folders of its trials under the same ``DIR`` path; the
+trial records come back to the machine running the command.
 """
 
 from __future__ import annotations

@@ -185,6 +185,12 @@ def plot_improvement(agg: Aggregate, path: Path) -> None:
 def write_summary(out: str | Path, reps: int = REPS) -> Aggregate:
     """Aggregate the records under ``out/trials/`` and write ``summary.md`` and the PNGs
     (those with something to draw) into ``out``, each atomically."""
+    try:
+        import rliable  # noqa: F401  (the benchmark extra; the trials run without it)
+    except ImportError:
+        raise ValueError("the summary needs rliable: pip install 'pagadores-env[benchmark]'; "
+                         "the trial records are kept, rerun the command after installing it"
+                         ) from None
     out = Path(out)
     records = read_trials(out)
     agg = aggregate(records, reps)
