@@ -165,9 +165,11 @@ def plot_profile(agg: Aggregate, path: Path, reps: int = REPS) -> None:
     taus = np.linspace(min(0.0, everything.min()), max(1.0, everything.max()), 101)
     profiles, cis = library.create_performance_profile(agg.scores, taus, reps=reps)
     fig = _figure()
-    plot_utils.plot_performance_profiles(profiles, taus, performance_profile_cis=cis,
-                                         ax=fig.subplots(), xlabel="normalised score τ",
+    ax = fig.subplots()
+    plot_utils.plot_performance_profiles(profiles, taus, performance_profile_cis=cis, ax=ax,
+                                         xlabel="normalised score τ",
                                          ylabel="fraction of runs with score > τ")
+    ax.legend(loc="lower left")
     _save_figure(fig, path)
 
 
@@ -177,7 +179,9 @@ def plot_improvement(agg: Aggregate, path: Path) -> None:
 
     probs = {k: p for k, (p, _) in agg.improvement.items()}
     cis = {k: ci.reshape(2, 1) for k, (_, ci) in agg.improvement.items()}
-    fig = _figure((5.0, 0.5 * len(probs) + 1.5))
+    fig = _figure((7.0, 0.6 * len(probs) + 2.0))
+    # rliable writes its column titles beside and above the axes, outside the layout
+    fig.get_layout_engine().set(rect=(0.08, 0.0, 0.84, 0.85))
     plot_utils.plot_probability_of_improvement(probs, cis, ax=fig.subplots())
     _save_figure(fig, path)
 
