@@ -272,7 +272,7 @@ def test_step_after_the_episode_says_reset():
 def test_perudo_players_have_a_registry_namespace_of_their_own():
     from pagadores_env.perudo.policies import RandomPolicy
 
-    assert registered_policies(game="perudo") == ["bluffer", "probabilistic", "random"]
+    assert registered_policies(game="perudo") == ["bluffer", "model", "probabilistic", "random"]
     assert "random" in registered_policies() and "sensible" in registered_policies()
     assert isinstance(make_policy("random", game="perudo"), RandomPolicy)
     assert not isinstance(make_policy("random"), RandomPolicy)  # Pagadores' own
@@ -287,7 +287,7 @@ def test_perudo_players_have_a_registry_namespace_of_their_own():
 
 def test_a_pagadores_player_is_no_perudo_opponent():
     with pytest.raises(ValueError, match="unknown policy of perudo 'sensible'; known: "
-                                         "bluffer, probabilistic, random"):
+                                         "bluffer, model, probabilistic, random"):
         make(num_players=2, opponents=["sensible"])
 
 
