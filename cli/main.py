@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play against agents in the terminal",
                           description="Play in the terminal: s = stop, t = throw again, "
-                                      "? = rules summary, q = quit.", epilog=agents)
+                                      "? = rules summary, q = quit; with --game perudo: "
+                                      "a bid as QxF (3x5), d = dudo.", epilog=agents)
     play.add_argument("opponents", nargs="*", metavar="AGENT",
                       help="one agent reused in every other seat, or one per other seat "
                            "(default: sensible; with --game perudo: probabilistic)")
