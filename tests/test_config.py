@@ -14,10 +14,12 @@ from pagadores_train.config import (
     describe,
     load_config,
     save_config,
+    table_sizes,
 )
 
 CONFIGS = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
-REQUIRED = {"default", "ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p"}
+REQUIRED = {"default", "ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p", "selfplay_3p",
+            "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p"}
 
 
 def test_the_required_configs_ship() -> None:
@@ -30,7 +32,8 @@ def test_every_shipped_config_loads_and_validates(path: Path) -> None:
     assert config.name == path.stem
     assert config.algo.name in ALGORITHMS
     assert config.env.illegal_action == ("raise" if config.algo.masking else "replace")
-    assert len(config.env.opponents) in (1, config.env.num_players - 1)
+    sizes = table_sizes(config.env)  # several sizes seat one opponent spec at each
+    assert len(config.env.opponents) in ((1, sizes[0] - 1) if len(sizes) == 1 else (1,))
 
 
 def test_default_config_is_the_main_job() -> None:
