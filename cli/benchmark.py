@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every trial (algorithm × task × seed) of a suite file not yet "
                     "finished in --out, writing one JSON record per trial as it finishes "
                     "(a rerun resumes), then write --out/summary.md and PNG plots: IQM and "
-                    "mean of the normalised scores with bootstrap 95%% CIs, performance "
+                    "mean of the normalised scores with bootstrap 95% CIs, performance "
                     "profiles and probabilities of improvement (rliable).")
     parser.add_argument("suite", help="suite YAML, e.g. configs/benchmark/smoke.yaml")
     parser.add_argument("--out", required=True, help="folder for the trials and the summary")
