@@ -68,12 +68,17 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("versus", 1, "my throw against the score to beat: 1 above, 0 equal, -1 below or none"),
 )
 
-SLICES: dict[str, slice] = {}
-_at = 0
-for _name, _size, _ in FIELDS:
-    SLICES[_name] = slice(_at, _at + _size)
-    _at += _size
-OBS_SIZE = _at
+
+def field_slices(fields: Sequence[tuple[str, int, str]]) -> tuple[dict[str, slice], int]:
+    """Where each field of the layout ``fields`` sits in the vector, and the vector's length
+    (the fields laid end to end in order): one derivation for both games' layouts."""
+    starts = list(itertools.accumulate((size for _, size, _ in fields), initial=0))
+    slices = {name: slice(start, start + size)
+              for start, (name, size, _) in zip(starts, fields, strict=False)}
+    return slices, starts[-1]
+
+
+SLICES, OBS_SIZE = field_slices(FIELDS)
 
 #: Table sizes whose turn-independent parts of observations are cached for reuse, and how
 #: many are kept per size (least recently used go first; about 0.8 kB each, so at most some
@@ -341,9 +346,9 @@ def decode(obs: np.ndarray) -> ObsFields:
 def field_table(fields: Sequence[tuple[str, int, str]] = FIELDS) -> str:
     """The layout ``fields`` (``FIELDS`` unless given: Perudo's observation passes its own)
     as a reStructuredText table, for docs."""
-    starts = list(itertools.accumulate((size for _, size, _ in fields), initial=0))
-    rows = [(f"{start}–{start + size - 1}", name, meaning)
-            for start, (name, size, meaning) in zip(starts, fields, strict=False)]
+    slices, _ = field_slices(fields)
+    rows = [(f"{slices[name].start}–{slices[name].stop - 1}", name, meaning)
+            for name, _, meaning in fields]
     widths = [max(len(r[i]) for r in rows + [("index", "field", "meaning")]) for i in range(3)]
     rule = "  ".join("=" * w for w in widths)
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)

@@ -23,6 +23,7 @@ from typing import cast
 
 import numpy as np
 
+from ..observation import field_slices
 from ..observation import field_table as _field_table
 from ..rules import CLOCKWISE
 from .engine import Game
@@ -47,12 +48,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
 )
 
-SLICES: dict[str, slice] = {}
-_at = 0
-for _name, _size, _ in FIELDS:
-    SLICES[_name] = slice(_at, _at + _size)
-    _at += _size
-OBS_SIZE = _at
+SLICES, OBS_SIZE = field_slices(FIELDS)
 
 _AT = {name: part.start for name, part in SLICES.items()}
 _MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _REVEALED, _BID_Q, _BID_F, _BIDDER, \
