@@ -451,25 +451,16 @@ class Game:
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
         game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
-        for i, item in enumerate(data["history"]):
-            try:
-                if isinstance(item, list) and not any(isinstance(d, bool) for d in item):
-                    game.apply_throw(item)
-                elif isinstance(item, int) and not isinstance(item, bool):
-                    game.apply_action(item)
-                else:
-                    raise ValueError(f"expected a throw [a, b, c] or an action 0/1, got {item!r}")
-            except ValueError as err:
-                raise ValueError(f"history[{i}] cannot be replayed: {err}") from None
-        state = data["state"]
-        expected = game.snapshot()
-        if not isinstance(state, dict) or state.keys() != expected.keys():
-            raise ValueError(f"state must be a dict with keys {sorted(expected)}")
-        for key, value in expected.items():
-            if state[key] != value or type(state[key]) is not type(value):
-                raise ValueError(
-                    f"state.{key} is {state[key]!r} but replaying the history gives {value!r}"
-                )
+
+        def apply(item: Any) -> None:
+            if isinstance(item, list) and not any(isinstance(d, bool) for d in item):
+                game.apply_throw(item)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                game.apply_action(item)
+            else:
+                raise ValueError(f"expected a throw [a, b, c] or an action 0/1, got {item!r}")
+
+        replay_record(data["history"], apply, data["state"], game.snapshot)
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -495,6 +486,27 @@ def record_digest(record: dict[str, Any]) -> str:
     with it; anything else that changes a record is refused by ``Game.from_dict``."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def replay_record(history: list[Any], apply: Callable[[Any], None], state: Any,
+                  snapshot: Callable[[], dict[str, Any]]) -> None:
+    """Replay a saved game's ``history`` by ``apply`` (one input each), then check its
+    ``state`` against ``snapshot()`` of the replayed game, for every game's ``from_dict``.
+    Raises ``ValueError`` naming the first input that cannot be replayed, or the first
+    field of ``state`` that is missing or differs (also in type: ``True`` is not ``1``)."""
+    for i, item in enumerate(history):
+        try:
+            apply(item)
+        except ValueError as err:
+            raise ValueError(f"history[{i}] cannot be replayed: {err}") from None
+    expected = snapshot()
+    if not isinstance(state, dict) or state.keys() != expected.keys():
+        raise ValueError(f"state must be a dict with keys {sorted(expected)}")
+    for key, value in expected.items():
+        if state[key] != value or type(state[key]) is not type(value):
+            raise ValueError(
+                f"state.{key} is {state[key]!r} but replaying the history gives {value!r}"
+            )
 
 
 def check_record(data: Any, fmt: str, versions: Sequence[int],

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ..checks import check_table
-from ..engine import Event, IllegalMoveError, check_record, record_digest
+from ..engine import Event, IllegalMoveError, check_record, record_digest, replay_record
 from ..rules import next_with_cards
 from .rules import (
     BIDS,
@@ -285,21 +285,14 @@ class Game:
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of rolls [[faces], ...] and actions")
         game = cls(data["num_players"], data["start_dice"])
-        for i, item in enumerate(data["history"]):
-            try:
-                if isinstance(item, list):
-                    game.apply_roll(item)
-                else:
-                    game.apply_action(item)
-            except ValueError as err:
-                raise ValueError(f"history[{i}] cannot be replayed: {err}") from None
-        state, expected = data["state"], game.snapshot()
-        if not isinstance(state, dict) or state.keys() != expected.keys():
-            raise ValueError(f"state must be a dict with keys {sorted(expected)}")
-        for key, value in expected.items():
-            if state[key] != value or type(state[key]) is not type(value):
-                raise ValueError(
-                    f"state.{key} is {state[key]!r} but replaying the history gives {value!r}")
+
+        def apply(item: Any) -> None:
+            if isinstance(item, list):
+                game.apply_roll(item)
+            else:
+                game.apply_action(item)
+
+        replay_record(data["history"], apply, data["state"], game.snapshot)
         return game
 
     def __eq__(self, other: object) -> bool:
