@@ -97,26 +97,16 @@ from .aec import (
 )
 from .checks import check_choice
 from .dice import DiceStream
-from .engine import Game, IllegalMoveError, as_action
+from .engine import Game, as_action
 from .observation import OBS_SIZE, encode
-from .opponents import (
-    Opponents,
-    check_learner_seat,
-    distinct,
-    end_games,
-    game_action,
-    reseed_opponents,
-    seat_opponents,
-    start_games,
-)
+from .opponents import Opponents, check_learner_seat, distinct, game_action, seat_opponents
 from .policies import Policy, make_policy
 from .render import player, render_table
-from .rewards import check_scheme, final_reward
+from .rewards import check_scheme
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .seeding import spawned_rng
+from .single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
 
-MAX_SILENT_GAMES = 1000
-_GAME = 0  # this env's one game, as the per-game opponent hooks count games (``opponents``)
 _NO_MASK = np.zeros(2, dtype=np.int8)
 
 
@@ -190,10 +180,11 @@ def size_rng(seed: int | None, opponents: Sequence[Policy]) -> np.random.Generat
     return spawned_rng(seed, len(distinct(opponents)) + 2)
 
 
-class PagadoresGymEnv(gym.Env):
+class PagadoresGymEnv(SingleAgentEnv):
     """Single-agent Dados de Pagadores; see the module docstring for the full contract."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
+    _encode = staticmethod(encode)
 
     def __init__(self, num_players: int | Sequence[int] = 2, cards: int | Sequence[int] = 10,
                  opponents: Opponents = ("random",),
@@ -222,56 +213,6 @@ class PagadoresGymEnv(gym.Env):
         self._done = True
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start an episode at the learner's first decision: ``seed`` reseeds the dice and the
-        opponents, without it both run on; ``options`` is ignored."""
-        super().reset(seed=seed)
-        if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
-            self._dice = DiceStream(self.np_random)
-            self._size_rng = size_rng(seed, self.opponents)
-        reseed_opponents(self.opponents, seed)
-        for _ in range(MAX_SILENT_GAMES):
-            self._new_game()
-            if not self._done:
-                if self.render_mode == "human":
-                    self.render()
-                return self._observe(), self._info()
-        raise RuntimeError(
-            f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
-            f"(num_players={list(self.sizes)}, cards={self.cards}, opponents={self.opponents}): "
-            "with these settings it never decides; give more cards or other opponents"
-        )
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's ``action`` (0 stop, 1 throw again; an illegal one as
-        ``illegal_action`` says) and the game on to the learner's next decision or the end."""
-        if self._done:
-            raise RuntimeError("the episode is over (or never started): call reset() first")
-        game = self.game
-        assert game is not None  # an episode is running, so reset() made it
-        replaced = False
-        try:
-            action = as_action(action)  # the one rule for every layer
-        except IllegalMoveError as err:
-            if self.illegal_action == "raise":
-                raise IllegalMoveError(
-                    f"the learner (seat {self.seat}) played an illegal action: {err}") from None
-            if self.illegal_action == "penalty":
-                self._done = True
-                end_games(self.opponents, np.array([_GAME]), np.array([self.num_players]))
-                return (self._observe(), -1.0, True, False,
-                        self._info(illegal_action=True, placement=self.num_players))
-            action, replaced = game.legal_actions()[0], True
-        game.apply_action(action)
-        self._play_until_learner()
-        reward = self._final_reward() if self._done else 0.0
-        if self._done:
-            end_games(self.opponents, np.array([_GAME]), np.array([game.placements()[self.seat]]))
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
-
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"``: a picture
         of it (``picture.draw``)."""
@@ -302,24 +243,25 @@ class PagadoresGymEnv(gym.Env):
         mask[game.legal_actions()] = 1
         return mask
 
-    # ------------------------------------------------------------------ internals
-    def _new_game(self) -> None:
-        if len(self._seated) > 1:  # several table sizes: every game draws its own
-            assert self._size_rng is not None  # reset() made it
-            self.num_players = int(draw_sizes(self._size_rng, self.sizes, 1)[0])
-            self.opponents = self._seated[self.num_players]
-        if self.learner_seat == "random":
-            self.seat = int(self.np_random.integers(self.num_players))
-        else:
-            self.seat = int(self.learner_seat)
-        # Opponent policies in seat order, skipping the learner.
-        others = [s for s in range(self.num_players) if s != self.seat]
-        self._policy_of = dict(zip(others, self.opponents, strict=True))
-        self.game = Game(self.num_players, self.cards)
-        start_games(self.opponents, np.array([_GAME]))
+    # ------------------------------------------------------------------ hooks
+    def _reseed(self, seed: int | None) -> None:
+        if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
+            self._dice = DiceStream(self.np_random)
+            self._size_rng = size_rng(seed, self.opponents)
+
+    def _make_game(self) -> Game:
         self._log_at = 0
-        self._done = False
-        self._play_until_learner()
+        return Game(self.num_players, self.cards)
+
+    def _apply_learner(self, action: Any) -> None:
+        assert self.game is not None  # an episode is running, so reset() made it
+        self.game.apply_action(as_action(action))  # the one rule for every layer
+
+    def _silent_message(self) -> str:
+        return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
+                f"(num_players={list(self.sizes)}, cards={self.cards}, "
+                f"opponents={self.opponents}): "
+                "with these settings it never decides; give more cards or other opponents")
 
     def _play_until_learner(self) -> None:
         """Roll dice and let opponents decide until the learner decides or its episode ends."""
@@ -333,35 +275,24 @@ class PagadoresGymEnv(gym.Env):
             else:
                 who = game.current_player
                 mask = np.ones(2, dtype=np.int8)
-                game.apply_action(game_action(self._policy_of[who], _GAME, who,
+                game.apply_action(game_action(self._policy_of[who], GAME_INDEX, who,
                                               encode(game, who), mask))
         self._done = True
 
-    def _final_reward(self) -> float:
-        assert self.game is not None  # only at the end of an episode reset() started
-        places = self.game.placements()
-        place = places[self.seat]
-        return final_reward(self.reward_scheme, place, self.num_players, places.count(place))
-
-    def _observe(self) -> np.ndarray:
-        assert self.game is not None  # only from reset() and step(), after reset() made it
-        return encode(self.game, self.seat)
+    # ------------------------------------------------------------------ internals
+    def _new_game(self) -> None:
+        if len(self._seated) > 1:  # several table sizes: every game draws its own
+            assert self._size_rng is not None  # reset() made it
+            self.num_players = int(draw_sizes(self._size_rng, self.sizes, 1)[0])
+            self.opponents = self._seated[self.num_players]
+        super()._new_game()
 
     def _info(self, illegal_action: bool = False, placement: int | None = None) -> dict[str, Any]:
-        """The info of the current step: always the same keys and shapes (see the module
-        docstring); ``placement`` overrides the game's final place (a forfeit is last)."""
-        assert self.game is not None  # only from reset() and step(), after reset() made it
-        if placement is None:
-            placement = self.game.placements()[self.seat] if self._done else 0
-        info: dict[str, Any] = {
-            "action_mask": self.action_masks(),
-            "learner_seat": self.seat,
-            "illegal_action": illegal_action,
-            "placement": placement,
-        }
+        """The shared info, with ``events`` when ``info_events`` (see the module docstring)."""
+        info = super()._info(illegal_action, placement)
         if self.info_events:
+            assert self.game is not None  # super()._info checked it
             log = self.game.log
             info["events"] = tuple(log[self._log_at:])
             self._log_at = len(log)
         return info
-

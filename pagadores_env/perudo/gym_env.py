@@ -57,18 +57,9 @@ import numpy as np
 
 from ..aec import ILLEGAL_ACTIONS, RENDER_FPS
 from ..checks import check_choice
-from ..engine import IllegalMoveError
-from ..gym_env import MAX_SILENT_GAMES
-from ..opponents import (
-    Opponents,
-    check_learner_seat,
-    end_games,
-    game_action,
-    reseed_opponents,
-    seat_opponents,
-    start_games,
-)
-from ..rewards import check_scheme, final_reward
+from ..opponents import Opponents, check_learner_seat, game_action, seat_opponents
+from ..rewards import check_scheme
+from ..single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
 from .aec import RENDER_MODES, check_start, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
@@ -77,13 +68,12 @@ from .policies import GAME
 from .render import render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 
-_GAME = 0  # this env's one game, as the per-game opponent hooks count games (``opponents``)
 
-
-class PerudoGymEnv(gym.Env):
+class PerudoGymEnv(SingleAgentEnv):
     """Single-agent Perudo; see the module docstring for the full contract."""
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
+    _encode = staticmethod(encode)
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
@@ -103,57 +93,6 @@ class PerudoGymEnv(gym.Env):
         self._done = True
 
     # ------------------------------------------------------------------ gym API
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start an episode at the learner's first decision: ``seed`` reseeds the dice and the
-        opponents, without it both run on; ``options`` is ignored."""
-        super().reset(seed=seed)
-        if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
-            self._faces = FaceStream(self.np_random)
-        reseed_opponents(self.opponents, seed)
-        for _ in range(MAX_SILENT_GAMES):
-            self._new_game()
-            if not self._done:
-                if self.render_mode == "human":
-                    self.render()
-                return self._observe(), self._info()
-        raise RuntimeError(
-            f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
-            f"(num_players={self.num_players}, dice={self.dice}): give more dice")
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's ``action`` (an illegal one as ``illegal_action`` says) and the
-        game on to the learner's next decision or the end of its episode."""
-        if self._done:
-            raise RuntimeError("the episode is over (or never started): call reset() first")
-        game = self.game
-        assert game is not None  # an episode is running, so reset() made it
-        replaced = False
-        try:
-            game.apply_action(action)
-        except IllegalMoveError as err:
-            if self.illegal_action == "raise":
-                raise IllegalMoveError(
-                    f"the learner (seat {self.seat}) played an illegal action: {err}") from None
-            if self.illegal_action == "penalty":
-                self._done = True
-                end_games(self.opponents, np.array([_GAME]), np.array([self.num_players]))
-                return (self._observe(), -1.0, True, False,
-                        self._info(illegal_action=True, placement=self.num_players))
-            game.apply_action(game.legal_actions()[0])
-            replaced = True
-        self._play_until_learner()
-        reward = 0.0
-        if self._done:
-            places = game.placements()
-            place = places[self.seat]
-            reward = final_reward(self.reward_scheme, place, self.num_players,
-                                  places.count(place))
-            end_games(self.opponents, np.array([_GAME]), np.array([place]))
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
-
     def render(self) -> str | None:
         """``"ansi"``: the public table as text; ``"human"``: print it."""
         if self.render_mode is None:
@@ -177,18 +116,21 @@ class PerudoGymEnv(gym.Env):
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return legal_mask(game.bid_action, game.total_dice, game.palifico).copy()
 
-    # ------------------------------------------------------------------ internals
-    def _new_game(self) -> None:
-        if self.learner_seat == "random":
-            self.seat = int(self.np_random.integers(self.num_players))
-        else:
-            self.seat = int(self.learner_seat)
-        others = [s for s in range(self.num_players) if s != self.seat]
-        self._policy_of = dict(zip(others, self.opponents, strict=True))
-        self.game = Game(self.num_players, self.dice)
-        start_games(self.opponents, np.array([_GAME]))
-        self._done = False
-        self._play_until_learner()
+    # ------------------------------------------------------------------ hooks
+    def _reseed(self, seed: int | None) -> None:
+        if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
+            self._faces = FaceStream(self.np_random)
+
+    def _make_game(self) -> Game:
+        return Game(self.num_players, self.dice)
+
+    def _apply_learner(self, action: Any) -> None:
+        assert self.game is not None  # an episode is running, so reset() made it
+        self.game.apply_action(action)
+
+    def _silent_message(self) -> str:
+        return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
+                f"(num_players={self.num_players}, dice={self.dice}): give more dice")
 
     def _play_until_learner(self) -> None:
         """Roll dice and let opponents act until the learner acts or its episode ends."""
@@ -202,19 +144,6 @@ class PerudoGymEnv(gym.Env):
             else:
                 who = game.current
                 mask = legal_mask(game.bid_action, game.total_dice, game.palifico)
-                game.apply_action(game_action(self._policy_of[who], _GAME, who,
+                game.apply_action(game_action(self._policy_of[who], GAME_INDEX, who,
                                               encode(game, who), mask))
         self._done = True
-
-    def _observe(self) -> np.ndarray:
-        assert self.game is not None  # only from reset() and step(), after reset() made it
-        return encode(self.game, self.seat)
-
-    def _info(self, illegal_action: bool = False, placement: int | None = None) -> dict[str, Any]:
-        """The info of the current step: always the same keys and shapes; ``placement``
-        overrides the game's final place (a forfeit is last)."""
-        assert self.game is not None  # only from reset() and step(), after reset() made it
-        if placement is None:
-            placement = self.game.placements()[self.seat] if self._done else 0
-        return {"action_mask": self.action_masks(), "learner_seat": self.seat,
-                "illegal_action": illegal_action, "placement": placement}
