@@ -80,11 +80,48 @@ def _throw_to_decision(game: Game, draw: Callable[[], Throw]) -> bool:
     return game.decision
 
 
-class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
+class TableEnv(AECEnv):
+    """What both games' AEC envs share: the text table (``render``'s text modes and the
+    human-mode news) and the reason there is no agent to act. A game's env sets ``game``
+    once reset, ``render_mode`` and ``_printed`` (log entries already printed), and names
+    its ``describe_events`` and ``render_table``."""
+
+    game: Any
+    render_mode: str | None
+    _printed: int
+    #: the game's ``render.describe_events`` and ``render.render_table``
+    _describe_events: Callable[[Sequence[Any]], Sequence[str]]
+    _render_table: Callable[[Any], str]
+
+    def _render_text(self) -> str | None:
+        """``"ansi"``: the table as text; ``"human"``: print it and return None."""
+        text = self._render_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _no_agent_reason(self) -> str:
+        if not hasattr(self, "game"):
+            return "reset() was never called; call reset() to start a game"
+        return "the game is over and every agent has left; call reset() to start a new game"
+
+    def _print_news(self) -> None:
+        """Human mode: print what happened since the last print, then the table."""
+        log = self.game.log
+        for line in self._describe_events(log[self._printed:]):
+            print(line)
+        self._printed = len(log)
+        print(self._render_table(self.game), end="\n\n")
+
+
+class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Dados de Pagadores as a PettingZoo AEC environment; see ``pagadores_v0`` for the guide."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "pagadores_v0",
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
+    _describe_events = staticmethod(describe_events)
+    _render_table = staticmethod(render_table)
 
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
                  render_mode: str | None = None, reward: str = "win",
@@ -249,11 +286,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
         if self._draw_picture is not None:
             return self._draw_picture(self.game, self.possible_agents)
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self._render_text()
 
     def close(self) -> None:
         """Nothing to release: pictures are drawn in memory, text is printed."""
@@ -353,19 +386,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
                 f"it from the game (PettingZoo dead step); got {action!r}"
             )
         self._was_dead_step(None)
-
-    def _no_agent_reason(self) -> str:
-        if not hasattr(self, "game"):
-            return "reset() was never called; call reset() to start a game"
-        return "the game is over and every agent has left; call reset() to start a new game"
-
-    def _print_news(self) -> None:
-        """Human mode: print what happened since the last print, then the table."""
-        log = self.game.log
-        for line in describe_events(log[self._printed:]):
-            print(line)
-        self._printed = len(log)
-        print(render_table(self.game), end="\n\n")
 
 
 class _OrderEnforcingIterable(AECOrderEnforcingIterable):

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..aec import RENDER_FPS, _StrictOrderEnforcing
+from ..aec import RENDER_FPS, TableEnv, _StrictOrderEnforcing
 from ..checks import check_choice
 from ..engine import IllegalMoveError
 from ..rewards import REWARD_SCHEMES, REWARDS
@@ -47,11 +47,13 @@ def roll_to_decision(game: Game, faces: FaceStream) -> None:
         game.apply_roll(faces.roll(game.dice_counts))
 
 
-class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
+class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Perudo as a PettingZoo AEC environment; see ``perudo_v0`` for the guide."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v0",
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
+    _describe_events = staticmethod(describe_events)
+    _render_table = staticmethod(render_table)
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  render_mode: str | None = None, reward: str = "win") -> None:
@@ -164,11 +166,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             return None
         if not hasattr(self, "game"):
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self._render_text()
 
     def close(self) -> None:
         """Nothing to release."""
@@ -185,19 +183,6 @@ class raw_env(AECEnv):  # lower case: PettingZoo's conventional name for the unw
             self._cumulative_rewards[agent] = reward
             self.terminations[agent] = True
         self._deads_step_first()
-
-    def _no_agent_reason(self) -> str:
-        if not hasattr(self, "game"):
-            return "reset() was never called; call reset() to start a game"
-        return "the game is over and every agent has left; call reset() to start a new game"
-
-    def _print_news(self) -> None:
-        """Human mode: print what happened since the last print, then the table."""
-        log = self.game.log
-        for line in describe_events(log[self._printed:]):
-            print(line)
-        self._printed = len(log)
-        print(render_table(self.game), end="\n\n")
 
 
 def env(**kwargs: Any) -> AECEnv:
