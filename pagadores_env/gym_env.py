@@ -185,6 +185,9 @@ class PagadoresGymEnv(SingleAgentEnv):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
     _encode = staticmethod(encode)
+    _render_table = staticmethod(render_table)
+    _render_hint = ("render_mode='ansi', 'human' or 'rgb_array' to "
+                    "gymnasium.make('Pagadores-v0', ...)")
 
     def __init__(self, num_players: int | Sequence[int] = 2, cards: int | Sequence[int] = 10,
                  opponents: Opponents = ("random",),
@@ -213,26 +216,6 @@ class PagadoresGymEnv(SingleAgentEnv):
         self._done = True
 
     # ------------------------------------------------------------------ gym API
-    def render(self) -> str | np.ndarray | None:
-        """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"``: a picture
-        of it (``picture.draw``)."""
-        if self.render_mode is None:
-            gym.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi', "
-                "'human' or 'rgb_array' to gymnasium.make('Pagadores-v0', ...)")
-            return None
-        if self.game is None:
-            raise RuntimeError("render(): there is no game yet; call reset() first")
-        if self._draw_picture is not None:
-            names = [player(s) + (" (learner)" if s == self.seat else "")
-                     for s in range(self.num_players)]
-            return self._draw_picture(self.game, names)
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text, end="\n\n")
-            return None
-        return text
-
     def action_masks(self) -> np.ndarray:
         """``[stop, throw again]`` legality (int8) for MaskablePPO; zeros once the episode ends."""
         if self._done:
@@ -244,6 +227,13 @@ class PagadoresGymEnv(SingleAgentEnv):
         return mask
 
     # ------------------------------------------------------------------ hooks
+    def _picture(self) -> np.ndarray:
+        """The table by ``picture.draw``, the learner's seat named "(learner)"."""
+        assert self._draw_picture is not None  # made in __init__ for "rgb_array"
+        names = [player(s) + (" (learner)" if s == self.seat else "")
+                 for s in range(self.num_players)]
+        return self._draw_picture(self.game, names)
+
     def _reseed(self, seed: int | None) -> None:
         if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
             self._dice = DiceStream(self.np_random)

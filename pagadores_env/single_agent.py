@@ -4,8 +4,8 @@ One seat is the learner and fixed policies play the others (``opponents``). The 
 plumbing is the same in both games, so it lives here once: ``reset`` retrying games in which
 the learner never decides, ``step`` with its illegal-action handling (``"raise"``,
 ``"replace"``, ``"penalty"``) and its one final reward (``rewards.final_reward``), the start
-of each game (learner seat, opponents seated in seat order, per-game hooks) and the info
-keys. Each game's env supplies its engine through the hooks below.
+of each game (learner seat, opponents seated in seat order, per-game hooks), the info keys
+and ``render``. Each game's env supplies its engine through the hooks below.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ class _Game(Protocol):
 class SingleAgentEnv(gym.Env):
     """The shared episode plumbing; a game's env sets the attributes in ``__init__`` and
     implements the hooks (``_reseed``, ``_make_game``, ``_apply_learner``,
-    ``_play_until_learner``, ``_silent_message``) and ``render``/``action_masks``."""
+    ``_play_until_learner``, ``_silent_message``, ``_picture`` with ``"rgb_array"``) and
+    ``action_masks``."""
 
     num_players: int
     learner_seat: int | str
@@ -48,6 +49,10 @@ class SingleAgentEnv(gym.Env):
     _done: bool
     #: the game's observation codec: ``encode(game, seat)``
     _encode: Callable[[Any, int], np.ndarray]
+    #: the game's ``render.render_table``
+    _render_table: Callable[[Any], str]
+    #: what ``render()`` without a render_mode tells the user to pass
+    _render_hint: str
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None,
@@ -98,7 +103,28 @@ class SingleAgentEnv(gym.Env):
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
 
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"`` (where the
+        game has pictures): a picture of it (``_picture``)."""
+        if self.render_mode is None:
+            gym.logger.warn(
+                f"render() was called without a render_mode; pass {self._render_hint}")
+            return None
+        if self.game is None:
+            raise RuntimeError("render(): there is no game yet; call reset() first")
+        if self.render_mode == "rgb_array":
+            return self._picture()
+        text = self._render_table(self.game)
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
+
     # ------------------------------------------------------------------ hooks
+    def _picture(self) -> np.ndarray:
+        """The table as a picture, for games with ``"rgb_array"`` among their render modes."""
+        raise NotImplementedError
+
     def _reseed(self, seed: int | None) -> None:
         """Make the game's random streams from ``np_random`` when ``seed`` is new."""
         raise NotImplementedError

@@ -74,6 +74,8 @@ class PerudoGymEnv(SingleAgentEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
     _encode = staticmethod(encode)
+    _render_table = staticmethod(render_table)
+    _render_hint = "render_mode='ansi' or 'human' to gymnasium.make('Perudo-v0', ...)"
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
@@ -93,21 +95,6 @@ class PerudoGymEnv(SingleAgentEnv):
         self._done = True
 
     # ------------------------------------------------------------------ gym API
-    def render(self) -> str | None:
-        """``"ansi"``: the public table as text; ``"human"``: print it."""
-        if self.render_mode is None:
-            gym.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi' or "
-                "'human' to gymnasium.make('Perudo-v0', ...)")
-            return None
-        if self.game is None:
-            raise RuntimeError("render(): there is no game yet; call reset() first")
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text, end="\n\n")
-            return None
-        return text
-
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (int8, 181 entries) for MaskablePPO; zeros once the
         episode has ended."""
