@@ -172,5 +172,22 @@ class PerudoSB3Policy(SB3Policy):
 
     game, obs_size, num_actions = "Perudo", PERUDO_OBS_SIZE, PERUDO_ACTIONS
 
+    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(B, 181): the stochastic policy the model was trained as, so the exact yardstick
+        (``perudo.exact.strategy``) measures it and not only its ``act``: the softmax of the
+        actor's logits over the legal actions (MaskablePPO's sampling distribution; for PPO,
+        its distribution given a legal action). A model without logits (DQN, QR-DQN) plays
+        greedily: all its mass on ``act_batch``'s action."""
+        obs = np.asarray(obs, dtype=np.float32)
+        mask = np.asarray(mask).astype(bool)
+        logits = self._logits(obs)
+        if logits is None:
+            probs = np.zeros(mask.shape)
+            probs[np.arange(len(obs)), self.act_batch(obs, mask)] = 1.0
+            return probs
+        legal = np.where(mask, logits.astype(np.float64), -np.inf)
+        weights = np.exp(legal - legal.max(axis=1, keepdims=True))  # stable: max term is 1
+        return weights / weights.sum(axis=1, keepdims=True)
+
 
 register_policy("model", PerudoSB3Policy, game=PERUDO)

@@ -13,8 +13,9 @@ Each row is an ``evaluate.AgentStats``: the win rate with its 95 % Wilson interv
 (``evaluate.wilson_interval``), the mean final place (1 = winner, ``Game.placements``) and,
 in the column Pagadores uses for cards, the dice lost per round played (P4.2: the dice a seat
 lost over the game / the rounds it had dice in). The result is an ``evaluate.EvalResult``
-whose ``cards`` field holds the starting dice; its table says dice. Exact numbers are
-Pagadores-only (``EXACT_NOTE``).
+whose ``cards`` field holds the starting dice; its table says dice. The one exact number is
+``exact_note``'s: the exploitability of a player at 2 players with 1 die each
+(``pagadores_env.perudo.exact``).
 
 ``DiceShaping`` is the training env's optional dense reward (``env.shaping``): on top of the
 game's reward, every step pays ``shaping`` per die the other seats lost (averaged over them)
@@ -37,13 +38,20 @@ import gymnasium
 import numpy as np
 
 from pagadores_env.checks import check_int
+from pagadores_env.perudo import exact
 from pagadores_env.perudo.aec import roll_to_decision
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.policies import GAME
 from pagadores_env.perudo.rules import MAX_DICE, legal_mask
-from pagadores_env.policies import Policy, batch_actions, check_tables, make_policy
+from pagadores_env.policies import (
+    BasePolicy,
+    Policy,
+    batch_actions,
+    check_tables,
+    make_policy,
+)
 from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.seeding import child_rng, child_seed
 
@@ -60,8 +68,35 @@ from .evaluate import (
 )
 
 #: Why a Perudo run's evaluations carry no exact columns.
-EXACT_NOTE = ("exact: skipped: the exact yardsticks (eval.exact) are Pagadores-only; "
-              "Monte Carlo only for env.game 'perudo'")
+EXACT_NOTE = ("exact: skipped: Perudo's exact yardstick (eval.exact) solves 2 players with 1 "
+              "die each only; Monte Carlo only at this table")
+
+
+class _Greedy(BasePolicy):
+    """A policy's ``act_batch`` alone, so ``exact.strategy`` measures its deterministic play
+    even when it also states probabilities."""
+
+    def __init__(self, policy: Policy) -> None:
+        super().__init__()
+        self.policy = policy
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The wrapped policy's actions."""
+        return batch_actions(self.policy, obs, mask)
+
+
+def exact_note(player: Policy, num_players: int, dice: int) -> str:
+    """The note for ``eval.exact`` on a Perudo table: at 2 players with 1 die each, the
+    player's exact exploitability (``exact.exploitability``: 0 at an equilibrium) as it
+    samples (its ``action_probabilities``, if it states them) and as it acts; else
+    ``EXACT_NOTE``, as no other table is solved."""
+    if (num_players, dice) != (exact.PLAYERS, exact.DICE):
+        return EXACT_NOTE
+    label = f"exact exploitability ({exact.PLAYERS} players, {exact.DICE} die)"
+    acted = exact.exploitability(_Greedy(player))
+    if getattr(player, "action_probabilities", None) is None:
+        return f"{label}: {acted:.4f}"
+    return f"{label}: {exact.exploitability(player):.4f} as sampled, {acted:.4f} at its act"
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,9 @@ start again); the command line exits with status 130.
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
 resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine
-(``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo only: the exact yardsticks
-are Pagadores', so ``eval.exact`` adds a note instead.
+(``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo; ``eval.exact`` adds a
+note instead of exact columns: the policy's exact exploitability at 2 players with 1 die each
+(the table ``perudo.exact`` solves), else why there is none (``perudo.exact_note``).
 
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
 [--fresh] [--no-progress]`` (also ``python -m pagadores_train.train``).
@@ -140,7 +141,7 @@ from .config import (
     table_sizes,
 )
 from .evaluate import AgentStats, evaluate_agents
-from .perudo import EXACT_NOTE, evaluate_perudo
+from .perudo import evaluate_perudo, exact_note
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
@@ -654,7 +655,7 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
     """``evaluate_player`` at a config of one table size."""
     env = config.env
     if env.game == PERUDO:
-        note = EXACT_NOTE if config.eval.exact else ""
+        note = exact_note(player, env.num_players, env.dice) if config.eval.exact else ""
         return [Evaluation(opponent, evaluate_perudo([player, opponent], env.num_players, games,
                                                      config.seed, env.dice).rows[0], note=note)
                 for opponent in config.eval.opponents]
