@@ -40,6 +40,24 @@ PROMPT = "[s]top, [t]hrow again, ? rules, q quit: "
 ANSWERS = {"s": Action.STOP, "stop": Action.STOP, "t": Action.THROW, "throw": Action.THROW}
 
 
+def seat_players(opponents: Sequence[str | Policy], num_players: int, human_seat: int,
+                 start: int | Sequence[int], seed: int | None,
+                 game: str = "pagadores") -> tuple[dict[int, Policy], str]:
+    """The opponents' policies by seat around the person at ``human_seat``, seated and
+    reseeded as ``play`` says (``start``: the cards or dice each; ``game``: whose players the
+    specs name), and the line naming who sits where. Raises ``ValueError`` in one line on a
+    bad seat or spec. Both games' ``play`` seat their tables with it."""
+    if not 0 <= human_seat < num_players:
+        raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
+    others = [s for s in range(num_players) if s != human_seat]
+    seated = seat_opponents(opponents, num_players, start, game=game)
+    reseed_opponents(seated, seed)
+    specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
+    labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}
+    line = "  " + ", ".join(f"{player(s)}: {labels[s]}" for s in range(num_players))
+    return dict(zip(others, seated, strict=True)), line
+
+
 def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: int = 0,
          cards: int = 10, seed: int | None = None,
          ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int | None:
@@ -50,18 +68,11 @@ def play(opponents: Sequence[str | Policy], num_players: int = 2, human_seat: in
     the dice. ``ask``/``say`` are the terminal (replaceable for tests); end of input quits.
     """
     game = Game(num_players, cards)
-    if not 0 <= human_seat < num_players:
-        raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
-    others = [s for s in range(num_players) if s != human_seat]
-    seated = seat_opponents(opponents, num_players, cards)
-    reseed_opponents(seated, seed)
-    players = dict(zip(others, seated, strict=True))
-    specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
+    players, seating = seat_players(opponents, num_players, human_seat, cards, seed)
     rng = np.random.default_rng(seed)  # the dice
     say(f"Dados de Pagadores, {num_players} players with {cards} cards each. "
         "Type ? at any prompt for the rules.")
-    labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}
-    say("  " + ", ".join(f"{player(s)}: {labels[s]}" for s in range(num_players)))
+    say(seating)
     shown = 0
     while not game.is_terminal():
         shown = _show_new(game, shown, say)

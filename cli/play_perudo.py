@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pagadores_env.opponents import reseed_opponents, seat_opponents
 from pagadores_env.perudo.aec import roll_to_decision
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
@@ -34,6 +33,8 @@ from pagadores_env.perudo.rules import (
     legal_mask,
 )
 from pagadores_env.render import player
+
+from .play import seat_players
 
 RULES_SUMMARY = """\
 Perudo in short (rule ids from the Perudo rules contract; see the README):
@@ -68,18 +69,11 @@ def play(opponents: Sequence[str], num_players: int = 2, human_seat: int = 0,
     ``ask``/``say`` are the terminal (replaceable for tests); end of input quits. A wrong
     table, seat or spec raises ``ValueError`` in one line before anything is printed."""
     game = Game(num_players, dice)
-    if not 0 <= human_seat < num_players:
-        raise ValueError(f"seat must be 0–{num_players - 1}, got {human_seat}")
-    others = [s for s in range(num_players) if s != human_seat]
-    seated = seat_opponents(opponents, num_players, dice, game=GAME)
-    reseed_opponents(seated, seed)
-    players = dict(zip(others, seated, strict=True))
-    specs = list(opponents) * len(others) if len(opponents) == 1 else list(opponents)
+    players, seating = seat_players(opponents, num_players, human_seat, dice, seed, game=GAME)
     faces = FaceStream(np.random.default_rng(seed))
     say(f"Perudo, {num_players} players with {dice} dice each. "
         "Type ? at any prompt for the rules.")
-    labels = {s: str(spec) for s, spec in zip(others, specs, strict=True)} | {human_seat: "YOU"}
-    say("  " + ", ".join(f"{player(s)}: {labels[s]}" for s in range(num_players)))
+    say(seating)
     shown = 0
     while not game.is_terminal():
         if game.is_chance_node():
