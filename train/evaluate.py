@@ -377,15 +377,7 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     Game(num_players, cards)  # validates cards with the engine's message
     exact = _exact_wanted(exact, num_players, cards)
     agents = list(agents)
-    if len(agents) == num_players:
-        row_of_entry = list(range(num_players))
-    elif len(agents) == 2:
-        row_of_entry = [0] + [1] * (num_players - 1)
-    else:
-        raise ValueError(
-            f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
-            f"and one opponent reused), got {len(agents)}"
-        )
+    row_of_entry = entry_rows(len(agents), num_players)
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
     check_tables(policies, num_players, cards)
     note = ""
@@ -576,6 +568,20 @@ def rank_ranges(rating: np.ndarray, covariance: np.ndarray,
 
 
 # ---------------------------------------------------------------------- helpers
+def entry_rows(count: int, num_players: int) -> list[int]:
+    """Which of ``count`` agents each seat's entry of a ``num_players`` lineup plays: one
+    agent per seat, or two (the agent under test, then one opponent in every other seat).
+    Raises ``ValueError`` in one line on any other count."""
+    if count == num_players:
+        return list(range(num_players))
+    if count == 2:
+        return [0] + [1] * (num_players - 1)
+    raise ValueError(
+        f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
+        f"and one opponent reused), got {count}"
+    )
+
+
 def _build(agent: AgentLike, seed: int, row: int) -> Policy:
     if isinstance(agent, str):
         return make_policy(agent, seed=child_seed(seed, 1, row))

@@ -64,6 +64,7 @@ from .evaluate import (
     _aligned,
     _labels,
     _reseed,
+    entry_rows,
     wilson_interval,
 )
 
@@ -161,14 +162,7 @@ def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games
     check_int("seed", seed, 0)
     check_int("dice", dice, 1, MAX_DICE)
     agents = list(agents)
-    if len(agents) == num_players:
-        row_of_entry = list(range(num_players))
-    elif len(agents) == 2:
-        row_of_entry = [0] + [1] * (num_players - 1)
-    else:
-        raise ValueError(
-            f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
-            f"and one opponent reused), got {len(agents)}")
+    row_of_entry = entry_rows(len(agents), num_players)
     policies = [make_policy(a, game=GAME, seed=child_seed(seed, 1, r)) if isinstance(a, str)
                 else _reseed(make_policy(a, game=GAME), seed, r) for r, a in enumerate(agents)]
     check_tables(policies, num_players, dice)
