@@ -103,7 +103,8 @@ class SingleAgentEnv(gym.Env):
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
 
-    def render(self) -> str | np.ndarray | None:
+    # gymnasium types Env.render with a TypeVar bound to nothing, which no override can meet
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"`` (where the
         game has pictures): a picture of it (``_picture``)."""
         if self.render_mode is None:
