@@ -43,11 +43,10 @@ class LoggedGame(EvalGame):
         self.dice_log: dict[int, list[int]] = defaultdict(list)
         super().__init__(*args, **kwargs)
 
-    def draw_dice(self, rows: np.ndarray) -> np.ndarray:
-        dice = super().draw_dice(rows)
-        for row, outcome in zip(rows.tolist(), dice.tolist(), strict=True):
-            self.dice_log[row].append(outcome)
-        return dice
+    def draw_dice(self, row: int, count: int) -> np.ndarray:
+        die = int(self.rng.integers(0, len(THROWS)))  # one at a time: it is game ``row``'s
+        self.dice_log[row].append(die)
+        return np.array([die])
 
 
 def _replay(num_players: int, cards: int | list[int], dice: list[int], players: list,

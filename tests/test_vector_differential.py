@@ -1,14 +1,14 @@
-"""The numpy batch engine is pinned to the scalar engine, throw by throw (R1–R7).
+"""The batch engine's compiled kernel is pinned to the scalar engine, throw by throw (R1–R7).
 
-``TwinGame`` is a ``VectorGame`` whose ``draw_dice`` hook also drives one scalar ``engine.Game``
-per row: before each throw it compares the full state of every throwing game in both engines
-(cards, eliminations, round, phase, insteker, current player, throw limit, throws, the current
-throw, round scores, who plays the round, the kampen and its scores, winner), then draws the
-dice and applies them to the scalar game too. The test applies the same random decisions to
-both, compares every decision node, and compares each finished game's winner, placements,
-rounds, final cards and final observation (auto-reset, ``pop_finished``). Every state the
-vector engine reaches is therefore compared: each transition ends at a chance node, a decision
-node or the end of a game.
+``TwinGame`` is a ``VectorGame`` whose ``draw_dice`` hook gives the kernel one die at a time
+and also drives one scalar ``engine.Game`` per row: before each throw it compares the full
+state of the throwing game in both engines (cards, eliminations, round, phase, insteker,
+current player, throw limit, throws, the current throw, round scores, who plays the round, the
+kampen and its scores, winner), then applies the same die to the scalar game. The test
+applies the same random decisions to both, compares every decision node, and compares each
+finished game's winner, placements, rounds, final cards and final observation (auto-reset,
+``pop_finished``). Every state the kernel reaches is therefore compared: each transition ends
+at a chance node, a decision node or the end of a game.
 
 Games use random start positions (equal or per-seat card counts, empty seats, any first
 insteker) and random decision styles, so Picaro, specials in rounds and kampen, repeated
@@ -27,6 +27,7 @@ from pagadores_env.engine import Game
 from pagadores_env.observation import encode
 from pagadores_env.rules import THROWS, Kind
 from pagadores_env.vector import KAMPEN, OVER, ROUND, SORTED_DICE, VectorGame
+from pagadores_env.vector import kernel as kn
 
 PHASE_CODE = {"round": 0, "kampen": 1, "over": 2}
 NOT_IN_KAMPEN, WAITING = -3, -2
@@ -37,6 +38,7 @@ def _dice_code(dice: tuple[int, int, int] | None) -> int:
 
 
 _VECTOR_DICE_CODE = np.array([_dice_code(d) for d in SORTED_DICE] + [-1])
+_DICE_CODE = _VECTOR_DICE_CODE.tolist()  # [-1]: no throw
 
 
 def scalar_state(game: Game) -> list[int]:
@@ -59,19 +61,40 @@ def scalar_state(game: Game) -> list[int]:
 
 
 def vector_states(vg: VectorGame, rows: np.ndarray) -> list[list[int]]:
-    """The same quantities for the games in ``rows``, read from the arrays."""
+    """The same quantities for the games in ``rows``, read from the batch engine's arrays."""
     n = vg.num_players
-    members = (vg.members[:, None] >> np.arange(n)) & 1
-    thrown = ((vg.members & ~vg.todo)[:, None] >> np.arange(n)) & 1
-    kampen = np.where(thrown == 1, vg.kampen_scores, WAITING)
-    in_kampen = (vg.phase == KAMPEN)[:, None]
-    kampen = np.where((members == 1) & in_kampen, kampen, NOT_IN_KAMPEN)
+    rows = np.asarray(rows)
+    members = (vg.members[rows, None] >> np.arange(n)) & 1
+    thrown = ((vg.members[rows] & ~vg.todo[rows])[:, None] >> np.arange(n)) & 1
+    phase = vg.phase[rows]
+    kampen = np.where(thrown == 1, vg.kampen_scores[rows], WAITING)
+    kampen = np.where((members == 1) & (phase == KAMPEN)[:, None], kampen, NOT_IN_KAMPEN)
     columns = np.column_stack([
-        vg.phase, vg.round, vg.insteker, vg.seat, vg.throw_limit, vg.throws, vg.decision,
-        vg.winner, _VECTOR_DICE_CODE[vg.current], vg.eliminations,
-        vg.cards, vg.scores, vg.out, np.where(vg.phase[:, None] == ROUND, members, 0), kampen,
+        phase, vg.round[rows], vg.insteker[rows], vg.seat[rows], vg.throw_limit[rows],
+        vg.throws[rows], vg.decision[rows], vg.winner[rows], _VECTOR_DICE_CODE[vg.current[rows]],
+        vg.eliminations[rows], vg.cards[rows], vg.scores[rows], vg.out[rows],
+        np.where((phase == ROUND)[:, None], members, 0), kampen,
     ])
-    return columns[rows].tolist()
+    return columns.tolist()
+
+
+def kernel_state(vg: VectorGame, i: int) -> list[int]:
+    """``vector_states(vg, [i])[0]``, read in one go from game ``i``'s row of the packed
+    state (``kernel``'s layout): what the per-throw comparison reads."""
+    st = vg.state[i].tolist()
+    n = vg.num_players
+    phase, members, todo, scored = st[kn.PHASE], st[kn.MEMBERS], st[kn.TODO], st[kn.SCORED]
+    in_kampen = phase == KAMPEN
+    kampen = [NOT_IN_KAMPEN if not (in_kampen and members >> s & 1) else
+              WAITING if todo >> s & 1 else st[kn.KAMPEN_SCORE + s] for s in range(n)]
+    return [
+        phase, st[kn.ROUND_NO], st[kn.INSTEKER], st[kn.SEAT], st[kn.LIMIT], st[kn.THROWS_USED],
+        st[kn.DECISION], st[kn.WINNER], _DICE_CODE[st[kn.CURRENT]], st[kn.ELIMINATIONS],
+        *st[kn.CARDS:kn.CARDS + n],
+        *(st[kn.SCORE + s] if scored >> s & 1 else -1 for s in range(n)),
+        *st[kn.OUT:kn.OUT + n],
+        *(members >> s & 1 if phase == ROUND else 0 for s in range(n)), *kampen,
+    ]
 
 
 def start_positions(rng: np.random.Generator, batch: int, n: int) -> np.ndarray:
@@ -84,7 +107,8 @@ def start_positions(rng: np.random.Generator, batch: int, n: int) -> np.ndarray:
 
 
 class TwinGame(VectorGame):
-    """A ``VectorGame`` that plays every throw on a scalar twin as well and compares first."""
+    """A ``VectorGame`` that plays every throw on a scalar twin as well and compares first:
+    its ``draw_dice`` gives one die at a time, to the game about to throw."""
 
     def __init__(self, batch: int, n: int, seed: int, check_obs: bool,
                  auto_reset: bool = True) -> None:
@@ -97,25 +121,30 @@ class TwinGame(VectorGame):
         self.throws_compared = 0
         self.games_checked = 0
         self.seen: Counter[str] = Counter()
-        self.kinds_thrown: dict[tuple[str, int], int] = {}
+        self.kinds_thrown: Counter[tuple[str, int]] = Counter()
+        self.coming: list[int] = []  # the twin's dice, the next one last
         super().__init__(batch, n, cards, first_insteker=first, observer=first,
                          auto_reset=auto_reset)
 
-    def draw_dice(self, rows: np.ndarray) -> np.ndarray:
-        for i in rows.tolist():
-            if self.twins[i].is_terminal():  # the vector game was restarted (auto-reset)
-                old = self.twins[i]
-                self.archive[i].append(old)
-                self.twins[i] = Game(old.num_players, old.start_cards, old.first_insteker)
-        self.compare(rows)
-        dice = self.twin_rng.integers(0, len(THROWS), size=rows.size)
-        for i, d in zip(rows.tolist(), dice.tolist(), strict=True):
-            game = self.twins[i]
-            key = (game.phase, int(THROWS[d].kind))
-            self.kinds_thrown[key] = self.kinds_thrown.get(key, 0) + 1
-            game.apply_throw(THROWS[d])
-        self.throws_compared += rows.size
-        return dice
+    def draw_dice(self, row: int, count: int) -> np.ndarray:
+        game = self.twins[row]
+        if game.is_terminal():  # the vector game was restarted (auto-reset)
+            self.archive[row].append(game)
+            game = self.twins[row] = Game(game.num_players, game.start_cards,
+                                          game.first_insteker)
+        want = scalar_state(game)
+        if kernel_state(self, row) != want:
+            self.compare(np.array([row]))  # fails, saying how
+        if self.check_obs:
+            np.testing.assert_array_equal(self.observations(np.array([row]))[0],
+                                          encode(game, game.current_player))
+        if not self.coming:
+            self.coming = self.twin_rng.integers(0, len(THROWS), size=4096).tolist()[::-1]
+        die = self.coming.pop()
+        self.kinds_thrown[game.phase, int(THROWS[die].kind)] += 1
+        game.apply_throw(THROWS[die])
+        self.throws_compared += 1
+        return np.array([die])
 
     def compare(self, rows: np.ndarray) -> None:
         got = vector_states(self, rows)
@@ -180,7 +209,7 @@ def note_rare_paths(seen: dict[str, int], game: Game) -> None:
             seen["R4.4 picaro empties"] += 1
 
 
-# (players, batch, steps, finished games at least): 100,000 games in all, about a minute.
+# (players, batch, steps, finished games at least): 100,000 games in all, about two minutes.
 SIZES = [(2, 2000, 140, 40_000), (3, 1500, 180, 22_000), (4, 1500, 185, 16_000),
          (5, 1400, 180, 12_000), (6, 1300, 180, 10_000)]
 
@@ -279,14 +308,32 @@ def test_bad_actions_change_nothing() -> None:
     assert vector_states(vg, np.arange(4)) == before
 
 
-@pytest.mark.parametrize("dice", [np.array([0, 216, 5, 7]), np.array([-1, 0, 0, 0]),
-                                  np.array([1, 2])])
-def test_bad_injected_dice_change_nothing(dice: np.ndarray) -> None:
-    """Dice from an overriding ``draw_dice`` are checked (ordered outcomes 0–215, one per
-    row); a bad draw raises before any game changes."""
-    vg = VectorGame(4, 2, seed=1, auto_reset=False)
-    vg.draw_dice = lambda rows: dice
-    before = vector_states(vg, np.arange(4))
-    with pytest.raises(ValueError, match="one ordered outcome 0–215 per row"):
-        vg.chance_step(np.arange(4))
-    assert vector_states(vg, np.arange(4)) == before
+class Scripted(VectorGame):
+    """Two games whose dice come one at a time from a fixed list, or ``bad`` when set."""
+
+    def __init__(self) -> None:
+        self.coming = np.random.default_rng(5).integers(0, 216, size=1000).tolist()
+        self.bad: np.ndarray | None = None
+        super().__init__(2, 2, seed=1, auto_reset=False)
+
+    def draw_dice(self, row: int, count: int) -> np.ndarray:
+        return np.array([self.coming.pop()]) if self.bad is None else self.bad
+
+
+@pytest.mark.parametrize("dice", [np.array([0, 216, 5]), np.array([-1, 0]),
+                                  np.array([], np.int64), np.array([[1, 2]]), np.array([1.5])])
+def test_bad_injected_dice_are_refused_before_a_throw(dice: np.ndarray) -> None:
+    """Dice from an overriding ``draw_dice`` are checked (1 or more ordered outcomes 0–215);
+    a bad draw raises before any of them is thrown: the game that asked for it waits at its
+    chance node, the next game has not moved, and good dice take them on."""
+    vg = Scripted()
+    before = vector_states(vg, np.arange(2))
+    vg.bad = dice
+    with pytest.raises(ValueError, match="ordered outcomes 0–215"):
+        vg.step(np.ones(2, np.int64))  # throw again: game 0 asks for a die
+    assert vg.chance_rows().tolist() == [0] and vg.decision.tolist() == [False, True]
+    assert vector_states(vg, np.arange(2))[1] == before[1]
+    assert vg.throws.tolist() == [before[0][5], before[1][5]]  # no throw counted
+    vg.bad = None
+    vg.advance()
+    assert vg.decision.all() or vg.done.any()

@@ -323,7 +323,7 @@ class VecEnvConfig:
     n_envs: int = _field(8, integer(1, 256), "parallel environments")
     kind: str = _field("dummy", choice(*VEC_ENVS),
                        "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
-                       "numpy batch engine (pagadores_env.vec_env.PagadoresVecEnv)")
+                       "batch engine (pagadores_env.vec_env.PagadoresVecEnv)")
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Pit agents against each other and report who is better, with honest error bars.
 
-Two entry points, both seeded and reproducible bit for bit, both playing on the numpy batch
+Two entry points, both seeded and reproducible bit for bit, both playing on the batch
 engine (``pagadores_env.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-step, pinned to
 ``engine.Game`` by the differential test), so each agent answers all its pending decisions in
 one ``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked

@@ -65,48 +65,21 @@ class Played(NamedTuple):
 
 
 class EvalGame(VectorGame):
-    """A ``VectorGame`` without auto-reset that also notes the round each seat went out in,
-    for the statistic "cards lost per round played".
-
-    A seat goes out at the end of a round (R1.4, R6), after which either the game ends or the
-    next round starts and its insteker throws. So when ``draw_dice`` is asked for a game whose
-    elimination count moved since its last throw, the new outs happened in the round before
-    the current one; outs not yet noted when the game is over happened in its last round.
-    Seats that start without cards are out before the first throw and played round 0.
-    """
+    """A ``VectorGame`` without auto-reset that also tells the rounds each seat took part in,
+    for the statistic "cards lost per round played"."""
 
     def __init__(self, batch: int, num_players: int,
                  cards: int | Sequence[int] | np.ndarray = 10,
                  seed: int | np.random.Generator | None = None) -> None:
-        # empty until the first throw, after VectorGame has checked batch and num_players
-        self._out_round = np.zeros((0, 0), np.int64)
-        self._noted = np.zeros(0, np.int64)
         super().__init__(batch, num_players, cards, seed, auto_reset=False)
-
-    def draw_dice(self, rows: np.ndarray) -> np.ndarray:
-        """``VectorGame.draw_dice``, after noting the outs of the round before (see above)."""
-        if not self._out_round.size:
-            self._out_round = np.full((self.batch, self.num_players), -1, np.int64)
-            self._noted = np.zeros(self.batch, np.int64)
-        moved = rows[self.eliminations[rows] != self._noted[rows]]
-        if moved.size:
-            self._note(moved, self.round[moved] - 1)
-        return super().draw_dice(rows)
-
-    def _note(self, rows: np.ndarray, out_round: np.ndarray) -> None:
-        self._noted[rows] = self.eliminations[rows]
-        known = self._out_round[rows]
-        fresh = (self.out[rows] > 0) & (known < 0)
-        self._out_round[rows] = np.where(fresh, out_round[:, None], known)
 
     def rounds_in(self) -> np.ndarray:
         """``(batch, num_players)``: rounds each seat took part in — up to the round it went
-        out in, else all of the game's rounds. Call it once every game is over."""
+        out in (R1.4, R6; none for a seat that started without cards), else all of the
+        game's rounds. Call it once every game is over."""
         if not self.done.all():
             raise ValueError("rounds_in needs every game to be over")
-        rows = np.arange(self.batch)
-        self._note(rows, self.round)
-        return np.where(self._out_round >= 0, self._out_round, self.round[:, None])
+        return np.where(self.out > 0, self.out_round, self.round[:, None])
 
 
 def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,

@@ -1,0 +1,368 @@
+"""The compiled rules kernel of the batch engine: R1–R7 over a packed state array.
+
+Each game is one ``int64`` row of the state (layout below); the transition functions take a
+row and change it in place, and ``run`` loops over games, taking each on until it waits at a
+decision node (or is over). They are compiled by numba on first use (``cache=True``: later
+processes load the machine code from ``__pycache__``), so importing this module compiles
+nothing.
+
+Dice come in as a buffer of random bytes, used in order: a byte below 216 is a throw's
+ordered outcome (``rules.ordered_index``), a higher one is skipped, so the throws are uniform
+over the 216 outcomes (R7.2). ``run`` returns to its caller when the buffer is used up (or when
+the buffer of finished games is full) and carries on from the same game when called again.
+
+The transition functions are inlined into ``run`` (``inline="always"``): a call between
+compiled functions that passes an array updates its reference count twice, atomically, which
+costs more than most transitions do. The
+rule tables are compiled in as constants, and numba's disk cache is keyed on this file only;
+``RULES_FINGERPRINT`` ties the two, so a change to the rules cannot meet a stale cache.
+
+State layout, one row per game (a set of seats is a bitmask: bit ``s`` = seat ``s``):
+
+=================  ==============================================================
+column             meaning
+=================  ==============================================================
+CARDS + s          cards seat ``s`` holds (R1.1, R1.4)
+OUT + s            the elimination batch (1-based) that put seat ``s`` out; 0 = in
+OUT_ROUND + s      the round seat ``s`` went out in (0: it started without cards)
+SCORE + s          seat ``s``'s score this round as a strength (R3.3), where SCORED
+KAMPEN_SCORE + s   seat ``s``'s kampen throw (R5.1), for kampen players who threw
+ELIMINATIONS       elimination batches so far
+ROUND_NO           the round number, 1-based
+PHASE              ROUND, KAMPEN or OVER
+INSTEKER           this round's insteker (R3.1); -1 once over
+SEAT               the current player (thrower or decider); -1 once over
+LIMIT              the throw limit (R3.2); 0 while the insteker has not fixed it
+THROWS_USED        throws used in the current turn
+CURRENT            ordered outcome of the current turn's last throw; -1 for none
+DECISION           1 at a decision node (R3.6)
+ALIVE              seats that hold cards
+SCORED             seats with a score this round
+MEMBERS            seats that play this round or this kampen
+TODO               of those, the seats that have not finished (current player included)
+LOWEST             seats holding the lowest score so far
+LOW                that lowest score; NO_SCORE while nobody has one
+WINNER             the winner once over, else -1
+=================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from numba import njit
+
+from ..rules import (
+    MAX_PLAYERS,
+    MAX_THROWS,
+    NUM_OUTCOMES,
+    OUTCOME_KIND,
+    OUTCOME_PENALTY,
+    OUTCOME_STRENGTH,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    Kind,
+)
+
+# The state's columns (see the module docstring).
+CARDS = 0
+OUT = CARDS + MAX_PLAYERS
+OUT_ROUND = OUT + MAX_PLAYERS
+SCORE = OUT_ROUND + MAX_PLAYERS
+KAMPEN_SCORE = SCORE + MAX_PLAYERS
+(ELIMINATIONS, ROUND_NO, PHASE, INSTEKER, SEAT, LIMIT, THROWS_USED, CURRENT, DECISION, ALIVE,
+ SCORED, MEMBERS, TODO, LOWEST, LOW, WINNER) = range(KAMPEN_SCORE + MAX_PLAYERS,
+                                                     KAMPEN_SCORE + MAX_PLAYERS + 16)
+WIDTH = WINNER + 1
+# Columns of a game's start position: its cards, then its first insteker (R3.1).
+START_FIRST = MAX_PLAYERS
+START_WIDTH = START_FIRST + 1
+
+ROUND, KAMPEN, OVER = 0, 1, 2  # phases
+NO_SCORE = 1 << 20  # above every strength: "no score" never is the lowest
+# What ``run`` returns with the index of the game it stopped at.
+DONE, NEED_DICE, NEED_ROOM = 0, 1, 2
+
+# The rules as the kernel reads them, per ordered outcome: strength (R2.3), cards every other
+# player loses (R4.1), Picaro or not (R4.4).
+_STRENGTH = np.ascontiguousarray(OUTCOME_STRENGTH)
+_PENALTY = np.ascontiguousarray(OUTCOME_PENALTY)
+_PICARO = (OUTCOME_KIND == Kind.PICARO).astype(np.int64)
+_NUMBERS = (NUM_OUTCOMES, MAX_THROWS, PICARO_LOSS, ROUND_LOSS)
+
+
+def rules_fingerprint() -> str:
+    """A digest of every rule fact the kernel compiles in."""
+    digest = hashlib.sha256(repr(_NUMBERS).encode())
+    for table in (_STRENGTH, _PENALTY, _PICARO):
+        digest.update(table.astype(np.int64).tobytes())
+    return digest.hexdigest()[:16]
+
+
+#: ``rules_fingerprint()`` of the rules this file was written for.
+RULES_FINGERPRINT = "2f6ef9a26d30b34a"
+if rules_fingerprint() != RULES_FINGERPRINT:
+    raise ImportError(
+        f"the rule tables changed (fingerprint {rules_fingerprint()}): set RULES_FINGERPRINT "
+        "in pagadores_env/vector/kernel.py to it, which also recompiles the kernel"
+    )
+
+
+@njit(cache=True)
+def _next_seat(start: int, mask: int, n: int) -> int:
+    """The first seat clockwise after ``start`` (R1.2) in ``mask`` (``start`` itself last);
+    -1 if the mask is empty."""
+    seat = start
+    for _ in range(n):
+        seat = seat + 1 if seat + 1 < n else 0  # no division: this runs at every turn
+        if mask >> seat & 1:
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def _highest(mask: int) -> int:
+    """The highest seat in ``mask``: the only one of a one-seat mask, the youngest (R1.3)."""
+    seat = -1
+    while mask:
+        mask >>= 1
+        seat += 1
+    return seat
+
+
+@njit(cache=True, inline="always")
+def _start_round(st: np.ndarray, insteker: int) -> None:
+    """A new round insteeked by ``insteker``, played by every seat with cards (R1.2, R3.1)."""
+    st[ROUND_NO] += 1
+    st[INSTEKER] = insteker
+    st[SEAT] = insteker
+    st[PHASE] = ROUND
+    st[MEMBERS] = st[ALIVE]
+    st[TODO] = st[ALIVE]
+    st[LOW] = NO_SCORE
+    st[LOWEST] = 0
+    st[LIMIT] = 0
+    st[THROWS_USED] = 0
+    st[CURRENT] = -1
+    st[SCORED] = 0
+
+
+@njit(cache=True, inline="always")
+def _new_round(st: np.ndarray, insteker: int) -> None:
+    """Start the next round, or end the game when one player has cards (R1.5, R6.3)."""
+    alive = st[ALIVE]
+    if alive & (alive - 1):
+        _start_round(st, insteker)
+        return
+    st[PHASE] = OVER
+    st[INSTEKER] = -1
+    st[SEAT] = -1
+    st[DECISION] = 0
+    st[WINNER] = _highest(alive)
+
+
+@njit(cache=True, inline="always")
+def _eliminate(st: np.ndarray, emptied: int, n: int) -> None:
+    """The seats of ``emptied`` went out together, in this round (R1.4)."""
+    st[ALIVE] &= ~emptied
+    batch = st[ELIMINATIONS] + 1
+    st[ELIMINATIONS] = batch
+    for seat in range(n):
+        if emptied >> seat & 1:
+            st[OUT + seat] = batch
+            st[OUT_ROUND + seat] = st[ROUND_NO]
+
+
+@njit(cache=True)
+def restart(st: np.ndarray, start: np.ndarray, n: int) -> None:
+    """The game from its start position (a row of start cards and first insteker)."""
+    alive = 0
+    eliminations = 0
+    for seat in range(n):
+        cards = start[CARDS + seat]
+        st[CARDS + seat] = cards
+        st[OUT_ROUND + seat] = 0
+        if cards:
+            alive |= 1 << seat
+            st[OUT + seat] = 0
+        else:  # out from the start: the first elimination batch
+            st[OUT + seat] = 1
+            eliminations = 1
+    st[ELIMINATIONS] = eliminations
+    st[ALIVE] = alive
+    st[ROUND_NO] = 0
+    st[WINNER] = -1
+    st[DECISION] = 0
+    _start_round(st, start[START_FIRST])
+
+
+@njit(cache=True)
+def restart_rows(state: np.ndarray, rows: np.ndarray, starts: np.ndarray, n: int) -> None:
+    """``restart`` for the games ``rows``."""
+    for g in rows:
+        restart(state[g], starts[g], n)
+
+
+@njit(cache=True, inline="always")
+def _settle(st: np.ndarray, n: int) -> None:
+    """Everyone has a score: the lowest loses a card (R3.5, R5.3); a shared lowest plays
+    kampen (R5.1)."""
+    losers = st[LOWEST]
+    if losers & (losers - 1):
+        st[PHASE] = KAMPEN
+        st[MEMBERS] = losers
+        st[TODO] = losers
+        st[LOW] = NO_SCORE
+        st[LOWEST] = 0
+        # R5.1: in round order, which runs clockwise from the insteker
+        st[SEAT] = _next_seat((st[INSTEKER] + n - 1) % n, losers, n)
+        return
+    loser = _highest(losers)
+    cards = st[CARDS + loser] - ROUND_LOSS
+    st[CARDS + loser] = cards
+    if cards:
+        _start_round(st, loser)  # R3.5: the loser insteeks
+        return
+    _eliminate(st, losers, n)
+    _new_round(st, _next_seat(loser, st[ALIVE], n))  # R6.1
+
+
+@njit(cache=True, inline="always")
+def _scored(st: np.ndarray, seat: int, strength: int, n: int) -> None:
+    """``seat`` has its score (round or kampen): track the lowest, pass the turn on clockwise
+    (R3.4, R5.1) or settle when everyone has one."""
+    bit = 1 << seat
+    low = st[LOW]
+    if strength < low:
+        st[LOWEST] = bit
+        st[LOW] = strength
+    elif strength == low:
+        st[LOWEST] |= bit
+    todo = st[TODO] & ~bit
+    st[TODO] = todo
+    st[SEAT] = _next_seat(seat, todo, n)
+    if todo == 0:
+        _settle(st, n)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(st: np.ndarray, n: int) -> None:
+    """The current player's last throw becomes their score (R3.3)."""
+    seat = st[SEAT]
+    if seat == st[INSTEKER]:
+        st[LIMIT] = st[THROWS_USED]  # R3.2
+    strength = _STRENGTH[st[CURRENT]]
+    st[SCORE + seat] = strength
+    st[SCORED] |= 1 << seat
+    st[THROWS_USED] = 0
+    st[CURRENT] = -1
+    _scored(st, seat, strength, n)
+
+
+@njit(cache=True, inline="always")
+def throw(st: np.ndarray, die: int, n: int) -> None:
+    """The current player throws ordered outcome ``die``, in a round (R3, R4) or a kampen
+    (R5)."""
+    seat = st[SEAT]
+    in_round = st[PHASE] == ROUND
+    if in_round:
+        st[THROWS_USED] += 1
+        st[CURRENT] = die
+    if _PICARO[die]:  # R4.4, R5.2: the round ends at once
+        cards = st[CARDS + seat] - min(PICARO_LOSS, st[CARDS + seat])
+        st[CARDS + seat] = cards
+        if cards:
+            _new_round(st, seat)
+        else:
+            _eliminate(st, 1 << seat, n)
+            _new_round(st, _next_seat(seat, st[ALIVE], n))  # R6.1
+        return
+    penalty = _PENALTY[die]
+    if penalty:  # R4.1: every other player still in; R5.2: the other kampen players
+        group = st[ALIVE] if in_round else st[MEMBERS]
+        emptied = 0
+        for victim in range(n):
+            if victim != seat and group >> victim & 1:
+                cards = st[CARDS + victim] - min(penalty, st[CARDS + victim])  # R1.4
+                st[CARDS + victim] = cards
+                if not cards:
+                    emptied |= 1 << victim
+        if emptied:  # R6.2: the round stops at once
+            _eliminate(st, emptied, n)
+            if emptied & (emptied - 1):
+                _new_round(st, _highest(st[ALIVE]))  # several out: the youngest left
+            else:
+                _new_round(st, _next_seat(_highest(emptied), st[ALIVE], n))
+            return
+    if in_round:
+        limit = st[LIMIT]
+        if st[THROWS_USED] < (limit if limit else MAX_THROWS):
+            st[DECISION] = 1  # R3.6: a decision only with throws left
+        else:
+            _end_turn(st, n)
+    else:  # R5.1: a single kampen throw is its thrower's kampen score
+        strength = _STRENGTH[die]
+        st[KAMPEN_SCORE + seat] = strength
+        _scored(st, seat, strength, n)
+
+
+@njit(cache=True, inline="always")
+def decide(st: np.ndarray, action: int, n: int) -> None:
+    """Apply STOP (0) or THROW (1) at a decision node (R3.2, R3.4): after "again" the same
+    seat throws once more."""
+    st[DECISION] = 0
+    if action == 0:
+        _end_turn(st, n)
+
+
+@njit(cache=True)
+def bad_action(state: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> int:
+    """The first index ``k`` whose game ``rows[k]`` waits at a decision node while
+    ``actions[k]`` is neither 0 nor 1; -1 if there is none."""
+    for k in range(rows.size):
+        if state[rows[k], DECISION] and actions[k] != 0 and actions[k] != 1:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def run(state: np.ndarray, rows: np.ndarray, actions: np.ndarray, act: bool, first: int,
+        starts: np.ndarray, dice: np.ndarray, cursor: np.ndarray, done_rows: np.ndarray,
+        done_states: np.ndarray, auto_reset: bool, n: int) -> tuple[int, int]:
+    """Take the games ``rows[first:]`` one after another to their next decision node.
+
+    With ``act``, a game waiting at a decision node first applies ``actions[k]``. A game that
+    is over stays so, or with ``auto_reset`` has its final state copied to ``done_states``
+    (its index to ``done_rows``) and starts again from its row of ``starts``. Dice come from
+    the bytes ``dice[cursor[0]:]`` (see the module docstring); ``cursor[1]`` counts the
+    finished games recorded. Returns
+    ``(len(rows), DONE)``, or the index of the game it stopped at and why: ``NEED_DICE``
+    (the buffer is used up; that game is at a chance node) or ``NEED_ROOM`` (the finished
+    games' buffer is full; that game is over). Calling again from there carries on."""
+    at, done = cursor[0], cursor[1]  # in registers; written back on return
+    for k in range(first, rows.size):
+        st = state[rows[k]]
+        if act and st[DECISION]:
+            decide(st, actions[k], n)
+        while not st[DECISION]:
+            if st[PHASE] == OVER:
+                if not auto_reset:
+                    break
+                if done == done_rows.size:
+                    cursor[0], cursor[1] = at, done
+                    return k, NEED_ROOM
+                done_rows[done] = rows[k]
+                done_states[done] = st
+                done += 1
+                restart(st, starts[rows[k]], n)
+                continue
+            while at < dice.size and dice[at] >= NUM_OUTCOMES:  # R7.2: rejection sampling
+                at += 1
+            if at == dice.size:
+                cursor[0], cursor[1] = at, done
+                return k, NEED_DICE
+            throw(st, dice[at], n)
+            at += 1
+    cursor[0], cursor[1] = at, done
+    return rows.size, DONE
