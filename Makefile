@@ -38,10 +38,11 @@ test: typecheck
 test-fast: typecheck
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-# pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import.
+# pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import. BASELINE=FILE (what
+# `pagadores bench --json` printed on another commit) adds both runs' numbers side by side.
 bench: $(STAMP)
 	$(PY) -m pip install -q pygame
-	$(PY) -m pagadores_cli.bench
+	$(PY) -m pagadores_cli.bench $(if $(BASELINE),--baseline $(BASELINE))
 
 # The exact solver's scaling report (3 and 4 players, 1–10 cards): about half an hour, and
 # the 4-player rows at 10 cards need several GB.

@@ -7,7 +7,7 @@ that ``--json`` prints (merged over sections into one object). Sections:
 =========  ==============================================================================
 aec        agent steps/s of the PettingZoo envs pagadores_v0 and perudo_v0 (2/4/6 players,
            wrapped and raw) against PettingZoo's tictactoe_v3 (``bench_aec``)
-vector     decisions/s of the numpy batch engine at batch 1/64/4096 against the scalar
+vector     decisions/s of the batch engine at batch 1/64/4096 against the scalar
            engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
 sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v0)
@@ -17,7 +17,11 @@ solver     positions, seconds and peak memory of the equilibrium solve at 3 and 
 =========  ==============================================================================
 
 ``--json`` includes ``aec_agent_steps_per_s`` and ``perudo_aec_agent_steps_per_s`` (4 players,
-wrapped) and ``vector_decisions_per_s`` (batch 4096, 4 players).
+wrapped), ``vector_decisions_per_s`` (batch 4096, 4 players) and ``sb3_env_share`` (the
+fraction of MaskablePPO's ``learn()`` time the batch VecEnv takes).
+
+``--baseline FILE`` compares with an earlier run: FILE holds what ``--json`` printed then (on
+another commit, say), and a last table puts each number of both runs side by side.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
@@ -54,6 +59,32 @@ def format_table(section: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def baseline_section(before: dict[str, Any], after: dict[str, Any], name: str) -> dict[str, Any]:
+    """The numbers of two ``--json`` summaries side by side, for the keys both have."""
+    rows = [{"number": key, "before": f"{before[key]:,}", "after": f"{after[key]:,}",
+             "after / before": f"{after[key] / before[key]:.2f}x" if before[key] else "n/a"}
+            for key in sorted(before.keys() & after.keys())
+            if _is_number(before[key]) and _is_number(after[key])]
+    return {"title": f"Against the baseline {name} (before) and this run (after)",
+            "columns": ["number", "before", "after", "after / before"], "rows": rows,
+            "summary": {}, "notes": []}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _read_baseline(path: str) -> dict[str, Any]:
+    """The summary an earlier ``--json`` run printed to ``path``; ValueError if unreadable."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--baseline {path}: cannot read it as JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--baseline {path}: must hold the JSON object that --json prints")
+    return data
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="pagadores bench",
                                      description=__doc__.split("\n")[0])
@@ -73,6 +104,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sb3-steps", type=int, default=32_768,
                         help="measured MaskablePPO steps per env kind (default 32768)")
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and actions")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="an earlier run's --json output: print both runs' numbers side "
+                             "by side (in the tables; --json prints this run's alone)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4],
                         help="player counts of the solver section (default: 3 4)")
     parser.add_argument("--max-cards", type=int, default=MAX_CARDS,
@@ -86,6 +120,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                      f"{' '.join(map(str, options.players))}")
     if not 1 <= options.max_cards <= MAX_CARDS:
         parser.error(f"--max-cards must be 1–{MAX_CARDS}, got {options.max_cards}")
+    if options.baseline is not None:
+        try:  # read before any section runs, so a bad file costs no measuring time
+            options.baseline_summary = _read_baseline(options.baseline)
+        except ValueError as err:
+            parser.error(str(err))
     return options
 
 
@@ -93,13 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     names = options.section or list(DEFAULT_SECTIONS)
     results = {name: SECTIONS[name](options) for name in names}
+    summary: dict[str, Any] = {}
+    for section in results.values():
+        summary.update(section["summary"])
     if options.json:
-        summary: dict[str, Any] = {}
-        for section in results.values():
-            summary.update(section["summary"])
         print(json.dumps(summary, sort_keys=True))
-    else:
-        print("\n\n".join(format_table(section) for section in results.values()))
+        return 0
+    if options.baseline is not None:
+        results["baseline"] = baseline_section(options.baseline_summary, summary,
+                                               options.baseline)
+    print("\n\n".join(format_table(section) for section in results.values()))
     return 0
 
 

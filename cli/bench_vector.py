@@ -14,7 +14,8 @@
 ``sb3``
     Environment steps per second of ``MaskablePPO.learn`` on ``PagadoresVecEnv`` and on a
     ``DummyVecEnv`` of ``Pagadores-v0`` with the same settings (the network's cost included),
-    and of each env alone stepped with random learner actions.
+    and of each env alone stepped with random learner actions. ``sb3_env_share`` is the
+    fraction of ``learn()``'s time the ``PagadoresVecEnv`` takes (learn rate / env-only rate).
 
 Each case runs in several short rounds and the best round counts, so a busy machine disturbs
 the numbers less.
@@ -205,6 +206,7 @@ def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
         shares[name] = min(rate / alone, 1.0)
     summary["sb3_vec_env_speedup"] = round(summary["sb3_vec_env_steps_per_s"]
                                            / summary["sb3_dummy_vec_env_steps_per_s"], 2)
+    summary["sb3_env_share"] = round(shares["PagadoresVecEnv"], 3)
     return {"title": f"MaskablePPO.learn steps/s ({players} players vs 'sensible', {envs} envs, "
                      f"n_steps={n_steps}, one epoch, CPU); env-only: random learner actions",
             "columns": ["env", "envs", "learn steps/s", "env-only steps/s"], "rows": rows,

@@ -526,3 +526,43 @@ def test_bench_solver_options_are_checked(args: list[str], message: str,
         main(["bench", "--section", "solver", *args])
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def _fake_vector_section(options: object) -> dict:
+    return {"title": "fake", "columns": ["x"], "rows": [{"x": 1}], "notes": [],
+            "summary": {"vector_decisions_per_s": 20_000_000, "only_now": 5, "label": "new"}}
+
+
+def test_bench_baseline_prints_both_runs_side_by_side(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_cli import bench
+
+    monkeypatch.setitem(bench.SECTIONS, "vector", _fake_vector_section)
+    before = tmp_path / "before.json"
+    before.write_text(json.dumps({"vector_decisions_per_s": 2_000_000, "only_then": 1,
+                                  "label": "old"}))
+    code, out, _ = run_cli(["bench", "--section", "vector", "--baseline", str(before)], capsys)
+    assert code == 0
+    table = out.split("Against the baseline")[1].splitlines()
+    assert table[1].split() == ["number", "before", "after", "after", "/", "before"]
+    # only numbers that both runs have, each with its ratio
+    assert [line.split() for line in table[2:]] == [
+        ["vector_decisions_per_s", "2,000,000", "20,000,000", "10.00x"]]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read it as JSON"), ("[1, 2]", "must hold the JSON object"),
+    ("{oops", "cannot read it as JSON")])
+def test_bench_baseline_must_be_a_json_summary(content: str | None, message: str,
+                                               tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "before.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--section", "vector", "--baseline", str(path)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ") and f"pagadores bench: error: --baseline {path}" in err
+    assert message in err
