@@ -60,7 +60,9 @@ def format_table(section: dict[str, Any]) -> str:
 
 
 def baseline_section(before: dict[str, Any], after: dict[str, Any], name: str) -> dict[str, Any]:
-    """The numbers of two ``--json`` summaries side by side, for the keys both have."""
+    """The numbers of two ``--json`` summaries side by side, for the keys both have (a dict
+    of numbers, such as ``vector_rates``, counts as one number per entry)."""
+    before, after = _flat(before), _flat(after)
     rows = [{"number": key, "before": f"{before[key]:,}", "after": f"{after[key]:,}",
              "after / before": f"{after[key] / before[key]:.2f}x" if before[key] else "n/a"}
             for key in sorted(before.keys() & after.keys())
@@ -68,6 +70,17 @@ def baseline_section(before: dict[str, Any], after: dict[str, Any], name: str) -
     return {"title": f"Against the baseline {name} (before) and this run (after)",
             "columns": ["number", "before", "after", "after / before"], "rows": rows,
             "summary": {}, "notes": []}
+
+
+def _flat(summary: dict[str, Any]) -> dict[str, Any]:
+    """``summary`` with each dict value's entries as keys ``name[entry]``."""
+    flat = {}
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            flat.update({f"{key}[{entry}]": v for entry, v in value.items()})
+        else:
+            flat[key] = value
+    return flat
 
 
 def _is_number(value: Any) -> bool:

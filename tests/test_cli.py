@@ -530,7 +530,8 @@ def test_bench_solver_options_are_checked(args: list[str], message: str,
 
 def _fake_vector_section(options: object) -> dict:
     return {"title": "fake", "columns": ["x"], "rows": [{"x": 1}], "notes": [],
-            "summary": {"vector_decisions_per_s": 20_000_000, "only_now": 5, "label": "new"}}
+            "summary": {"vector_decisions_per_s": 20_000_000, "only_now": 5, "label": "new",
+                        "vector_rates": {"vector/2p/1": 300, "vector/4p/1": 200}}}
 
 
 def test_bench_baseline_prints_both_runs_side_by_side(
@@ -541,14 +542,15 @@ def test_bench_baseline_prints_both_runs_side_by_side(
     monkeypatch.setitem(bench.SECTIONS, "vector", _fake_vector_section)
     before = tmp_path / "before.json"
     before.write_text(json.dumps({"vector_decisions_per_s": 2_000_000, "only_then": 1,
-                                  "label": "old"}))
+                                  "label": "old", "vector_rates": {"vector/2p/1": 100}}))
     code, out, _ = run_cli(["bench", "--section", "vector", "--baseline", str(before)], capsys)
     assert code == 0
     table = out.split("Against the baseline")[1].splitlines()
     assert table[1].split() == ["number", "before", "after", "after", "/", "before"]
     # only numbers that both runs have, each with its ratio
     assert [line.split() for line in table[2:]] == [
-        ["vector_decisions_per_s", "2,000,000", "20,000,000", "10.00x"]]
+        ["vector_decisions_per_s", "2,000,000", "20,000,000", "10.00x"],
+        ["vector_rates[vector/2p/1]", "100", "300", "3.00x"]]
 
 
 @pytest.mark.parametrize(("content", "message"), [
