@@ -267,6 +267,25 @@ _THROW_ROWS = np.array([_throw_row(mine, low) for mine in range(-1, NUM_STRENGTH
                         for low in range(_NONE + 1)], dtype=np.float32)
 
 
+class EncodeTables(NamedTuple):
+    """``encode_batch``'s lookup tables and where they go in the vector, for a compiled
+    encoder that writes the same rows (the batch engine's kernel, ``vector.kernel.observe``).
+    """
+
+    #: starts of cards, present, insteker, scores, lowest, to_throw (per-slot fields), of
+    #: limit_set … throws_left (``turn`` rows) and of my_strength … versus (``throw`` rows)
+    starts: np.ndarray
+    cards: np.ndarray  #: [cards] as a value
+    scores: np.ndarray  #: [strength] as a value; [-1]: no score
+    turn: np.ndarray  #: [(limit * 4 + used) * 4 + left]: limit_set … throws_left
+    throw: np.ndarray  #: [(my strength + 1) * (NUM_STRENGTHS + 1) + lowest]: my_strength … versus
+
+
+ENCODE_TABLES = EncodeTables(
+    np.array([SLICES[name].start for name in _PER_SLOT] + [_TURN.start, _THROW.start]),
+    _CARDS_F, _SCORES_F, _TURN_ROWS, _THROW_ROWS)
+
+
 def encode_batch(fields: ObsFields) -> np.ndarray:
     """Observation rows ``(B, OBS_SIZE)`` float32 from ``fields``, each row equal, bit for bit,
     to what ``encode`` gives for the state it describes. Per-slot fields are ``(B, slots)``

@@ -27,17 +27,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine import Phase
-from ..observation import OBS_SIZE, ObsFields, encode_batch
+from ..observation import ENCODE_TABLES, OBS_SIZE
 from ..rules import (
-    CLOCKWISE,
     MAX_CARDS,
     MAX_PLAYERS,
-    MAX_THROWS,
     MIN_PLAYERS,
     NUM_OUTCOMES,
-    OUTCOME_STRENGTH,
     THROWS,
-    throws_allowed,
 )
 from . import kernel
 from .kernel import (
@@ -56,7 +52,6 @@ from .kernel import (
     OUT_ROUND,
     OVER,
     PHASE,
-    ROUND,
     ROUND_NO,
     SCORE,
     SCORED,
@@ -75,13 +70,8 @@ PHASES = (Phase.ROUND, Phase.KAMPEN, Phase.OVER)  # the kernel's phases, named a
 SORTED_DICE = tuple(t.dice for t in THROWS)
 
 _F32 = np.float32
-#: [current]: the strength of the current turn's last throw (an ordered outcome); [-1]: -1, none.
-_STRENGTH_OF_CURRENT = np.append(OUTCOME_STRENGTH, -1)
 _MASKS = 1 << MAX_PLAYERS
-_BIT = 1 << np.arange(MAX_PLAYERS + 1)  # one spare entry so -1 (no seat) indexes harmlessly
 _BITS = (np.arange(_MASKS)[:, None] >> np.arange(MAX_PLAYERS)) & 1  # mask -> 0/1 per seat
-#: [throw limit]: the throws allowed in a turn (0: the limit is not set yet, R3.2, R3.4)
-_MAX_THROWS_OF_LIMIT = np.array([throws_allowed(limit) for limit in range(MAX_THROWS + 1)])
 _NO_ACTIONS = np.zeros(0, np.int64)
 
 
@@ -135,12 +125,8 @@ class VectorGame:
         self._starts = np.zeros((b, START_WIDTH), np.int64)
         self._starts[:, CARDS:CARDS + n] = self.start_cards
         self._starts[:, START_FIRST] = self.first_insteker
-        self._rot = np.array(CLOCKWISE[n])  # _rot[s]: s, s+1, … (R1.2)
         self._masks = 1 << n
         self._bits = _BITS[:self._masks, :n]
-        # [seat * masks + mask]: the mask's seats in slot order from ``seat`` (observations)
-        self._rot_bits = np.array([[m >> t & 1 for t in CLOCKWISE[n][s]]
-                                   for s in range(n) for m in range(self._masks)], bool)
         self._state = state = np.zeros((b, WIDTH), np.int64)
         # Views of the state's columns, per game or (game, seat).
         self.cards = state[:, CARDS:CARDS + n]
@@ -242,8 +228,8 @@ class VectorGame:
                      seats: np.ndarray | None = None) -> np.ndarray:
         """``(len(rows), OBS_SIZE)`` float32, row k equal to ``observation.encode(game, seat)``
         for game ``rows[k]`` and observer ``seats[k]`` (default: every game, current seat)."""
-        block = self._block_of(rows)
-        return self._observe(block, block[:, SEAT] if seats is None else np.asarray(seats))
+        rows = self._rows if rows is None else np.asarray(rows)
+        return self._observe(self._state, rows, self.seat[rows] if seats is None else seats)
 
     # ------------------------------------------------------------------ inputs
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> None:
@@ -294,7 +280,7 @@ class VectorGame:
         if self.observer is None:
             obs = np.zeros((count, OBS_SIZE), _F32)
         else:
-            obs = self._observe(block, self.observer[rows])
+            obs = self._observe(block, np.arange(count), self.observer[rows])
         return Finished(rows, block[:, WINNER], self._placements(block), block[:, ROUND_NO],
                         block[:, CARDS:CARDS + n], obs)
 
@@ -363,31 +349,14 @@ class VectorGame:
         batch = np.where(out == 0, block[:, ELIMINATIONS, None] + 1, out)
         return 1 + (batch[:, None, :] > batch[:, :, None]).sum(axis=2)
 
-    def _observe(self, block: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """Observation rows for the states ``block`` (rows of the packed state), each seen
-        by its seat of ``seats``."""
-        n = self.num_players
-        flat = (np.arange(len(block)) * WIDTH)[:, None] + self._rot.take(seats, axis=0)
-        values = block.reshape(-1)
-        key = seats * self._masks
-        scored = self._rot_bits.take(key + block[:, SCORED], axis=0)
-        in_round = block[:, PHASE] == ROUND  # kampen and game over have no turn
-        insteker = block[:, INSTEKER]
-        # order[pos+1:] of the scalar engine: players of the round still to throw after the
-        # current player (R3.4)
-        after = np.where(in_round, block[:, TODO] & ~_BIT[block[:, SEAT]], 0)
-        limit = block[:, LIMIT]
-        used = np.where(in_round, block[:, THROWS_USED], 0)
-        return encode_batch(ObsFields(
-            players=np.asarray(n),
-            cards=values[flat + CARDS],
-            insteker=np.where(insteker < 0, -1, (insteker - seats) % n),
-            scores=np.where(scored, values[flat + SCORE], -1),
-            to_throw=self._rot_bits.take(key + after, axis=0),
-            throw_limit=limit,
-            throws_used=used,
-            throws_left=np.where(in_round, _MAX_THROWS_OF_LIMIT[limit] - used, 0),
-            my_strength=_STRENGTH_OF_CURRENT.take(block[:, CURRENT])))
+    def _observe(self, state: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Observation rows for the games ``rows`` of ``state`` (rows of the packed state),
+        each seen by its seat of ``seats``."""
+        obs = np.zeros((len(rows), OBS_SIZE), _F32)
+        kernel.observe(state, np.ascontiguousarray(rows, np.int64),
+                       np.ascontiguousarray(seats, np.int64), self.num_players,
+                       *ENCODE_TABLES, obs)
+        return obs
 
 
 def _start_cards(batch: int, n: int, cards: Any) -> np.ndarray:

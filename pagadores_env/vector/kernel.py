@@ -2,9 +2,9 @@
 
 Each game is one ``int64`` row of the state (layout below); the transition functions take a
 row and change it in place, and ``run`` loops over games, taking each on until it waits at a
-decision node (or is over). They are compiled by numba on first use (``cache=True``: later
-processes load the machine code from ``__pycache__``), so importing this module compiles
-nothing.
+decision node (or is over); ``observe`` writes observation rows straight from the state.
+They are compiled by numba on first use (``cache=True``: later processes load the machine
+code from ``__pycache__``), so importing this module compiles nothing.
 
 Dice come in as a buffer of random bytes, used in order: a byte below 216 is a throw's
 ordered outcome (``rules.ordered_index``), a higher one is skipped, so the throws are uniform
@@ -366,3 +366,49 @@ def run(state: np.ndarray, rows: np.ndarray, actions: np.ndarray, act: bool, fir
             at += 1
     cursor[0], cursor[1] = at, done
     return rows.size, DONE
+
+
+@njit(cache=True)
+def observe(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, n: int, starts: np.ndarray,
+            cards_values: np.ndarray, score_values: np.ndarray, turn_rows: np.ndarray,
+            throw_rows: np.ndarray, out: np.ndarray) -> None:
+    """``out[k]``: the observation of game ``rows[k]`` by seat ``seats[k]``, bit for bit what
+    ``observation.encode`` writes, from ``observation.ENCODE_TABLES`` (``starts`` and the
+    value tables). ``out`` starts zeroed: padding slots stay 0."""
+    cards_at, present_at, insteker_at, scores_at, lowest_at, to_throw_at, turn_at, throw_at = (
+        starts[0], starts[1], starts[2], starts[3], starts[4], starts[5], starts[6], starts[7])
+    none = score_values.size - 1  # "no score" above every strength, as the tables index it
+    for k in range(rows.size):
+        st = state[rows[k]]
+        me = seats[k]
+        o = out[k]
+        in_round = st[PHASE] == ROUND  # kampen and game over have no turn
+        scored = st[SCORED]
+        low = none  # R3.5: the score to beat
+        for seat in range(n):
+            if scored >> seat & 1 and st[SCORE + seat] < low:
+                low = st[SCORE + seat]
+        # order[pos+1:] of the scalar engine: players still to throw after me (R3.4)
+        after = st[TODO] & ~(1 << st[SEAT]) if in_round else 0
+        seat = me
+        for slot in range(n):  # slot 0 is me, then clockwise (R1.2)
+            o[cards_at + slot] = cards_values[st[CARDS + seat]]
+            o[present_at + slot] = 1.0
+            lowest = scored >> seat & 1 and st[SCORE + seat] == low
+            o[scores_at + slot] = score_values[st[SCORE + seat] if lowest else -1]
+            o[lowest_at + slot] = 1.0 if lowest else 0.0
+            o[to_throw_at + slot] = after >> seat & 1
+            seat = seat + 1 if seat + 1 < n else 0
+        insteker = st[INSTEKER]
+        if insteker >= 0:  # -1 once over
+            o[insteker_at + (insteker - me + n) % n] = 1.0
+        limit = st[LIMIT]
+        used = st[THROWS_USED] if in_round else 0
+        left = (limit if limit else MAX_THROWS) - used if in_round else 0
+        turn = turn_rows[(limit * 4 + used) * 4 + left]
+        for i in range(turn.size):
+            o[turn_at + i] = turn[i]
+        mine = _STRENGTH[st[CURRENT]] if st[CURRENT] >= 0 else -1
+        throw_row = throw_rows[(mine + 1) * (none + 1) + low]
+        for i in range(throw_row.size):
+            o[throw_at + i] = throw_row[i]
