@@ -337,3 +337,22 @@ def test_bad_injected_dice_are_refused_before_a_throw(dice: np.ndarray) -> None:
     vg.bad = None
     vg.advance()
     assert vg.decision.all() or vg.done.any()
+
+
+@pytest.mark.parametrize("call", [
+    lambda vg: vg.observations(np.array([0, 4])),
+    lambda vg: vg.observations(np.array([-1])),
+    lambda vg: vg.observations(np.array([0.0])),
+    lambda vg: vg.observations(np.array([0, 1]), np.array([0, 2])),
+    lambda vg: vg.observations(np.array([0, 1]), np.array([0])),
+    lambda vg: vg.advance(np.array([4])),
+    lambda vg: vg.reset_games(np.array([[0]])),
+])
+def test_bad_rows_and_seats_are_refused_before_the_kernel_reads_them(call) -> None:
+    """The kernel does not check bounds: a game index or seat out of range must be refused
+    (one line) and change nothing."""
+    vg = VectorGame(4, 2, seed=1)
+    before = vector_states(vg, np.arange(4))
+    with pytest.raises(ValueError, match="rows must be|seats must be"):
+        call(vg)
+    assert vector_states(vg, np.arange(4)) == before

@@ -228,8 +228,16 @@ class VectorGame:
                      seats: np.ndarray | None = None) -> np.ndarray:
         """``(len(rows), OBS_SIZE)`` float32, row k equal to ``observation.encode(game, seat)``
         for game ``rows[k]`` and observer ``seats[k]`` (default: every game, current seat)."""
-        rows = self._rows if rows is None else np.asarray(rows)
-        return self._observe(self._state, rows, self.seat[rows] if seats is None else seats)
+        rows = self._checked_rows(rows)
+        if seats is None:
+            seats = self.seat[rows]
+        else:
+            seats = np.asarray(seats)
+            if seats.shape != rows.shape or (seats.size and (
+                    seats.dtype.kind not in "iu" or seats.min() < 0
+                    or seats.max() >= self.num_players)):
+                raise ValueError(f"seats must be one seat 0–{self.num_players - 1} per row")
+        return self._observe(self._state, rows, seats)
 
     # ------------------------------------------------------------------ inputs
     def step(self, actions: np.ndarray | Sequence[int], rows: np.ndarray | None = None) -> None:
@@ -261,12 +269,11 @@ class VectorGame:
         """Throw for every game at a chance node until all sit at decision nodes (or are over;
         with ``auto_reset``, finished games are recorded and restarted). ``rows``, if given,
         must include every game at a chance node (it saves a scan of the batch)."""
-        rows = self._rows if rows is None else np.ascontiguousarray(rows, np.int64)
-        self._run(rows, _NO_ACTIONS, act=False)
+        self._run(self._checked_rows(rows), _NO_ACTIONS, act=False)
 
     def reset_games(self, rows: np.ndarray) -> None:
         """Start the games in ``rows`` again from their start positions and advance them."""
-        rows = np.ascontiguousarray(rows, np.int64)
+        rows = self._checked_rows(rows)
         kernel.restart_rows(self._state, rows, self._starts, self.num_players)
         self.advance(rows)
 
@@ -309,6 +316,17 @@ class VectorGame:
             else:  # NEED_ROOM: twice the room, keeping what is recorded
                 self._done_rows = np.concatenate([self._done_rows, self._done_rows])
                 self._done_states = np.concatenate([self._done_states, self._done_states])
+
+    def _checked_rows(self, rows: np.ndarray | None) -> np.ndarray:
+        """``rows`` (default: every game) as the kernel reads them; ``ValueError`` unless they
+        are game indices (the kernel does not check bounds)."""
+        if rows is None:
+            return self._rows
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.size and (rows.dtype.kind not in "iu" or rows.min() < 0
+                                             or rows.max() >= self.batch)):
+            raise ValueError(f"rows must be a list of game indices 0–{self.batch - 1}")
+        return np.ascontiguousarray(rows, np.int64)
 
     def _checked(self, actions: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """``actions`` as int64 for the kernel, after checking that every one a game at a
