@@ -26,7 +26,7 @@ import pytest
 from pagadores_env.engine import Game
 from pagadores_env.observation import encode
 from pagadores_env.rules import THROWS, Kind
-from pagadores_env.vector import KAMPEN, OVER, ROUND, SORTED_DICE, VectorGame
+from pagadores_env.vector import KAMPEN, OVER, ROUND, SORTED_DICE, Finished, VectorGame
 from pagadores_env.vector import kernel as kn
 
 PHASE_CODE = {"round": 0, "kampen": 1, "over": 2}
@@ -356,3 +356,20 @@ def test_bad_rows_and_seats_are_refused_before_the_kernel_reads_them(call) -> No
     with pytest.raises(ValueError, match="rows must be|seats must be"):
         call(vg)
     assert vector_states(vg, np.arange(4)) == before
+
+
+def test_finished_games_kept_across_many_steps_are_those_popped_step_by_step() -> None:
+    """Games that finish while nobody pops them are kept (in buffers set aside as they fill)
+    and come out of one ``pop_finished`` in order, equal to popping after every step."""
+    kept, popped = (VectorGame(64, 2, 1, seed=4, observer=1) for _ in range(2))
+    parts = []
+    for actions in np.random.default_rng(4).integers(0, 2, size=(300, 64)):
+        kept.step(actions)
+        popped.step(actions)
+        parts.append(popped.pop_finished())
+    assert kept.games_finished == popped.games_finished > 3 * 1024  # several buffers filled
+    everything = kept.pop_finished()
+    for name, got in zip(Finished._fields, everything, strict=True):
+        want = np.concatenate([getattr(part, name) for part in parts])
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    assert kept.pop_finished().rows.size == 0 and kept.games_finished == popped.games_finished

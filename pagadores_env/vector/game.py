@@ -153,13 +153,15 @@ class VectorGame:
         self.low = state[:, LOW]
         self.winner = state[:, WINNER]  # -1 until over
         self._rows = np.arange(b)
-        # the dice not thrown yet are _dice[_cursor[0]:]; _cursor[1] games are in _done_*
+        # the dice not thrown yet are _dice[_cursor[0]:]; the games finished since the last
+        # pop_finished are in the full buffers of _full, then _done_*[:_cursor[1]]
         self._dice = np.zeros(0, np.uint8)
         self._block = min(max(4 * b, 256), 1 << 16)
         self._cursor = np.zeros(2, np.int64)
-        room = b if self.auto_reset else 0
-        self._done_rows = np.zeros(room, np.int64)
-        self._done_states = np.zeros((room, WIDTH), np.int64)
+        self._room = max(b, 1024) if self.auto_reset else 0
+        self._done_rows = np.zeros(self._room, np.int64)
+        self._done_states = np.zeros((self._room, WIDTH), np.int64)
+        self._full: list[tuple[np.ndarray, np.ndarray]] = []
         self._popped = 0
         self.reset_games(self._rows)
 
@@ -194,7 +196,7 @@ class VectorGame:
     @property
     def games_finished(self) -> int:
         """Games that ended so far (``auto_reset``)."""
-        return self._popped + int(self._cursor[1])
+        return self._popped + len(self._full) * self._room + int(self._cursor[1])
 
     def chance_rows(self) -> np.ndarray:
         """Indices of the games at a chance node (someone is about to throw)."""
@@ -280,8 +282,11 @@ class VectorGame:
     def pop_finished(self) -> Finished:
         """The games that ended since the last call (``auto_reset`` only), in order."""
         count = int(self._cursor[1])
-        rows, block = self._done_rows[:count].copy(), self._done_states[:count].copy()
-        self._cursor[1] = 0
+        parts = [*self._full, (self._done_rows[:count], self._done_states[:count])]
+        rows = np.concatenate([part[0] for part in parts])
+        block = np.concatenate([part[1] for part in parts])
+        self._full, self._cursor[1] = [], 0
+        count = rows.size
         self._popped += count
         n = self.num_players
         if self.observer is None:
@@ -313,9 +318,11 @@ class VectorGame:
             if status == kernel.NEED_DICE:
                 self._dice = self._checked_dice(self.draw_dice(int(rows[first]), self._block))
                 self._cursor[0] = 0
-            else:  # NEED_ROOM: twice the room, keeping what is recorded
-                self._done_rows = np.concatenate([self._done_rows, self._done_rows])
-                self._done_states = np.concatenate([self._done_states, self._done_states])
+            else:  # NEED_ROOM: set the full buffers aside (copying them would cost more)
+                self._full.append((self._done_rows, self._done_states))
+                self._done_rows = np.zeros(self._room, np.int64)
+                self._done_states = np.zeros((self._room, WIDTH), np.int64)
+                self._cursor[1] = 0
 
     def _checked_rows(self, rows: np.ndarray | None) -> np.ndarray:
         """``rows`` (default: every game) as the kernel reads them; ``ValueError`` unless they
