@@ -13,6 +13,16 @@ types against their defaults, so a bad value is refused before a run starts, not
 SB3. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
 
+``algo.name`` is one of ``ALGORITHMS``: every SB3 and sb3-contrib algorithm with a discrete
+action space. Only MaskablePPO takes action masks; the others meet a masked action through
+``env.illegal_action`` (``replace`` by default), though in Pagadores both actions are always
+legal (R3.6). ``algo.policy`` is the algorithm's network family and may be left out:
+``MlpLstmPolicy`` (an LSTM) for RecurrentPPO, ``MlpPolicy`` for the others; any other pairing
+is refused. RecurrentPPO's LSTM settings (``policy_kwargs``: ``lstm_hidden_size``,
+``n_lstm_layers``, ``shared_lstm``, ``enable_critic_lstm``) are checked like the common
+hyper-parameters (``LSTM_KWARGS``). A trained RecurrentPPO model is evaluated without memory
+(``pagadores_agents.sb3_adapter``: every decision from a fresh LSTM state).
+
 ``env.game`` picks the game: ``pagadores`` (``Pagadores-v0``, the default) or ``perudo``
 (``Perudo-v0``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
 ``perudo`` namespace) wherever a spec goes, starts with ``env.dice`` dice each (``env.cards`` is
@@ -35,7 +45,7 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import yaml
@@ -49,14 +59,30 @@ from pagadores_env.policies import GAMES
 from pagadores_env.rewards import REWARDS
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
-#: Algorithm name → (module, class, supports action masks).
-ALGORITHMS: dict[str, tuple[str, str, bool]] = {
-    "MaskablePPO": ("sb3_contrib", "MaskablePPO", True),
-    "PPO": ("stable_baselines3", "PPO", False),
-    "A2C": ("stable_baselines3", "A2C", False),
-    "DQN": ("stable_baselines3", "DQN", False),
-    "QRDQN": ("sb3_contrib", "QRDQN", False),
+
+class Algorithm(NamedTuple):
+    """Where an algorithm's class lives, whether it takes action masks, and the one network
+    family (``algo.policy``) it trains here."""
+
+    module: str
+    cls: str
+    masking: bool
+    policy: str = "MlpPolicy"
+
+
+#: Algorithm name → ``Algorithm``. Only MaskablePPO takes action masks; the others meet an
+#: illegal action through ``env.illegal_action`` (in Pagadores both actions are always legal,
+#: R3.6). RecurrentPPO's policy is an LSTM (``MlpLstmPolicy``).
+ALGORITHMS: dict[str, Algorithm] = {
+    "MaskablePPO": Algorithm("sb3_contrib", "MaskablePPO", True),
+    "PPO": Algorithm("stable_baselines3", "PPO", False),
+    "A2C": Algorithm("stable_baselines3", "A2C", False),
+    "DQN": Algorithm("stable_baselines3", "DQN", False),
+    "QRDQN": Algorithm("sb3_contrib", "QRDQN", False),
+    "RecurrentPPO": Algorithm("sb3_contrib", "RecurrentPPO", False, "MlpLstmPolicy"),
 }
+#: Every network family some algorithm trains (``Algorithm.policy``).
+POLICIES = tuple(dict.fromkeys(a.policy for a in ALGORITHMS.values()))
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
 #: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``):
@@ -247,13 +273,25 @@ class AlgoConfig:
     """``algo``: the SB3 algorithm, its network family and constructor arguments."""
 
     name: str = _field("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
-    policy: str = _field("MlpPolicy", choice("MlpPolicy"), "network family")
+    policy: str | None = _field(None, optional(choice(*POLICIES)),
+                                "network family, the algorithm's (the default): MlpLstmPolicy "
+                                "for RecurrentPPO, MlpPolicy for the others")
     hyperparams: dict[str, Any] = _field({}, mapping, "constructor keyword arguments")
+
+    def __post_init__(self) -> None:
+        """Fill in the algorithm's network family, or refuse another: each algorithm here
+        trains one (an LSTM policy needs RecurrentPPO's rollouts, which carry its state)."""
+        wanted = ALGORITHMS[self.name].policy
+        if self.policy is None:
+            self.policy = wanted
+        elif self.policy != wanted:
+            raise ConfigError(f"algo.policy must be {wanted!r} for {self.name} (or left out), "
+                              f"got {self.policy!r}")
 
     @property
     def masking(self) -> bool:
         """True if the algorithm uses action masks (only MaskablePPO)."""
-        return ALGORITHMS[self.name][2]
+        return ALGORITHMS[self.name].masking
 
 
 @dataclass
@@ -398,8 +436,8 @@ def algorithm_class(name: str) -> type:
     """The SB3 class for an algorithm name (imported lazily: torch is slow to import)."""
     import importlib
 
-    module, cls, _ = ALGORITHMS[name]
-    return getattr(importlib.import_module(module), cls)
+    algorithm = ALGORITHMS[name]
+    return getattr(importlib.import_module(algorithm.module), algorithm.cls)
 
 
 #: Allowed values of the common hyper-parameters, wherever an algorithm takes them (SB3's
@@ -444,6 +482,34 @@ def _check_hyperparams(algo: AlgoConfig) -> None:
         if "activation_fn" in kwargs:
             choice(*ACTIVATIONS)(kwargs["activation_fn"],
                                  "algo.hyperparams.policy_kwargs.activation_fn")
+        _check_lstm_kwargs(algo, kwargs)
+
+
+#: Allowed values of the LSTM's own ``policy_kwargs`` (``MlpLstmPolicy``, RecurrentPPO's).
+LSTM_KWARGS: dict[str, Check] = {
+    "lstm_hidden_size": _POSITIVE_INT, "n_lstm_layers": _POSITIVE_INT,
+    "shared_lstm": boolean, "enable_critic_lstm": boolean,
+}
+
+
+def _check_lstm_kwargs(algo: AlgoConfig, kwargs: dict[str, Any]) -> None:
+    """The LSTM's ``policy_kwargs``: only with an LSTM policy, each in range, and the critic
+    either sharing the actor's LSTM or having its own, not both (SB3 asserts that only when
+    it builds the model, after a benchmark suite has started)."""
+    given = [name for name in LSTM_KWARGS if name in kwargs]
+    if given and algo.name != "RecurrentPPO":
+        raise ConfigError(f"algo.hyperparams.policy_kwargs.{given[0]} is for RecurrentPPO's "
+                          f"LSTM, not {algo.name}'s {algo.policy}")
+    for name in given:
+        kwargs[name] = LSTM_KWARGS[name](kwargs[name], f"algo.hyperparams.policy_kwargs.{name}")
+    if given:
+        policy = algorithm_class(algo.name).policy_aliases[algo.policy]
+        chosen = {name: p.default for name, p in
+                  inspect.signature(policy.__init__).parameters.items()} | kwargs
+        if chosen["shared_lstm"] and chosen["enable_critic_lstm"]:
+            raise ConfigError("algo.hyperparams.policy_kwargs.shared_lstm needs "
+                              "enable_critic_lstm: false (the critic shares the actor's LSTM "
+                              "or has its own, not both)")
 
 
 def _check_normalisation(config: Config) -> None:
