@@ -251,3 +251,27 @@ def test_qrdqn_trial_trains_loads_and_scores(tmp_path: Path) -> None:
     from pagadores_agents.sb3_adapter import detect_algo
 
     assert detect_algo(tmp_path / "out" / "runs" / spec.trial_id / "model.zip") == "qrdqn"
+
+
+def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
+    """RecurrentPPO (sb3-contrib) runs as a benchmark algorithm with its LSTM policy: trained,
+    loaded back as a ``model:path=`` player (memoryless, ``sb3_adapter``) and scored."""
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [3], "algorithms": {
+        "RecurrentPPO": {"n_envs": 2, "hyperparams": {
+            "n_steps": 16, "batch_size": 32, "n_epochs": 1,
+            "policy_kwargs": {"lstm_hidden_size": 8, "net_arch": [8]}}}}})
+    spec = trial_specs(load_suite(path))[0]
+    out = tmp_path / "out"
+    record = benchmark.run_trial(spec, str(out))
+    assert (record["task"], record["algo"], record["seed"]) == ("t", "RecurrentPPO", 3)
+    assert record["timesteps"] >= 64
+    raw = record["raw"]
+    assert record["score"] == pytest.approx(
+        (raw["exact_win"] - raw["random_exact_win"])
+        / (raw["best_response_win"] - raw["random_exact_win"]))
+    from pagadores_agents.sb3_adapter import detect_algo
+    from pagadores_train.config import load_config
+
+    run = out / "runs" / spec.trial_id
+    assert detect_algo(run / "model.zip") == "recurrent_ppo"
+    assert load_config(run / "config.yaml").algo.policy == "MlpLstmPolicy"

@@ -17,9 +17,12 @@ policy in the learner's seat:
                          not cover the table, so no best response is known).
 
 A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files in the
-``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs`` and
-``hyperparams``, as in a training config's ``algo``); ``budget`` and ``eval_games``, when
-given, replace every task's (the smoke suite's tiny budget).
+``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs``,
+``hyperparams`` and ``illegal_action``, as in a training config; any algorithm the training
+config takes, ``config.ALGORITHMS``, each with its own network family: ``MlpLstmPolicy`` for
+RecurrentPPO, whose model is scored from a fresh LSTM state at every decision, its memoryless
+projection, ``pagadores_agents.sb3_adapter``); ``budget`` and ``eval_games``, when given,
+replace every task's (the smoke suite's tiny budget).
 
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
