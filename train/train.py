@@ -1077,7 +1077,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config
-    or an unusable run folder, 130 on Ctrl-C (after saying how to resume)."""
+    or an unusable run folder, 130 on Ctrl-C (after saying how to resume). A config with an
+    ``rllib:`` section trains with RLlib instead (``pagadores_train.rllib``)."""
+    from .rllib import is_rllib_config, run_rllib  # Ray is imported only by an RLlib run
+
+    if is_rllib_config(args.config):
+        return run_rllib(args)
     try:
         config = load_config(args.config)
         overrides = {"total_timesteps": args.timesteps, "name": args.name,
