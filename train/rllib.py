@@ -4,12 +4,17 @@ that has an ``rllib:`` section (``configs/rllib_selfplay_3p.yaml``).
 What it trains: RLlib's PPO (its current API stack: RLModule, Learner, EnvRunner) on the
 PettingZoo AEC env ``pagadores_v0.env(num_players, cards, reward)`` wrapped as it is in RLlib's
 ``PettingZooEnv`` (default ``eliminated="stay"``: the agent selected after every reset and step
-has a decision, so the wrapper never sends RLlib the empty observation ``{}`` it sends for an
-agent terminated before it acts). Every seat is mapped to one shared policy (module id
-``shared``): the policy plays and learns from all seats at once. Its network is
-``pagadores_agents.rllib_module.MaskedPPOTorchRLModule``, RLlib's default PPO module reading
-our ``observation`` key, with the ``action_mask`` applied to its logits so a masked action has
-probability exactly 0 (not a penalty; in Pagadores both actions are always legal, R3.6).
+has a decision). With ``eliminated="leave"`` a seat knocked out by the first throws is
+terminated before anyone decides, and the wrapper's ``reset`` hands it to RLlib to act
+(mask ``[0, 0]``); the env then refuses the action RLlib sends back and sampling stops. The
+issue that chose "stay" reports ``{}`` as that observation; with RLlib 2.60 it is the dead
+seat's full observation, refused one step later (``tests/test_rllib.py`` shows both).
+
+Every seat is mapped to one shared policy (module id ``shared``): the policy plays and learns
+from all seats at once. Its network is ``pagadores_agents.rllib_module.MaskedPPOTorchRLModule``,
+RLlib's default PPO module reading our ``observation`` key, with the ``action_mask`` applied to
+its logits so a masked action has probability exactly 0 (not a penalty; in Pagadores both
+actions are always legal, R3.6).
 
 What a step is: ``total_timesteps`` and ``checkpoint_every`` count environment steps, RLlib's
 ``num_env_steps_sampled_lifetime``: one ``step`` of ``PettingZooEnv``, that is ONE decision
