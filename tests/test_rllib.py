@@ -24,7 +24,10 @@ from pagadores_train.evaluate import evaluate_agents
 from pagadores_train.rllib import (
     ConfigError,
     RLlibConfig,
+    RunError,
+    remove_run_files,
     rllib_config_from_dict,
+    saved_run,
     train,
 )
 from pagadores_train.train import main as train_main
@@ -196,6 +199,37 @@ def test_importing_the_packages_leaves_ray_out() -> None:
             "make_policy('sensible'); "
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --------------------------------------------------------------------------- the run folder
+def test_a_damaged_latest_record_resumes_from_the_newest_checkpoint(tmp_path: Path) -> None:
+    config = tiny(tmp_path, "r")
+    folder = config.run_dir / "checkpoints"
+    for step in (200, 400):
+        (folder / f"step_{step}").mkdir(parents=True)
+        (folder / f"step_{step}" / "rllib_checkpoint.json").write_text("{}")
+    (folder / ".step_600.tmp").mkdir()  # a save that was killed
+    (folder / "latest.json").write_text("{")
+    (config.run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    saved = saved_run(config, fresh=False)
+    assert saved is not None and saved[1].timesteps == 400
+    assert saved[1].folder == folder / "step_400"
+
+
+def test_fresh_removes_only_what_a_run_wrote(tmp_path: Path) -> None:
+    config = tiny(tmp_path, "r")
+    (config.run_dir / "checkpoints" / "step_200").mkdir(parents=True)
+    (config.run_dir / "checkpoints" / ".step_400.tmp").mkdir()
+    (config.run_dir / "checkpoints" / "notes.txt").write_text("mine")
+    (config.run_dir / "final_eval.csv").write_text("x")
+    (config.run_dir / "keep.txt").write_text("mine")
+    with pytest.raises(RunError, match="no config.yaml of an RLlib run, so it is left alone"):
+        saved_run(config, fresh=True)
+    (config.run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
+    assert saved_run(config, fresh=True) is None
+    remove_run_files(config.run_dir)
+    assert sorted(str(p.relative_to(config.run_dir)) for p in config.run_dir.rglob("*")) == [
+        "checkpoints", "checkpoints/notes.txt", "keep.txt"]
 
 
 # --------------------------------------------------------------------------- the config

@@ -58,8 +58,10 @@ Resume: running the same config again continues from ``latest.json``'s checkpoin
 ``total_timesteps``, ``progress_bar``, ``name``, ``output_dir``, ``rllib.address``,
 ``rllib.num_env_runners`` and ``rllib.num_envs_per_env_runner`` may differ); ``--fresh``
 starts over, removing only what a run writes (the table above and leftover temporary
-folders). A folder holding such files but no run's ``config.yaml`` is refused. A complete run
-is not trained again: its final evaluation is redone. Ctrl-C stops at once and keeps the last
+folders). If ``latest.json`` is missing or damaged, the newest complete ``step_<N>`` folder is
+the resume point (said on stderr), so a run with a checkpoint is never taken for a new one.
+A folder holding such files but no run's ``config.yaml`` is refused. A complete run is not
+trained again: its final evaluation is redone. Ctrl-C stops at once and keeps the last
 checkpoint (a PPO iteration cut short leaves no consistent state to save); the command line
 exits with status 130 and prints the command that resumes.
 
@@ -94,6 +96,7 @@ from typing import Any
 import yaml
 
 from pagadores_agents.rllib_adapter import (
+    ALGORITHM_MARKER,
     CHECKPOINTS,
     LATEST,
     SHARED_POLICY,
@@ -137,6 +140,7 @@ from .train import (
     eval_rows,
     evaluate_player,
     say,
+    warn,
     write_csv,
 )
 from .yardstick import LearnerExact, learner_exact
@@ -372,10 +376,10 @@ def run_entries(run_dir: Path) -> list[Path]:
     return files + checkpoint_entries(run_dir)
 
 
-def saved_run(config: RLlibConfig, fresh: bool) -> RLlibConfig | None:
-    """The saved config of the run to continue, or None to start anew (``fresh``, or no
-    checkpoint yet). Reads only: ``RunError`` for a folder that is not an RLlib run of ours,
-    ``ConfigError`` for a run of another config."""
+def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoint] | None:
+    """The saved config of the run to continue and its checkpoint, or None to start anew
+    (``fresh``, or no checkpoint yet). Reads only: ``RunError`` for a folder that is not an
+    RLlib run of ours, ``ConfigError`` for a run of another config."""
     run_dir = config.run_dir
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
@@ -385,7 +389,8 @@ def saved_run(config: RLlibConfig, fresh: bool) -> RLlibConfig | None:
         names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
         raise RunError(f"{run_dir} holds {names} but no config.yaml of an RLlib run, so it is "
                        "left alone; pick another --name or --output-dir")
-    if fresh or latest_checkpoint(run_dir) is None:
+    point = None if fresh else resume_point(run_dir)
+    if point is None:
         return None
     try:
         before = load_rllib_config(run_dir / "config.yaml")
@@ -398,7 +403,7 @@ def saved_run(config: RLlibConfig, fresh: bool) -> RLlibConfig | None:
     if changed:
         raise ConfigError(f"{run_dir} holds a run with a different config ({', '.join(changed)} "
                           "changed); pick another name or pass --fresh to start over")
-    return before
+    return before, point
 
 
 def remove_run_files(run_dir: Path) -> None:
@@ -434,10 +439,34 @@ def save_checkpoint(algo: Any, run_dir: Path, steps: int, wall_time_s: float) ->
     return final
 
 
-def read_record(run_dir: Path) -> dict[str, Any]:
-    """``latest.json``'s record (checked by ``latest_checkpoint`` before)."""
-    record: dict[str, Any] = json.loads((run_dir / CHECKPOINTS / LATEST).read_text())
-    return record
+@dataclass(frozen=True)
+class ResumePoint:
+    """A run's checkpoint to continue from: its folder, its step, the run's wall time then."""
+
+    folder: Path
+    timesteps: int
+    wall_time_s: float
+
+
+def resume_point(run_dir: Path) -> ResumePoint | None:
+    """``latest.json``'s checkpoint, else (a missing or damaged record) the newest complete
+    ``step_<N>`` folder, said on stderr (its wall time is unknown: 0); None if there is
+    neither."""
+    folder = latest_checkpoint(run_dir)
+    if folder is not None:
+        try:
+            record = json.loads((run_dir / CHECKPOINTS / LATEST).read_text())
+            return ResumePoint(folder, int(record["timesteps"]), float(record["wall_time_s"]))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            pass
+    steps = {int(m[1]): p for p in checkpoint_entries(run_dir)
+             if (m := STEP.fullmatch(p.name)) and (p / ALGORITHM_MARKER).is_file()}
+    if not steps:
+        return None
+    newest = max(steps)
+    warn(f"{run_dir / CHECKPOINTS}: {LATEST} is missing or damaged: resuming from "
+         f"{steps[newest].name}")
+    return ResumePoint(steps[newest], newest, 0.0)
 
 
 # --------------------------------------------------------------------------- the pipeline
@@ -447,37 +476,41 @@ def train(config: RLlibConfig, fresh: bool = False) -> RunResult:
     on Ctrl-C once the run has started (its ``timesteps``: the last checkpoint's step)."""
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
-    record = read_record(run_dir) if saved is not None else None
-    steps = int(record["timesteps"]) if record else 0
-    clock = Clock(float(record["wall_time_s"]) if record else 0.0)
+    point = None
     if saved is not None:
-        check_not_backwards(config, saved, steps)  # reads total_timesteps and run_dir only
+        saved_config, point = saved
+        check_not_backwards(config, saved_config, point.timesteps)  # reads the totals, run_dir
+    steps = point.timesteps if point else 0
+    clock = Clock(point.wall_time_s if point else 0.0)
     if steps < config.total_timesteps:
-        steps = learn(config, saved is not None, steps, clock)
+        steps = learn(config, point, clock)
     else:
         say(f"run {run_dir} is already complete at {steps:,} steps: re-evaluating")
     final = final_evaluation(config, steps, clock())
     return RunResult(run_dir, steps, clock(), final)
 
 
-def learn(config: RLlibConfig, resuming: bool, steps: int, clock: Clock) -> int:
-    """Train from ``steps`` (resuming from the run's checkpoint, or set up a new run) to
-    ``total_timesteps``, checkpointing on the way and at the end; the step reached."""
-    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
-    from tqdm import tqdm
-
+def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
+    """Build PPO, resume it from ``point`` (or set up a new run folder), train it to
+    ``total_timesteps`` (``train_to``); the step reached. Ray is joined or started for it
+    and left as found."""
     run_dir = config.run_dir
     connected = start_ray(config.rllib.address)
+    algo = None
     try:
         try:
             algo = ppo_config(config).build_algo()
         except (ValueError, TypeError) as err:  # RLlib's checks of its config
             reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
             raise ConfigError(f"rllib: RLlib refuses the settings: {reason}") from None
-        if resuming:
-            checkpoint = latest_checkpoint(run_dir)
-            algo.restore_from_path(str(Path(str(checkpoint)).resolve()))
-            say(f"resuming from step {steps:,} in {run_dir}")
+        if point is not None:
+            try:
+                algo.restore_from_path(str(point.folder.resolve()))
+            except Exception as err:  # pickle, pyarrow and torch fail in many ways
+                reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+                raise RunError(f"checkpoint {point.folder} does not load ({reason}); pass "
+                               "--fresh to start over or pick another --name") from None
+            say(f"resuming from step {point.timesteps:,} in {run_dir}")
         else:
             start = f"starting a new run in {run_dir}" + (
                 " (removed the previous run's files)" if run_entries(run_dir) else "")
@@ -489,33 +522,44 @@ def learn(config: RLlibConfig, resuming: bool, steps: int, clock: Clock) -> int:
                          yaml.safe_dump(config.to_dict(), sort_keys=False))
         except OSError as err:
             raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
-        saved_at, every = steps, config.checkpoint_every
-        batch = config.rllib.train_batch_size  # PPO stops at the batch reaching the total
-        planned = steps + -(-(config.total_timesteps - steps) // batch) * batch
-        bar = tqdm(total=planned, initial=steps, unit="step",
-                   disable=not config.progress_bar, dynamic_ncols=True)
-        try:
-            while steps < config.total_timesteps:
-                result = algo.train()
-                now = int(result[NUM_ENV_STEPS_SAMPLED_LIFETIME])
-                bar.total = max(bar.total, now)  # env runners may run a few steps over
-                bar.update(now - steps)
-                steps = now
-                if steps // every > saved_at // every and steps < config.total_timesteps:
-                    save_checkpoint(algo, run_dir, steps, clock())
-                    saved_at = steps
-            if steps > saved_at:
-                save_checkpoint(algo, run_dir, steps, clock())
-        except KeyboardInterrupt:
-            raise Interrupted(saved_at if latest_checkpoint(run_dir) else None) from None
-        finally:
-            bar.close()
-            algo.stop()
+        return train_to(algo, config, point.timesteps if point else None, clock)
     finally:
+        if algo is not None:
+            algo.stop()
         if connected:
             import ray
 
             ray.shutdown()
+
+
+def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock) -> int:
+    """Run PPO iterations until ``total_timesteps`` env steps, with a progress bar,
+    checkpointing every ``checkpoint_every`` steps and at the end; ``saved_at`` is the
+    step of the run's checkpoint (None: none yet). ``Interrupted`` on Ctrl-C."""
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
+    from tqdm import tqdm
+
+    steps = saved_at or 0
+    every, batch = config.checkpoint_every, config.rllib.train_batch_size
+    planned = steps + -(-(config.total_timesteps - steps) // batch) * batch  # whole batches
+    bar = tqdm(total=planned, initial=steps, unit="step", disable=not config.progress_bar,
+               dynamic_ncols=True)
+    try:
+        while steps < config.total_timesteps:
+            result = algo.train()
+            now = int(result[NUM_ENV_STEPS_SAMPLED_LIFETIME])
+            bar.total = max(bar.total, now)  # env runners may run a few steps over
+            bar.update(now - steps)
+            steps = now
+            if steps // every > (saved_at or 0) // every and steps < config.total_timesteps:
+                save_checkpoint(algo, config.run_dir, steps, clock())
+                saved_at = steps
+        if saved_at != steps:
+            save_checkpoint(algo, config.run_dir, steps, clock())
+    except KeyboardInterrupt:
+        raise Interrupted(saved_at) from None
+    finally:
+        bar.close()
     return steps
 
 
