@@ -23,7 +23,8 @@ terminated agents are not steps). An SB3 self-play run (``configs/selfplay_3p.ya
 the learner's decisions only, which are also its training samples; here every decision is a
 training sample of the shared policy, so the same number means as many samples in both. PPO
 samples whole batches of ``rllib.train_batch_size`` steps, so a run ends at the first batch
-that reaches ``total_timesteps`` (with env runners a batch may run a few steps over).
+that reaches ``total_timesteps`` (a batch may run a few steps over when a sampler steps
+several envs).
 
 Run it::
 
@@ -56,7 +57,8 @@ leaves the previous checkpoint whole. The trained policy is ``rllib:path=OUTPUT_
 
 Resume: running the same config again continues from ``latest.json``'s checkpoint (only
 ``total_timesteps``, ``progress_bar``, ``name``, ``output_dir``, ``rllib.address``,
-``rllib.num_env_runners`` and ``rllib.num_envs_per_env_runner`` may differ); ``--fresh``
+``rllib.num_env_runners``, ``rllib.num_envs_per_env_runner`` and ``rllib.torch_threads``
+may differ); ``--fresh``
 starts over, removing only what a run writes (the table above and leftover temporary
 folders). If ``latest.json`` is missing or damaged, the newest complete ``step_<N>`` folder is
 the resume point (said on stderr), so a run with a checkpoint is never taken for a new one.
@@ -149,7 +151,7 @@ from .yardstick import LearnerExact, learner_exact
 SECTION = "rllib"
 #: Keys that may differ when a run is continued: SB3's, and where and how wide it samples.
 RESUMABLE = RESUMABLE_CHANGES | {"rllib.address", "rllib.num_env_runners",
-                                 "rllib.num_envs_per_env_runner"}
+                                 "rllib.num_envs_per_env_runner", "rllib.torch_threads"}
 #: What a run writes: files in the run folder, and entries of its checkpoints folder.
 RUN_FILES = ("config.yaml", "final_eval.csv")
 STEP = re.compile(r"step_(\d+)")
@@ -201,6 +203,9 @@ class PPOSettings:
     fcnet_hiddens: list[int] = _field([64, 64], layers,
                                       "hidden layer sizes (actor and critic each)")
     fcnet_activation: str = _field("tanh", choice(*ACTIVATIONS), "hidden activation")
+    torch_threads: int = _field(1, integer(1, 64), "torch threads of this process: the "
+                                "learner, and the sampling with 0 env runners (small nets: "
+                                "1 is fastest)")
 
 
 @dataclass
@@ -494,9 +499,14 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
     """Build PPO, resume it from ``point`` (or set up a new run folder), train it to
     ``total_timesteps`` (``train_to``); the step reached. Ray is joined or started for it
     and left as found."""
+    import torch
+
     run_dir = config.run_dir
     connected = start_ray(config.rllib.address)
-    algo = None
+    algo, threads = None, torch.get_num_threads()
+    # Ray limits its workers' threads, not this process's: torch's default (every core)
+    # made the learner and in-process sampling 2-4 times slower on 2 cores
+    torch.set_num_threads(config.rllib.torch_threads)
     try:
         try:
             algo = ppo_config(config).build_algo()
@@ -524,6 +534,7 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
             raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
         return train_to(algo, config, point.timesteps if point else None, clock)
     finally:
+        torch.set_num_threads(threads)
         if algo is not None:
             algo.stop()
         if connected:
@@ -548,7 +559,7 @@ def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock)
         while steps < config.total_timesteps:
             result = algo.train()
             now = int(result[NUM_ENV_STEPS_SAMPLED_LIFETIME])
-            bar.total = max(bar.total, now)  # env runners may run a few steps over
+            bar.total = max(bar.total, now)  # a batch may run a few steps over
             bar.update(now - steps)
             steps = now
             if steps // every > (saved_at or 0) // every and steps < config.total_timesteps:
