@@ -224,8 +224,12 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
         assert low[0] <= iqm(values) <= high[0]
         assert f"| {algo} | 4 × 2 | {iqm(values):.3f} [" in text
         assert f"| {sum(values) / len(values):.3f} [" in text
-        means = " | ".join(f"{np.mean(s):.3f}" for s in tasks.values())
-        assert f"| {algo} | {means} |" in text
+        for k, scores in enumerate(tasks.values()):  # 4 seeds: the mean of the middle two
+            cell = agg.per_task[algo][k]
+            assert cell[0] == pytest.approx(np.mean(sorted(scores)[1:3]))
+            assert min(scores) <= cell[1] <= cell[0] <= cell[2] <= max(scores)
+        cells = " | ".join(f"{c[0]:.3f} [{c[1]:.3f}, {c[2]:.3f}]" for c in agg.per_task[algo])
+        assert f"| {algo} | {cells} |" in text
     p = improvement(FAKE["A"], FAKE["B"])
     assert agg.improvement["A,B"][0] == pytest.approx(p)
     assert f"| A | B | {p:.3f} [" in text
