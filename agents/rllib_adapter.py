@@ -41,13 +41,14 @@ EXPECTED = ("an RLlib run folder (runs/<name>, with checkpoints/latest.json) or 
 
 def latest_checkpoint(run_dir: Path) -> Path | None:
     """The algorithm checkpoint ``run_dir/checkpoints/latest.json`` names, or None if there
-    is no such record (missing, damaged, or naming no folder of the run)."""
+    is no such record (missing, damaged, or naming no checkpoint folder of the run)."""
     try:
-        name = json.loads((run_dir / CHECKPOINTS / LATEST).read_text())["checkpoint"]
+        name = str(json.loads((run_dir / CHECKPOINTS / LATEST).read_text())["checkpoint"])
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
         return None
-    folder = run_dir / CHECKPOINTS / str(name)
-    return folder if "/" not in str(name) and folder.is_dir() else None
+    folder = run_dir / CHECKPOINTS / name
+    plain = name not in ("", ".", "..") and Path(name).name == name
+    return folder if plain and (folder / ALGORITHM_MARKER).is_file() else None
 
 
 def algorithm_checkpoint(path: str | Path) -> Path:
