@@ -279,3 +279,10 @@ def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
     run = out / "runs" / spec.trial_id
     assert detect_algo(run / "model.zip") == "recurrent_ppo"
     assert load_config(run / "config.yaml").algo.policy == "MlpLstmPolicy"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "benchmark").glob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_shipped_suites_load(path: Path) -> None:
+    suite = load_suite(path)
+    assert trial_specs(suite), f"{path.name} has no trials"
