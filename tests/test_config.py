@@ -16,14 +16,24 @@ from pagadores_train.config import (
     save_config,
     table_sizes,
 )
+from pagadores_train.rllib import is_rllib_config, load_rllib_config
 
-CONFIGS = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
+SHIPPED = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
+#: RLlib configs (an ``rllib:`` section) have their own schema (pagadores_train.rllib).
+RLLIB_CONFIGS = [p for p in SHIPPED if is_rllib_config(p)]
+CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS]
 REQUIRED = {"default", "ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p", "selfplay_3p",
-            "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p"}
+            "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p",
+            "rllib_selfplay_3p"}
 
 
 def test_the_required_configs_ship() -> None:
-    assert {p.stem for p in CONFIGS} >= REQUIRED
+    assert {p.stem for p in SHIPPED} >= REQUIRED
+
+
+@pytest.mark.parametrize("path", RLLIB_CONFIGS, ids=lambda p: p.stem)
+def test_every_shipped_rllib_config_loads_and_validates(path: Path) -> None:
+    assert load_rllib_config(path).name == path.stem
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)

@@ -259,7 +259,7 @@ def mapping(value: Any, key: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _field(default: Any, check: Check, doc: str) -> Any:
+def setting(default: Any, check: Check, doc: str) -> Any:
     """A dataclass field with its check and a one-line meaning (listed by ``describe``)."""
     if isinstance(default, (list, dict)):
         return field(default_factory=lambda: type(default)(default),
@@ -272,11 +272,11 @@ def _field(default: Any, check: Check, doc: str) -> Any:
 class AlgoConfig:
     """``algo``: the SB3 algorithm, its network family and constructor arguments."""
 
-    name: str = _field("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
-    policy: str | None = _field(None, optional(choice(*POLICIES)),
+    name: str = setting("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
+    policy: str | None = setting(None, optional(choice(*POLICIES)),
                                 "network family, the algorithm's (the default): MlpLstmPolicy "
                                 "for RecurrentPPO, MlpPolicy for the others")
-    hyperparams: dict[str, Any] = _field({}, mapping, "constructor keyword arguments")
+    hyperparams: dict[str, Any] = setting({}, mapping, "constructor keyword arguments")
 
     def __post_init__(self) -> None:
         """Fill in the algorithm's network family, or refuse another: each algorithm here
@@ -299,12 +299,12 @@ class SelfPlayConfig:
     """``env.selfplay``: opponents drawn per game and seat from frozen snapshots of the
     learner (``pagadores_train.selfplay``), off with ``every: 0``."""
 
-    every: int = _field(0, integer(0), "add a snapshot of the learner every N timesteps "
+    every: int = setting(0, integer(0), "add a snapshot of the learner every N timesteps "
                         "(0: no self-play, env.opponents play)")
-    sample: str = _field("latest", choice(*SAMPLES),
+    sample: str = setting("latest", choice(*SAMPLES),
                          "which snapshot a seat plays: the latest, uniformly drawn, or "
                          "'priority': more often the ones the learner loses to")
-    scripted_share: float = _field(0.0, number(0.0, 1.0),
+    scripted_share: float = setting(0.0, number(0.0, 1.0),
                                    "chance a seat plays one of env.opponents instead")
 
 
@@ -312,22 +312,22 @@ class SelfPlayConfig:
 class EnvConfig:
     """``env``: the ``Pagadores-v0`` (or ``Perudo-v0``) table the learner trains at."""
 
-    num_players: int | list[int] = _field(
+    num_players: int | list[int] = setting(
         2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
-    cards: int | list[int] = _field(
+    cards: int | list[int] = setting(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    opponents: list[str] = _field(["sensible"], spec_list,
+    opponents: list[str] = setting(["sensible"], spec_list,
                                   "one spec reused in every other seat, or one per other seat")
-    learner_seat: str | int = _field("random", checked_later,
+    learner_seat: str | int = setting("random", checked_later,
                                      "'random' (each episode) or a fixed seat")
-    reward: str = _field("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
-    illegal_action: str | None = _field(
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    illegal_action: str | None = setting(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
-    game: str = _field("pagadores", choice(*GAMES),
+    game: str = setting("pagadores", choice(*GAMES),
                        "the game: pagadores (Pagadores-v0) or perudo (Perudo-v0)")
-    dice: int = _field(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
-    shaping: float = _field(0.0, number(0.0), "perudo: reward per die the others lose (their "
+    dice: int = setting(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
+    shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
                             "(pagadores_train.perudo.DiceShaping)")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
@@ -358,8 +358,8 @@ def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
 class VecEnvConfig:
     """``vec_env``: how many environments run side by side, and how."""
 
-    n_envs: int = _field(8, integer(1, 256), "parallel environments")
-    kind: str = _field("dummy", choice(*VEC_ENVS),
+    n_envs: int = setting(8, integer(1, 256), "parallel environments")
+    kind: str = setting("dummy", choice(*VEC_ENVS),
                        "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
                        "numpy batch engine (pagadores_env.vec_env.PagadoresVecEnv)")
 
@@ -368,16 +368,16 @@ class VecEnvConfig:
 class EvalConfig:
     """``eval``: when the learner is evaluated, against whom, over how many games."""
 
-    every: int = _field(50_000, integer(0),
+    every: int = setting(50_000, integer(0),
                         "evaluate every N timesteps (0: only before training and at the end)")
-    games: int = _field(400, integer(1), "games per opponent at each evaluation")
-    final_games: int = _field(2000, integer(1), "games per opponent in the final evaluation")
-    opponents: list[str] = _field(["random", "stop-first", "always-throw", "sensible"],
+    games: int = setting(400, integer(1), "games per opponent at each evaluation")
+    final_games: int = setting(2000, integer(1), "games per opponent in the final evaluation")
+    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
                                   spec_list, "opponents to evaluate against")
-    exact: bool = _field(True, boolean,
+    exact: bool = setting(True, boolean,
                          "add the solver's exact win probability and exploitability (2 players "
                          "with one card count for both; skipped otherwise)")
-    compare: list[str] = _field([], spec_list_or_none,
+    compare: list[str] = setting([], spec_list_or_none,
                                 "agents the final table measures like the trained policy "
                                 "(written to compare.csv; pagadores_train.compare)")
 
@@ -386,18 +386,18 @@ class EvalConfig:
 class Config:
     """A whole training run: the top-level keys and the sections above."""
 
-    name: str | None = _field(None, optional(run_name),
+    name: str | None = setting(None, optional(run_name),
                               "run folder name, a plain name (default: YAML file stem)")
-    seed: int = _field(0, integer(0), "seeds the envs, the model and the evaluations")
-    total_timesteps: int = _field(300_000, integer(1), "learner decisions to train on")
+    seed: int = setting(0, integer(0), "seeds the envs, the model and the evaluations")
+    total_timesteps: int = setting(300_000, integer(1), "learner decisions to train on")
     algo: AlgoConfig = field(default_factory=AlgoConfig)
     env: EnvConfig = field(default_factory=EnvConfig)
     vec_env: VecEnvConfig = field(default_factory=VecEnvConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
-    checkpoint_every: int = _field(50_000, integer(1), "save a checkpoint every N timesteps")
-    output_dir: str = _field("runs", text, "runs are written to OUTPUT_DIR/NAME/")
-    torch_threads: int = _field(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
-    progress_bar: bool = _field(True, boolean, "show SB3's tqdm/rich progress bar")
+    checkpoint_every: int = setting(50_000, integer(1), "save a checkpoint every N timesteps")
+    output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
+    torch_threads: int = setting(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
+    progress_bar: bool = setting(True, boolean, "show SB3's tqdm/rich progress bar")
 
     @property
     def run_dir(self) -> Path:
@@ -410,7 +410,7 @@ class Config:
 
 
 # --------------------------------------------------------------------------- building
-def _build(cls: type, data: Any, path: str) -> Any:
+def build_section(cls: type, data: Any, path: str) -> Any:
     """Instantiate dataclass ``cls`` from a mapping, checking keys and every value."""
     where = path.rstrip(".") or "the config"
     if not isinstance(data, dict):
@@ -426,7 +426,7 @@ def _build(cls: type, data: Any, path: str) -> Any:
             continue
         key = f"{path}{f.name}"
         if dataclasses.is_dataclass(f.default_factory):  # a nested section
-            values[f.name] = _build(f.default_factory, data[f.name], f"{key}.")
+            values[f.name] = build_section(f.default_factory, data[f.name], f"{key}.")
         else:
             values[f.name] = f.metadata["check"](data[f.name], key)
     return cls(**values)
@@ -615,7 +615,7 @@ def _with_game_defaults(data: Any) -> Any:
     filled = dict(data)
     for section, defaults in PERUDO_DEFAULTS.items():
         given = filled.get(section, {})
-        if isinstance(given, dict):  # else _build names the section that is no mapping
+        if isinstance(given, dict):  # else build_section names the section that is no mapping
             filled[section] = defaults | given
     return filled
 
@@ -645,7 +645,7 @@ def _check_mixed(config: Config, sizes: list[int]) -> None:
 def config_from_dict(data: Any, name: str | None = None) -> Config:
     """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
     ``name``. Raises ``ConfigError`` naming the first bad key."""
-    config = _build(Config, _with_game_defaults(data), "")
+    config = build_section(Config, _with_game_defaults(data), "")
     _check_specs(config)
     if config.name is None and name is not None:
         config.name = run_name(name, "name")

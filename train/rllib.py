@@ -115,9 +115,8 @@ from .config import (
     ConfigError,
     EnvConfig,
     EvalConfig,
-    _build,
-    _field,
     boolean,
+    build_section,
     cards_spec,
     choice,
     integer,
@@ -125,6 +124,7 @@ from .config import (
     optional,
     policy_spec,
     run_name,
+    setting,
     spec_list,
     text,
 )
@@ -136,11 +136,11 @@ from .train import (
     Interrupted,
     RunError,
     RunResult,
-    _flat,
     check_not_backwards,
     command,
     eval_rows,
     evaluate_player,
+    flat_keys,
     say,
     warn,
     write_csv,
@@ -174,11 +174,11 @@ def layers(value: Any, key: str) -> list[int]:
 class TableConfig:
     """``env``: the table every seat of which the shared policy plays."""
 
-    num_players: int = _field(3, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table "
+    num_players: int = setting(3, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table "
                               "(R1.1), every seat played by the shared policy")
-    cards: int | list[int] = _field(
+    cards: int | list[int] = setting(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    reward: str = _field("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
 
 
 @dataclass
@@ -186,24 +186,24 @@ class PPOSettings:
     """``rllib``: where RLlib samples and PPO's settings (keys named as RLlib's
     ``PPOConfig.env_runners``/``training`` arguments and ``DefaultModelConfig`` fields)."""
 
-    address: str | None = _field(None, optional(text), "Ray cluster to join, e.g. "
+    address: str | None = setting(None, optional(text), "Ray cluster to join, e.g. "
                                  "'HEAD:6379' (default: RAY_ADDRESS, else a local Ray)")
-    num_env_runners: int = _field(0, integer(0, 1024), "sampling workers, one CPU each "
+    num_env_runners: int = setting(0, integer(0, 1024), "sampling workers, one CPU each "
                                   "(0: sample in this process)")
-    num_envs_per_env_runner: int = _field(1, integer(1, 256), "envs each sampler steps")
-    train_batch_size: int = _field(4000, integer(2), "env steps per PPO iteration")
-    minibatch_size: int = _field(500, integer(2), "steps per SGD minibatch")
-    num_epochs: int = _field(5, integer(1), "passes over each batch")
-    lr: float = _field(3e-4, number(0, above=True), "Adam learning rate")
-    gamma: float = _field(1.0, number(0, 1), "discount")
-    lambda_: float = _field(0.95, number(0, 1), "GAE lambda")
-    entropy_coeff: float = _field(0.0, number(0), "entropy bonus")
-    clip_param: float = _field(0.2, number(0, above=True), "PPO clip range")
-    vf_loss_coeff: float = _field(1.0, number(0), "value loss weight")
-    fcnet_hiddens: list[int] = _field([64, 64], layers,
+    num_envs_per_env_runner: int = setting(1, integer(1, 256), "envs each sampler steps")
+    train_batch_size: int = setting(4000, integer(2), "env steps per PPO iteration")
+    minibatch_size: int = setting(500, integer(2), "steps per SGD minibatch")
+    num_epochs: int = setting(5, integer(1), "passes over each batch")
+    lr: float = setting(3e-4, number(0, above=True), "Adam learning rate")
+    gamma: float = setting(1.0, number(0, 1), "discount")
+    lambda_: float = setting(0.95, number(0, 1), "GAE lambda")
+    entropy_coeff: float = setting(0.0, number(0), "entropy bonus")
+    clip_param: float = setting(0.2, number(0, above=True), "PPO clip range")
+    vf_loss_coeff: float = setting(1.0, number(0), "value loss weight")
+    fcnet_hiddens: list[int] = setting([64, 64], layers,
                                       "hidden layer sizes (actor and critic each)")
-    fcnet_activation: str = _field("tanh", choice(*ACTIVATIONS), "hidden activation")
-    torch_threads: int = _field(1, integer(1, 64), "torch threads of this process: the "
+    fcnet_activation: str = setting("tanh", choice(*ACTIVATIONS), "hidden activation")
+    torch_threads: int = setting(1, integer(1, 64), "torch threads of this process: the "
                                 "learner, and the sampling with 0 env runners (small nets: "
                                 "1 is fastest)")
 
@@ -212,10 +212,10 @@ class PPOSettings:
 class FinalEvalConfig:
     """``eval``: the final evaluation (the same reports as an SB3 run's)."""
 
-    games: int = _field(2000, integer(1), "games per opponent")
-    opponents: list[str] = _field(["random", "stop-first", "always-throw", "sensible"],
+    games: int = setting(2000, integer(1), "games per opponent")
+    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
                                   spec_list, "opponents to evaluate against")
-    exact: bool = _field(True, boolean, "add the solver's exact numbers where it covers the "
+    exact: bool = setting(True, boolean, "add the solver's exact numbers where it covers the "
                          "table (3+ players: NashConv and exact win)")
 
 
@@ -223,17 +223,17 @@ class FinalEvalConfig:
 class RLlibConfig:
     """A whole RLlib run: the top-level keys and the sections above."""
 
-    name: str | None = _field(None, optional(run_name),
+    name: str | None = setting(None, optional(run_name),
                               "run folder name, a plain name (default: YAML file stem)")
-    seed: int = _field(0, integer(0), "RLlib's seed and the evaluation's")
-    total_timesteps: int = _field(1_000_000, integer(1), "env steps to train on: decisions "
+    seed: int = setting(0, integer(0), "RLlib's seed and the evaluation's")
+    total_timesteps: int = setting(1_000_000, integer(1), "env steps to train on: decisions "
                                   "of all seats")
     env: TableConfig = field(default_factory=TableConfig)
     rllib: PPOSettings = field(default_factory=PPOSettings)
     eval: FinalEvalConfig = field(default_factory=FinalEvalConfig)
-    checkpoint_every: int = _field(100_000, integer(1), "save a checkpoint every N env steps")
-    output_dir: str = _field("runs", text, "runs are written to OUTPUT_DIR/NAME/")
-    progress_bar: bool = _field(True, boolean, "show a progress bar over env steps")
+    checkpoint_every: int = setting(100_000, integer(1), "save a checkpoint every N env steps")
+    output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
+    progress_bar: bool = setting(True, boolean, "show a progress bar over env steps")
 
     @property
     def run_dir(self) -> Path:
@@ -257,7 +257,7 @@ def is_rllib_config(path: str | Path) -> bool:
 
 def rllib_config_from_dict(data: Any, name: str | None = None) -> RLlibConfig:
     """Validate plain data into an ``RLlibConfig``; ``ConfigError`` names the first bad key."""
-    config = _build(RLlibConfig, data, "")
+    config = build_section(RLlibConfig, data, "")
     if config.name is None and name is not None:
         config.name = run_name(name, "name")
     n, cards = config.env.num_players, config.env.cards
@@ -402,7 +402,7 @@ def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoin
     except ConfigError as err:
         raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
                        "pass --fresh to start over or pick another --name") from None
-    old, now = _flat(before.to_dict()), _flat(config.to_dict())
+    old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
                if k not in RESUMABLE and old.get(k) != now.get(k)]
     if changed:

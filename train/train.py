@@ -328,7 +328,7 @@ def saved_run(config: Config, fresh: bool) -> Config | None:
     except ConfigError as err:
         raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
                        "pass --fresh to start over or pick another --name") from None
-    old, now = _flat(before.to_dict()), _flat(config.to_dict())
+    old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
                if k not in RESUMABLE_CHANGES and old.get(k) != now.get(k)]
     if changed:
@@ -408,12 +408,12 @@ def check_not_backwards(config: Config, saved: Config, timesteps: int) -> None:
             f"{saved.total_timesteps:,} or more, or pass --fresh to start over")
 
 
-def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Nested dicts as ``{"algo.hyperparams.gamma": 1.0, ...}``, to name what changed."""
     flat: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, dict) and value:
-            flat |= _flat(value, f"{prefix}{key}.")
+            flat |= flat_keys(value, f"{prefix}{key}.")
         else:
             flat[f"{prefix}{key}"] = value
     return flat
