@@ -90,7 +90,6 @@ import json
 import os
 import re
 import shutil
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,13 +128,13 @@ from .config import (
     text,
 )
 from .train import (
-    PROG,
     RESUMABLE_CHANGES,
     Clock,
     Evaluation,
     Interrupted,
     RunError,
     RunResult,
+    Trainer,
     check_not_backwards,
     command,
     eval_rows,
@@ -591,29 +590,10 @@ def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float) -> lis
 
 
 # --------------------------------------------------------------------------- command line
-def run_rllib(args: argparse.Namespace) -> int:
-    """``pagadores train`` with an RLlib config (parsed by ``pagadores_train.train``): prints
-    the evaluation table. Exit code 2 on a bad config, an unusable run folder or no Ray, 130
-    on Ctrl-C (after saying how to resume)."""
-    try:
-        config = load_rllib_config(args.config)
-        overrides = {"total_timesteps": args.timesteps, "name": args.name,
-                     "output_dir": args.output_dir}
-        data = config.to_dict() | {k: v for k, v in overrides.items() if v is not None}
-        if args.no_progress:
-            data["progress_bar"] = False
-        config = rllib_config_from_dict(data)
-        result = train(config, fresh=args.fresh)
-    except (ConfigError, RunError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as stop:
-        print(interrupted(stop, args), file=sys.stderr)
-        return 130
-    print(f"\nRLlib PPO self-play on {config.env.num_players} players, "
-          f"{result.timesteps} env steps, {result.wall_time_s:.0f} s → {result.run_dir}")
-    print(result.table())
-    return 0
+def headline(config: RLlibConfig, result: RunResult) -> str:
+    """The line above an RLlib run's final table."""
+    return (f"RLlib PPO self-play on {config.env.num_players} players, "
+            f"{result.timesteps} env steps, {result.wall_time_s:.0f} s → {result.run_dir}")
 
 
 def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
@@ -622,3 +602,8 @@ def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
         return f"interrupted before a checkpoint was saved; start again with: {command(args)}"
     return (f"interrupted: the checkpoint at step {stop.timesteps:,} stands; resume with: "
             f"{command(args, fresh=False)}")
+
+
+#: ``pagadores train`` with an RLlib config (``pagadores_train.train.run``): exit code 2 on a
+#: bad config, an unusable run folder or no Ray, 130 on Ctrl-C.
+TRAINER = Trainer(load_rllib_config, rllib_config_from_dict, train, headline, interrupted)

@@ -1075,35 +1075,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclass(frozen=True)
+class Trainer:
+    """What ``run`` needs of a kind of config: SB3's (this module) or RLlib's
+    (``pagadores_train.rllib.TRAINER``)."""
+
+    load: Callable[[str], Any]  # the config file → a validated config
+    from_dict: Callable[[dict[str, Any]], Any]  # a config's dict (with overrides) → a config
+    train: Callable[..., RunResult]  # (config, fresh) → the run's result
+    headline: Callable[[Any, RunResult], str]  # the line above the final table
+    interrupted: Callable[[KeyboardInterrupt, argparse.Namespace], str]  # after Ctrl-C
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config
     or an unusable run folder, 130 on Ctrl-C (after saying how to resume). A config with an
     ``rllib:`` section trains with RLlib instead (``pagadores_train.rllib``)."""
-    from .rllib import is_rllib_config, run_rllib  # Ray is imported only by an RLlib run
+    from .rllib import TRAINER, is_rllib_config  # Ray is imported only by an RLlib run
 
-    if is_rllib_config(args.config):
-        return run_rllib(args)
+    trainer = TRAINER if is_rllib_config(args.config) else SB3_TRAINER
     try:
-        config = load_config(args.config)
+        config = trainer.load(args.config)
         overrides = {"total_timesteps": args.timesteps, "name": args.name,
                      "output_dir": args.output_dir}
         data = config.to_dict() | {k: v for k, v in overrides.items() if v is not None}
         if args.no_progress:
             data["progress_bar"] = False
-        config = config_from_dict(data)
-        result = train(config, fresh=args.fresh)
+        config = trainer.from_dict(data)
+        result = trainer.train(config, fresh=args.fresh)
     except (ConfigError, RunError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
-        print(interrupted(stop, args), file=sys.stderr)
+        print(trainer.interrupted(stop, args), file=sys.stderr)
         return 130
-    sizes = table_sizes(config.env)
-    players = f"{sizes[0]}" if len(sizes) == 1 else f"{', '.join(map(str, sizes))}"
-    print(f"\n{config.algo.name} on {players} players, "
-          f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
+    print(f"\n{trainer.headline(config, result)}")
     print(result.table())
     return 0
+
+
+def headline(config: Config, result: RunResult) -> str:
+    """The line above an SB3 run's final table."""
+    sizes = table_sizes(config.env)
+    players = f"{sizes[0]}" if len(sizes) == 1 else f"{', '.join(map(str, sizes))}"
+    return (f"{config.algo.name} on {players} players, "
+            f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
 
 
 def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
@@ -1114,6 +1130,9 @@ def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
              else f"checkpoint saved at step {stop.timesteps:,}")
     return f"interrupted: {where}; resume with: {command(args, fresh=False)}"
 
+
+
+SB3_TRAINER = Trainer(load_config, config_from_dict, train, headline, interrupted)
 
 def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
     """The command line that runs ``args`` again (``fresh`` overrides ``--fresh``)."""
