@@ -384,3 +384,10 @@ def test_describe_lists_every_key() -> None:
     for key in ("algo.hyperparams", "env.num_players", "vec_env.n_envs", "eval.every",
                 "checkpoint_every", "total_timesteps", "output_dir"):
         assert f"  {key} = " in text
+
+
+def test_train_help_lists_both_kinds_of_config_keys() -> None:
+    from pagadores_train.train import build_parser
+
+    text = build_parser().format_help()
+    assert "algo.hyperparams" in text and "rllib.num_env_runners" in text

@@ -1058,11 +1058,16 @@ PROG = "pagadores train"
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``pagadores train`` argument parser (its help lists every config key)."""
+    from .rllib import RLlibConfig  # its schema only: no Ray
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it. "
-                    "Running it again resumes the run from its last checkpoint.",
-        epilog="config keys (YAML, nested by the dots):\n" + describe())
+                    "Running it again resumes the run from its last checkpoint. A config "
+                    "with an rllib: section trains RLlib PPO self-play instead (extra ray; "
+                    "keys below).",
+        epilog="config keys (YAML, nested by the dots):\n" + describe()
+               + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
+               + describe(RLlibConfig))
     parser.add_argument("config", help="YAML config file, e.g. configs/default.yaml")
     parser.add_argument("--timesteps", type=int, metavar="N",
                         help="override total_timesteps (smoke tests)")
