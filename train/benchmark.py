@@ -69,6 +69,7 @@ from .config import (
     policy_spec,
     spec_list,
 )
+from .ray_cluster import join_or_start
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
@@ -445,17 +446,10 @@ def _run_ray(specs: list[TrialSpec], out: str, workers: int,
              address: str | None) -> Iterator[dict[str, Any]]:
     """Trials as Ray tasks of one CPU each, yielded as they finish: on a local Ray of
     ``workers`` CPUs started here, or on the cluster at ``address``."""
-    try:
-        import ray
-    except ImportError:
-        raise SuiteError("--backend ray needs Ray: pip install 'pagadores-env[ray]'"
-                         ) from None
     if not specs:
         return
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False)
+    started = join_or_start(address, workers, SuiteError)
+    import ray
     remote = ray.remote(num_cpus=1, max_retries=0)(run_trial)
     running: list[Any] = []
     try:

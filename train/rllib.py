@@ -87,7 +87,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -127,6 +126,7 @@ from .config import (
     spec_list,
     text,
 )
+from .ray_cluster import join_or_start
 from .train import (
     RESUMABLE_CHANGES,
     Clock,
@@ -341,25 +341,6 @@ def shared_policy(agent_id: str, *args: Any, **kwargs: Any) -> str:
     return SHARED_POLICY
 
 
-def start_ray(address: str | None) -> bool:
-    """Join the Ray at ``address`` (or ``RAY_ADDRESS``), else start a local one, unless
-    this process is already connected; True if this call connected (and should disconnect)."""
-    import logging
-
-    import ray
-
-    if ray.is_initialized():
-        return False
-    try:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.ERROR)
-    except (ConnectionError, ValueError, RuntimeError) as err:
-        where = address or os.environ.get("RAY_ADDRESS") or "a local Ray"
-        reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        raise RunError(f"cannot start or join Ray at {where}: {reason}") from None
-    return True
-
-
 # --------------------------------------------------------------------------- the run folder
 def checkpoint_entries(run_dir: Path) -> list[Path]:
     """The checkpoint folders, partial ones and ``latest.json`` a run wrote."""
@@ -501,7 +482,7 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
     import torch
 
     run_dir = config.run_dir
-    connected = start_ray(config.rllib.address)
+    connected = join_or_start(config.rllib.address, None, RunError)
     algo, threads = None, torch.get_num_threads()
     # Ray limits its workers' threads, not this process's: torch's default (every core)
     # made the learner and in-process sampling 2-4 times slower on 2 cores
