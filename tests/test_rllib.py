@@ -54,7 +54,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     import ray
 
     tmp = tmp_path_factory.mktemp("rllib")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         a = train(tiny(tmp, "a"))
         b = train(tiny(tmp, "b"))
