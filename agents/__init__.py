@@ -5,6 +5,6 @@ Importing this package registers every player with ``pagadores_env.policies`` (i
 ``pagadores_env.policies`` entry point), so ``make_policy("sensible")`` finds them.
 """
 
-from . import equilibrium, heuristics, optimal, perudo, sb3_adapter
+from . import equilibrium, heuristics, optimal, perudo, rllib_adapter, sb3_adapter
 
-__all__ = ["equilibrium", "heuristics", "optimal", "perudo", "sb3_adapter"]
+__all__ = ["equilibrium", "heuristics", "optimal", "perudo", "rllib_adapter", "sb3_adapter"]

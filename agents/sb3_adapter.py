@@ -2,13 +2,24 @@
 
 The algorithm is read from the zip (its ``data`` entry names the policy class and holds the
 algorithm's hyper-parameters) or given as ``algo=`` (``maskable_ppo``, ``ppo``, ``a2c``,
-``dqn``). A model is checked when it is loaded: its observation and action spaces must be
-the environment's (``Box(49,)``, ``Discrete(2)``; a Perudo model, registered as ``model`` of
-game ``perudo``: ``Box(267,)``, ``Discrete(181)``), so a model of another environment is
-refused at once with both spaces named, not at its first decision. Play is deterministic.
+``dqn``, ``qrdqn``, ``recurrent_ppo``). A model is checked when it is loaded: its observation
+and action spaces must be the environment's (``Box(49,)``, ``Discrete(2)``; a Perudo model,
+registered as ``model`` of game ``perudo``: ``Box(267,)``, ``Discrete(181)``), so a model of
+another environment is refused at once with both spaces named, not at its first decision.
+Play is deterministic.
 MaskablePPO gets the action mask; the other algorithms cannot take one, so an illegal choice
 is replaced by the legal action. torch and SB3 are imported only when a model is loaded, so
 importing ``pagadores_agents`` stays light.
+
+**A recurrent model** (RecurrentPPO's LSTM policy) is asked, like every player here, about
+single decisions without the game's history: the exact solver and the Monte Carlo evaluators
+hand a policy rows of observations, not games. So it answers every decision from a fresh LSTM
+state, as at an episode's start (``predict(obs, state=None, episode_start=ones)``): its
+memoryless projection. In Pagadores that loses nothing an optimal player needs, because the
+observation is Markov: it holds everything the rules need to decide
+(``tests/test_observation_sufficiency``), so an optimal policy needs no memory. And it is the
+only version of a recurrent policy the exact solver can score, since the solver's passes ask
+about positions, not games.
 """
 
 from __future__ import annotations
@@ -35,19 +46,22 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
     "a2c": ("stable_baselines3", "A2C"),
     "dqn": ("stable_baselines3", "DQN"),
     "qrdqn": ("sb3_contrib", "QRDQN"),
+    "recurrent_ppo": ("sb3_contrib", "RecurrentPPO"),
 }
 
 
 def detect_algo(path: str | Path) -> str:
     """The algorithm that saved ``path``, from its policy class and hyper-parameters:
-    a maskable policy means MaskablePPO, a QR-DQN policy QR-DQN, a DQN policy DQN, a
-    ``clip_range`` PPO, else A2C."""
+    a recurrent policy means RecurrentPPO, a maskable policy MaskablePPO, a QR-DQN policy
+    QR-DQN, a DQN policy DQN, a ``clip_range`` PPO, else A2C."""
     try:
         with zipfile.ZipFile(path) as archive:
             data: dict[str, Any] = json.loads(archive.read("data"))
     except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
         raise ValueError(f"{path} is not a saved stable-baselines3 model: {err}") from None
     module = str(data.get("policy_class", {}).get("__module__", ""))
+    if "recurrent" in module:
+        return "recurrent_ppo"
     if "maskable" in module:
         return "maskable_ppo"
     if "qrdqn" in module:
@@ -137,12 +151,16 @@ class SB3Policy(BasePolicy):
         """The actor's action logits for an actor-critic policy on flat observations (the
         deterministic action is their argmax), or None for other policies (DQN). About
         twice as fast as ``predict``, which builds a distribution object per call: the exact
-        solver asks a model about hundreds of millions of rows."""
+        solver asks a model about hundreds of millions of rows. A recurrent policy's actor
+        LSTM takes each row as one step from a fresh (zero) state: its memoryless projection
+        (see the module docstring), what ``predict`` answers with ``episode_start`` set."""
         policy = self.model.policy
         if not all(hasattr(policy, name) for name in
                    ("action_net", "mlp_extractor", "pi_features_extractor")):
             return None
         import torch
+
+        lstm = getattr(policy, "lstm_actor", None)
 
         # float32 rows as they come (a copy only for read-only or strided ones, which torch
         # cannot share); cache-sized pieces on one thread: a small network's matrices are
@@ -157,6 +175,8 @@ class SB3Policy(BasePolicy):
                 for at in range(0, len(rows), LOGIT_ROWS):
                     features = policy.pi_features_extractor(
                         torch.from_numpy(rows[at:at + LOGIT_ROWS]))
+                    if lstm is not None:  # a sequence of one step, torch's zero state
+                        features = lstm(features.unsqueeze(0))[0][0]
                     out[at:at + LOGIT_ROWS] = policy.action_net(
                         policy.mlp_extractor.forward_actor(features)).numpy()
         finally:

@@ -20,6 +20,7 @@ import argparse
 import importlib
 import os
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -49,20 +50,32 @@ DELEGATED = {
                   "benchmark -h)"),
 }
 
-#: How the help shows the players that take parameters; the others appear by name.
-SPEC_EXAMPLES = {"threshold": "threshold:min_points=100",
-                 "model": "model:path=runs/default/model.zip"}
+#: How the help shows the players that take parameters, per game; the others appear by name.
+SPEC_EXAMPLES = {"pagadores": {"threshold": "threshold:min_points=100",
+                               "model": "model:path=runs/default/model.zip"},
+                 "perudo": {"probabilistic": "probabilistic:dudo_below=0.5",
+                            "model": "model:path=runs/perudo_2p/model.zip"}}
 #: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
 INTERRUPTED = 130
 
 
-def agents_help() -> str:
+def agents_help(every_game: bool = False) -> str:
     """The help's list of agent specs, read from the policy registry so it lists every
-    registered player (a player added later cannot be left out)."""
+    registered player (a player added later cannot be left out): Pagadores' players, or with
+    ``every_game`` (for the commands that take ``--game``) each game's, named by game."""
+    from pagadores_env.policies import GAMES
+
+    if not every_game:
+        return f"agent specs: {_specs('pagadores')}"
+    return "agent specs: " + "; ".join(f"with --game {game}: {_specs(game)}" for game in GAMES)
+
+
+def _specs(game: str) -> str:
+    """``game``'s registered players, those with parameters as an example spec."""
     from pagadores_env.policies import registered_policies
 
-    return "agent specs: " + ", ".join(SPEC_EXAMPLES.get(name, name)
-                                       for name in registered_policies())
+    examples = SPEC_EXAMPLES.get(game, {})
+    return ", ".join(examples.get(name, name) for name in registered_policies(game))
 
 
 _DESCRIPTIONS = {
@@ -74,19 +87,30 @@ _DESCRIPTIONS = {
 }
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with descriptions and epilogs wrapped at spaces only, so an agent's
+    name (``stop-first``) or spec is never cut in two."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False,
+                             break_long_words=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from pagadores_env.policies import GAMES
 
-    agents = agents_help()
+    agents = agents_help(every_game=True)
     parser = argparse.ArgumentParser(
         prog="pagadores", description="Dados de Pagadores: play, evaluate, train and solve.",
-        epilog=agents)
+        epilog=agents, formatter_class=_HelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play against agents in the terminal",
                           description="Play in the terminal: s = stop, t = throw again, "
                                       "? = rules summary, q = quit; with --game perudo: "
-                                      "a bid as QxF (3x5), d = dudo.", epilog=agents)
+                                      "a bid as QxF (3x5), d = dudo.", epilog=agents,
+                          formatter_class=_HelpFormatter)
     play.add_argument("opponents", nargs="*", metavar="AGENT",
                       help="one agent reused in every other seat, or one per other seat "
                            "(default: sensible; with --game perudo: probabilistic)")
@@ -102,14 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     for name, helptext in (("evaluate", "agent under test against opponents"),
                            ("tournament", "round-robin of 2-player matches")):
         cmd = sub.add_parser(name, help=helptext, epilog=agents,
-                             description=_DESCRIPTIONS[name])
+                             description=_DESCRIPTIONS[name], formatter_class=_HelpFormatter)
         cmd.add_argument("agents", nargs="+", metavar="AGENT")
+        monte_carlo = " (perudo: Monte Carlo only, through the Perudo engine)"
+        cmd.add_argument("--game", choices=GAMES, default="pagadores",
+                         help="the game whose players the AGENTs name"
+                              + (monte_carlo if name == "evaluate" else ""))
+        cmd.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
         if name == "evaluate":
             cmd.add_argument("--players", type=int, default=2, help="players per game, 2–6")
-            cmd.add_argument("--game", choices=GAMES, default="pagadores",
-                             help="the game whose players the AGENTs name (perudo: Monte "
-                                  "Carlo only, through the Perudo engine)")
-            cmd.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
             exact = cmd.add_mutually_exclusive_group()
             exact.add_argument("--no-exact", action="store_true",
                                help="skip the solver's exact columns (on by default for 2 "
@@ -135,14 +160,13 @@ def run_play(args: argparse.Namespace) -> int:
     from .play import play
 
     try:
+        _check_game_options(args)
         if args.game == "perudo":
             from .play_perudo import play as play_perudo
 
-            _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
             play_perudo(args.opponents or ["probabilistic"], num_players=args.players,
                         human_seat=args.seat, dice=args.dice, seed=args.seed)
         else:
-            _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
             play(args.opponents or ["sensible"], num_players=args.players,
                  human_seat=args.seat, cards=args.cards, seed=args.seed)
     except KeyboardInterrupt:
@@ -155,15 +179,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from pagadores_train.evaluate import evaluate_agents
 
     _check_out(args.out)
+    _check_game_options(args)
     if args.game == "perudo":
         from pagadores_train.perudo import evaluate_perudo
 
-        _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
         _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
         result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
                                  seed=args.seed, dice=args.dice, progress=args.progress)
         return _report(result, args.out, "evaluate")
-    _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
                              seed=args.seed, cards=args.cards, progress=args.progress,
                              exact=False if args.no_exact else args.exact or None)
@@ -174,9 +197,25 @@ def run_tournament(args: argparse.Namespace) -> int:
     from pagadores_train.evaluate import tournament
 
     _check_out(args.out)
-    result = tournament(args.agents, num_games=args.games, seed=args.seed, cards=args.cards,
-                        progress=args.progress)
+    _check_game_options(args)
+    if args.game == "perudo":
+        from pagadores_train.perudo import tournament_perudo
+
+        result = tournament_perudo(args.agents, num_games=args.games, seed=args.seed,
+                                   dice=args.dice, progress=args.progress)
+    else:
+        result = tournament(args.agents, num_games=args.games, seed=args.seed,
+                            cards=args.cards, progress=args.progress)
     return _report(result, args.out, "tournament")
+
+
+def _check_game_options(args: argparse.Namespace) -> None:
+    """``ValueError`` if the hand option of the other game is given: ``--cards`` is
+    Pagadores', ``--dice`` Perudo's."""
+    if args.game == "perudo":
+        _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
+    else:
+        _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
 
 
 def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead: str,

@@ -103,10 +103,9 @@ class SingleAgentEnv(gym.Env):
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
 
-    # gymnasium types Env.render with a TypeVar bound to nothing, which no override can meet
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
-        """``"ansi"``: the table as text; ``"human"``: print it; ``"rgb_array"`` (where the
-        game has pictures): a picture of it (``_picture``)."""
+    def render(self) -> Any:  # gymnasium types it by version: 1.2's RenderFrame refuses ours
+        """``"ansi"``: the table as text (str); ``"human"``: print it (None); ``"rgb_array"``
+        (where the game has pictures): a picture of it (``_picture``, an ndarray)."""
         if self.render_mode is None:
             gym.logger.warn(
                 f"render() was called without a render_mode; pass {self._render_hint}")

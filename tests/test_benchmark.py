@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -60,10 +62,52 @@ def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
 
 
 def test_ray_backend_gives_identical_scores(local_run: Path, tmp_path: Path) -> None:
-    pytest.importorskip("ray")
     out = tmp_path / "ray"
     run_suite(load_suite(SMOKE), out, backend="ray", workers=2, progress=False)
     assert measured(out) == measured(local_run)
+
+
+#: A cluster's head in another process: starts Ray, prints its address, runs until its stdin
+#: closes.
+HEAD = """
+import sys, ray
+context = ray.init(address="local", num_cpus=2, include_dashboard=False)
+print(context.address_info["gcs_address"], flush=True)
+sys.stdin.read()
+ray.shutdown()
+"""
+
+
+def test_ray_backend_joins_a_cluster_by_address(local_run: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--address: the trials run on a Ray another process started (as on a cluster's head),
+    with the same results; Ray's token authentication needs RAY_AUTH_MODE=token to join."""
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    head = subprocess.Popen([sys.executable, "-c", HEAD], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        address = head.stdout.readline().strip()  # type: ignore[union-attr]
+        assert address, "the head process printed no address"
+        out = tmp_path / "cluster"
+        run_suite(load_suite(SMOKE), out, backend="ray", workers=2, address=address,
+                  progress=False)
+        assert measured(out) == measured(local_run)
+    finally:
+        head.stdin.close()  # type: ignore[union-attr]
+        head.wait(timeout=60)
+
+
+def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    """Ray itself waits without end where nothing listens: we say so at once."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["benchmark", str(SMOKE), "--out", str(tmp_path / "o"), "--backend", "ray",
+              "--address", "127.0.0.1:1", "--no-progress"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert ("error: cannot join Ray at 127.0.0.1:1: nothing answers there (Connection "
+            "refused); start the cluster's head with `ray start --head`") in err
 
 
 def test_resume_runs_only_the_missing_trials(local_run: Path, tmp_path: Path) -> None:
@@ -224,8 +268,12 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
         assert low[0] <= iqm(values) <= high[0]
         assert f"| {algo} | 4 × 2 | {iqm(values):.3f} [" in text
         assert f"| {sum(values) / len(values):.3f} [" in text
-        means = " | ".join(f"{np.mean(s):.3f}" for s in tasks.values())
-        assert f"| {algo} | {means} |" in text
+        for k, scores in enumerate(tasks.values()):  # 4 seeds: the mean of the middle two
+            cell = agg.per_task[algo][k]
+            assert cell[0] == pytest.approx(np.mean(sorted(scores)[1:3]))
+            assert min(scores) <= cell[1] <= cell[0] <= cell[2] <= max(scores)
+        cells = " | ".join(f"{c[0]:.3f} [{c[1]:.3f}, {c[2]:.3f}]" for c in agg.per_task[algo])
+        assert f"| {algo} | {cells} |" in text
     p = improvement(FAKE["A"], FAKE["B"])
     assert agg.improvement["A,B"][0] == pytest.approx(p)
     assert f"| A | B | {p:.3f} [" in text
@@ -235,19 +283,62 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
     assert len(read_trials(tmp_path)) == 17
 
 
-def test_qrdqn_trial_trains_loads_and_scores(tmp_path: Path) -> None:
-    """QR-DQN (sb3-contrib) runs as a benchmark algorithm: trained, loaded back as a
-    ``model:path=`` player (its own class, not DQN's) and scored exactly."""
-    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [0], "algorithms": {"QRDQN": {
-        "n_envs": 2, "hyperparams": {"learning_starts": 16, "buffer_size": 1000,
-                                     "batch_size": 16}}}})
+#: Algorithms the smoke suite leaves out, with tiny settings, and how a saved model is named.
+TRIAL_ALGORITHMS = {
+    "QRDQN": ({"n_envs": 2, "hyperparams": {"learning_starts": 16, "buffer_size": 1000,
+                                            "batch_size": 16}}, "qrdqn"),
+    "PPO": ({"n_envs": 2, "illegal_action": "replace",
+             "hyperparams": {"n_steps": 32, "batch_size": 32, "n_epochs": 1}}, "ppo"),
+    "DQN": ({"n_envs": 2, "illegal_action": "replace",
+             "hyperparams": {"learning_starts": 16, "buffer_size": 1000, "batch_size": 16}},
+            "dqn"),
+}
+
+
+@pytest.mark.parametrize("algo", TRIAL_ALGORITHMS)
+def test_trial_trains_loads_and_scores(tmp_path: Path, algo: str) -> None:
+    """Each algorithm runs as a benchmark algorithm: trained, loaded back as a
+    ``model:path=`` player (its own class: QR-DQN's is not DQN's) and scored exactly."""
+    settings, saved_as = TRIAL_ALGORITHMS[algo]
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [0], "algorithms": {algo: settings}})
     spec = trial_specs(load_suite(path))[0]
     record = benchmark.run_trial(spec, str(tmp_path / "out"))
-    assert record["algo"] == "QRDQN" and record["timesteps"] >= 64
+    assert record["algo"] == algo and record["timesteps"] >= 64
     raw = record["raw"]
     assert record["score"] == pytest.approx(
         (raw["exact_win"] - raw["random_exact_win"])
         / (raw["best_response_win"] - raw["random_exact_win"]))
     from pagadores_agents.sb3_adapter import detect_algo
 
-    assert detect_algo(tmp_path / "out" / "runs" / spec.trial_id / "model.zip") == "qrdqn"
+    assert detect_algo(tmp_path / "out" / "runs" / spec.trial_id / "model.zip") == saved_as
+
+
+def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
+    """RecurrentPPO (sb3-contrib) runs as a benchmark algorithm with its LSTM policy: trained,
+    loaded back as a ``model:path=`` player (memoryless, ``sb3_adapter``) and scored."""
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [3], "algorithms": {
+        "RecurrentPPO": {"n_envs": 2, "hyperparams": {
+            "n_steps": 16, "batch_size": 32, "n_epochs": 1,
+            "policy_kwargs": {"lstm_hidden_size": 8, "net_arch": [8]}}}}})
+    spec = trial_specs(load_suite(path))[0]
+    out = tmp_path / "out"
+    record = benchmark.run_trial(spec, str(out))
+    assert (record["task"], record["algo"], record["seed"]) == ("t", "RecurrentPPO", 3)
+    assert record["timesteps"] >= 64
+    raw = record["raw"]
+    assert record["score"] == pytest.approx(
+        (raw["exact_win"] - raw["random_exact_win"])
+        / (raw["best_response_win"] - raw["random_exact_win"]))
+    from pagadores_agents.sb3_adapter import detect_algo
+    from pagadores_train.config import load_config
+
+    run = out / "runs" / spec.trial_id
+    assert detect_algo(run / "model.zip") == "recurrent_ppo"
+    assert load_config(run / "config.yaml").algo.policy == "MlpLstmPolicy"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "benchmark").glob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_shipped_suites_load(path: Path) -> None:
+    suite = load_suite(path)
+    assert trial_specs(suite), f"{path.name} has no trials"

@@ -16,14 +16,24 @@ from pagadores_train.config import (
     save_config,
     table_sizes,
 )
+from pagadores_train.rllib import is_rllib_config, load_rllib_config
 
-CONFIGS = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
+SHIPPED = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
+#: RLlib configs (an ``rllib:`` section) have their own schema (pagadores_train.rllib).
+RLLIB_CONFIGS = [p for p in SHIPPED if is_rllib_config(p)]
+CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS]
 REQUIRED = {"default", "ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p", "selfplay_3p",
-            "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p"}
+            "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p",
+            "rllib_selfplay_3p"}
 
 
 def test_the_required_configs_ship() -> None:
-    assert {p.stem for p in CONFIGS} >= REQUIRED
+    assert {p.stem for p in SHIPPED} >= REQUIRED
+
+
+@pytest.mark.parametrize("path", RLLIB_CONFIGS, ids=lambda p: p.stem)
+def test_every_shipped_rllib_config_loads_and_validates(path: Path) -> None:
+    assert load_rllib_config(path).name == path.stem
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
@@ -154,8 +164,77 @@ def test_unknown_keys_are_rejected_with_their_path(data: dict, message: str) -> 
 def test_bad_algorithm_lists_the_known_ones() -> None:
     with pytest.raises(ConfigError) as err:
         config_from_dict({"algo": {"name": "SAC"}})
-    assert "algo.name must be one of 'MaskablePPO', 'PPO', 'A2C', 'DQN', 'QRDQN', got 'SAC'" in str(
-        err.value)
+    assert ("algo.name must be one of 'MaskablePPO', 'PPO', 'A2C', 'DQN', 'QRDQN', "
+            "'RecurrentPPO', got 'SAC'") in str(err.value)
+
+
+@pytest.mark.parametrize(("algo", "policy"), [
+    ("MaskablePPO", "MlpPolicy"), ("PPO", "MlpPolicy"), ("A2C", "MlpPolicy"),
+    ("DQN", "MlpPolicy"), ("QRDQN", "MlpPolicy"), ("RecurrentPPO", "MlpLstmPolicy"),
+])
+def test_each_algorithm_gets_its_network_family(algo: str, policy: str, tmp_path: Path
+                                                 ) -> None:
+    config = config_from_dict({"algo": {"name": algo}}, name="x")
+    assert config.algo.policy == policy
+    assert config_from_dict({"algo": {"name": algo, "policy": policy}}).algo == config.algo
+    save_config(config, tmp_path / "c.yaml")  # written out by name, read back the same
+    assert load_config(tmp_path / "c.yaml").algo == config.algo
+
+
+def test_recurrent_ppo_is_unmasked_and_takes_ppos_checked_hyperparameters() -> None:
+    config = config_from_dict({"algo": {"name": "RecurrentPPO",
+                                        "hyperparams": {"n_steps": 32, "gamma": 1.0}}})
+    assert not config.algo.masking and config.env.illegal_action == "replace"
+    with pytest.raises(ConfigError, match="algo.hyperparams.n_steps must be an integer ≥ 1"):
+        config_from_dict({"algo": {"name": "RecurrentPPO", "hyperparams": {"n_steps": 0}}})
+    with pytest.raises(ConfigError, match="unknown key 'algo.hyperparams.buffer_size' for "
+                                          "RecurrentPPO"):
+        config_from_dict({"algo": {"name": "RecurrentPPO", "hyperparams": {"buffer_size": 9}}})
+
+
+@pytest.mark.parametrize(("algo", "message"), [
+    ({"name": "RecurrentPPO", "policy": "MlpPolicy"},
+     "algo.policy must be 'MlpLstmPolicy' for RecurrentPPO (or left out), got 'MlpPolicy'"),
+    ({"name": "PPO", "policy": "MlpLstmPolicy"},
+     "algo.policy must be 'MlpPolicy' for PPO (or left out), got 'MlpLstmPolicy'"),
+    ({"policy": "MlpLstmPolicy"},  # the default algorithm, MaskablePPO
+     "algo.policy must be 'MlpPolicy' for MaskablePPO (or left out), got 'MlpLstmPolicy'"),
+    ({"name": "A2C", "policy": "CnnPolicy"},
+     "algo.policy must be one of 'MlpPolicy', 'MlpLstmPolicy', got 'CnnPolicy'"),
+])
+def test_a_policy_the_algorithm_does_not_train_is_refused_in_one_line(algo: dict,
+                                                                      message: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"algo": algo})
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize(("algo", "kwargs", "message"), [
+    ("RecurrentPPO", {"lstm_hidden_size": 0},
+     "algo.hyperparams.policy_kwargs.lstm_hidden_size must be an integer ≥ 1, got 0"),
+    ("RecurrentPPO", {"n_lstm_layers": 1.5},
+     "algo.hyperparams.policy_kwargs.n_lstm_layers must be an integer ≥ 1, got 1.5"),
+    ("RecurrentPPO", {"enable_critic_lstm": "no"},
+     "algo.hyperparams.policy_kwargs.enable_critic_lstm must be true or false, got 'no'"),
+    ("RecurrentPPO", {"shared_lstm": True},  # SB3's default enable_critic_lstm is true
+     "algo.hyperparams.policy_kwargs.shared_lstm needs enable_critic_lstm: false (the critic "
+     "shares the actor's LSTM or has its own, not both)"),
+    ("PPO", {"net_arch": [8], "lstm_hidden_size": 8},
+     "algo.hyperparams.policy_kwargs.lstm_hidden_size is for RecurrentPPO's LSTM, not PPO's "
+     "MlpPolicy"),
+])
+def test_lstm_settings_are_checked_up_front(algo: str, kwargs: dict, message: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"algo": {"name": algo, "hyperparams": {"policy_kwargs": kwargs}}})
+    assert str(err.value) == message
+
+
+def test_good_lstm_settings_are_accepted() -> None:
+    kwargs = {"lstm_hidden_size": 32, "n_lstm_layers": 2, "shared_lstm": True,
+              "enable_critic_lstm": False, "net_arch": [16]}
+    config = config_from_dict({"algo": {"name": "RecurrentPPO",
+                                        "hyperparams": {"policy_kwargs": dict(kwargs)}}})
+    assert config.algo.hyperparams["policy_kwargs"] == kwargs
 
 
 @pytest.mark.parametrize(("algo", "name"), [
@@ -305,3 +384,10 @@ def test_describe_lists_every_key() -> None:
     for key in ("algo.hyperparams", "env.num_players", "vec_env.n_envs", "eval.every",
                 "checkpoint_every", "total_timesteps", "output_dir"):
         assert f"  {key} = " in text
+
+
+def test_train_help_lists_both_kinds_of_config_keys() -> None:
+    from pagadores_train.train import build_parser
+
+    text = build_parser().format_help()
+    assert "algo.hyperparams" in text and "rllib.num_env_runners" in text

@@ -17,9 +17,12 @@ policy in the learner's seat:
                          not cover the table, so no best response is known).
 
 A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files in the
-``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs`` and
-``hyperparams``, as in a training config's ``algo``); ``budget`` and ``eval_games``, when
-given, replace every task's (the smoke suite's tiny budget).
+``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs``,
+``hyperparams`` and ``illegal_action``, as in a training config; any algorithm the training
+config takes, ``config.ALGORITHMS``, each with its own network family: ``MlpLstmPolicy`` for
+RecurrentPPO, whose model is scored from a fresh LSTM state at every decision, its memoryless
+projection, ``pagadores_agents.sb3_adapter``); ``budget`` and ``eval_games``, when given,
+replace every task's (the smoke suite's tiny budget).
 
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
@@ -66,6 +69,7 @@ from .config import (
     policy_spec,
     spec_list,
 )
+from .ray_cluster import join_or_start
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
@@ -442,17 +446,10 @@ def _run_ray(specs: list[TrialSpec], out: str, workers: int,
              address: str | None) -> Iterator[dict[str, Any]]:
     """Trials as Ray tasks of one CPU each, yielded as they finish: on a local Ray of
     ``workers`` CPUs started here, or on the cluster at ``address``."""
-    try:
-        import ray
-    except ImportError:
-        raise SuiteError("--backend ray needs Ray: pip install 'pagadores-env[ray]'"
-                         ) from None
     if not specs:
         return
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False)
+    started = join_or_start(address, workers, SuiteError)
+    import ray
     remote = ray.remote(num_cpus=1, max_retries=0)(run_trial)
     running: list[Any] = []
     try:

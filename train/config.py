@@ -13,6 +13,16 @@ types against their defaults, so a bad value is refused before a run starts, not
 SB3. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
 
+``algo.name`` is one of ``ALGORITHMS``: every SB3 and sb3-contrib algorithm with a discrete
+action space. Only MaskablePPO takes action masks; the others meet a masked action through
+``env.illegal_action`` (``replace`` by default), though in Pagadores both actions are always
+legal (R3.6). ``algo.policy`` is the algorithm's network family and may be left out:
+``MlpLstmPolicy`` (an LSTM) for RecurrentPPO, ``MlpPolicy`` for the others; any other pairing
+is refused. RecurrentPPO's LSTM settings (``policy_kwargs``: ``lstm_hidden_size``,
+``n_lstm_layers``, ``shared_lstm``, ``enable_critic_lstm``) are checked like the common
+hyper-parameters (``LSTM_KWARGS``). A trained RecurrentPPO model is evaluated without memory
+(``pagadores_agents.sb3_adapter``: every decision from a fresh LSTM state).
+
 ``env.game`` picks the game: ``pagadores`` (``Pagadores-v0``, the default) or ``perudo``
 (``Perudo-v0``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
 ``perudo`` namespace) wherever a spec goes, starts with ``env.dice`` dice each (``env.cards`` is
@@ -35,7 +45,7 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import yaml
@@ -49,14 +59,30 @@ from pagadores_env.policies import GAMES
 from pagadores_env.rewards import REWARDS
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
-#: Algorithm name → (module, class, supports action masks).
-ALGORITHMS: dict[str, tuple[str, str, bool]] = {
-    "MaskablePPO": ("sb3_contrib", "MaskablePPO", True),
-    "PPO": ("stable_baselines3", "PPO", False),
-    "A2C": ("stable_baselines3", "A2C", False),
-    "DQN": ("stable_baselines3", "DQN", False),
-    "QRDQN": ("sb3_contrib", "QRDQN", False),
+
+class Algorithm(NamedTuple):
+    """Where an algorithm's class lives, whether it takes action masks, and the one network
+    family (``algo.policy``) it trains here."""
+
+    module: str
+    cls: str
+    masking: bool
+    policy: str = "MlpPolicy"
+
+
+#: Algorithm name → ``Algorithm``. Only MaskablePPO takes action masks; the others meet an
+#: illegal action through ``env.illegal_action`` (in Pagadores both actions are always legal,
+#: R3.6). RecurrentPPO's policy is an LSTM (``MlpLstmPolicy``).
+ALGORITHMS: dict[str, Algorithm] = {
+    "MaskablePPO": Algorithm("sb3_contrib", "MaskablePPO", True),
+    "PPO": Algorithm("stable_baselines3", "PPO", False),
+    "A2C": Algorithm("stable_baselines3", "A2C", False),
+    "DQN": Algorithm("stable_baselines3", "DQN", False),
+    "QRDQN": Algorithm("sb3_contrib", "QRDQN", False),
+    "RecurrentPPO": Algorithm("sb3_contrib", "RecurrentPPO", False, "MlpLstmPolicy"),
 }
+#: Every network family some algorithm trains (``Algorithm.policy``).
+POLICIES = tuple(dict.fromkeys(a.policy for a in ALGORITHMS.values()))
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
 #: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``):
@@ -233,7 +259,7 @@ def mapping(value: Any, key: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _field(default: Any, check: Check, doc: str) -> Any:
+def setting(default: Any, check: Check, doc: str) -> Any:
     """A dataclass field with its check and a one-line meaning (listed by ``describe``)."""
     if isinstance(default, (list, dict)):
         return field(default_factory=lambda: type(default)(default),
@@ -246,14 +272,26 @@ def _field(default: Any, check: Check, doc: str) -> Any:
 class AlgoConfig:
     """``algo``: the SB3 algorithm, its network family and constructor arguments."""
 
-    name: str = _field("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
-    policy: str = _field("MlpPolicy", choice("MlpPolicy"), "network family")
-    hyperparams: dict[str, Any] = _field({}, mapping, "constructor keyword arguments")
+    name: str = setting("MaskablePPO", choice(*ALGORITHMS), "stable-baselines3 algorithm")
+    policy: str | None = setting(None, optional(choice(*POLICIES)),
+                                "network family, the algorithm's (the default): MlpLstmPolicy "
+                                "for RecurrentPPO, MlpPolicy for the others")
+    hyperparams: dict[str, Any] = setting({}, mapping, "constructor keyword arguments")
+
+    def __post_init__(self) -> None:
+        """Fill in the algorithm's network family, or refuse another: each algorithm here
+        trains one (an LSTM policy needs RecurrentPPO's rollouts, which carry its state)."""
+        wanted = ALGORITHMS[self.name].policy
+        if self.policy is None:
+            self.policy = wanted
+        elif self.policy != wanted:
+            raise ConfigError(f"algo.policy must be {wanted!r} for {self.name} (or left out), "
+                              f"got {self.policy!r}")
 
     @property
     def masking(self) -> bool:
         """True if the algorithm uses action masks (only MaskablePPO)."""
-        return ALGORITHMS[self.name][2]
+        return ALGORITHMS[self.name].masking
 
 
 @dataclass
@@ -261,12 +299,12 @@ class SelfPlayConfig:
     """``env.selfplay``: opponents drawn per game and seat from frozen snapshots of the
     learner (``pagadores_train.selfplay``), off with ``every: 0``."""
 
-    every: int = _field(0, integer(0), "add a snapshot of the learner every N timesteps "
+    every: int = setting(0, integer(0), "add a snapshot of the learner every N timesteps "
                         "(0: no self-play, env.opponents play)")
-    sample: str = _field("latest", choice(*SAMPLES),
+    sample: str = setting("latest", choice(*SAMPLES),
                          "which snapshot a seat plays: the latest, uniformly drawn, or "
                          "'priority': more often the ones the learner loses to")
-    scripted_share: float = _field(0.0, number(0.0, 1.0),
+    scripted_share: float = setting(0.0, number(0.0, 1.0),
                                    "chance a seat plays one of env.opponents instead")
 
 
@@ -274,22 +312,22 @@ class SelfPlayConfig:
 class EnvConfig:
     """``env``: the ``Pagadores-v0`` (or ``Perudo-v0``) table the learner trains at."""
 
-    num_players: int | list[int] = _field(
+    num_players: int | list[int] = setting(
         2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
-    cards: int | list[int] = _field(
+    cards: int | list[int] = setting(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    opponents: list[str] = _field(["sensible"], spec_list,
+    opponents: list[str] = setting(["sensible"], spec_list,
                                   "one spec reused in every other seat, or one per other seat")
-    learner_seat: str | int = _field("random", checked_later,
+    learner_seat: str | int = setting("random", checked_later,
                                      "'random' (each episode) or a fixed seat")
-    reward: str = _field("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
-    illegal_action: str | None = _field(
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    illegal_action: str | None = setting(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
-    game: str = _field("pagadores", choice(*GAMES),
+    game: str = setting("pagadores", choice(*GAMES),
                        "the game: pagadores (Pagadores-v0) or perudo (Perudo-v0)")
-    dice: int = _field(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
-    shaping: float = _field(0.0, number(0.0), "perudo: reward per die the others lose (their "
+    dice: int = setting(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
+    shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
                             "(pagadores_train.perudo.DiceShaping)")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
@@ -320,8 +358,8 @@ def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
 class VecEnvConfig:
     """``vec_env``: how many environments run side by side, and how."""
 
-    n_envs: int = _field(8, integer(1, 256), "parallel environments")
-    kind: str = _field("dummy", choice(*VEC_ENVS),
+    n_envs: int = setting(8, integer(1, 256), "parallel environments")
+    kind: str = setting("dummy", choice(*VEC_ENVS),
                        "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
                        "batch engine (pagadores_env.vec_env.PagadoresVecEnv)")
 
@@ -330,16 +368,16 @@ class VecEnvConfig:
 class EvalConfig:
     """``eval``: when the learner is evaluated, against whom, over how many games."""
 
-    every: int = _field(50_000, integer(0),
+    every: int = setting(50_000, integer(0),
                         "evaluate every N timesteps (0: only before training and at the end)")
-    games: int = _field(400, integer(1), "games per opponent at each evaluation")
-    final_games: int = _field(2000, integer(1), "games per opponent in the final evaluation")
-    opponents: list[str] = _field(["random", "stop-first", "always-throw", "sensible"],
+    games: int = setting(400, integer(1), "games per opponent at each evaluation")
+    final_games: int = setting(2000, integer(1), "games per opponent in the final evaluation")
+    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
                                   spec_list, "opponents to evaluate against")
-    exact: bool = _field(True, boolean,
+    exact: bool = setting(True, boolean,
                          "add the solver's exact win probability and exploitability (2 players "
                          "with one card count for both; skipped otherwise)")
-    compare: list[str] = _field([], spec_list_or_none,
+    compare: list[str] = setting([], spec_list_or_none,
                                 "agents the final table measures like the trained policy "
                                 "(written to compare.csv; pagadores_train.compare)")
 
@@ -348,18 +386,18 @@ class EvalConfig:
 class Config:
     """A whole training run: the top-level keys and the sections above."""
 
-    name: str | None = _field(None, optional(run_name),
+    name: str | None = setting(None, optional(run_name),
                               "run folder name, a plain name (default: YAML file stem)")
-    seed: int = _field(0, integer(0), "seeds the envs, the model and the evaluations")
-    total_timesteps: int = _field(300_000, integer(1), "learner decisions to train on")
+    seed: int = setting(0, integer(0), "seeds the envs, the model and the evaluations")
+    total_timesteps: int = setting(300_000, integer(1), "learner decisions to train on")
     algo: AlgoConfig = field(default_factory=AlgoConfig)
     env: EnvConfig = field(default_factory=EnvConfig)
     vec_env: VecEnvConfig = field(default_factory=VecEnvConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
-    checkpoint_every: int = _field(50_000, integer(1), "save a checkpoint every N timesteps")
-    output_dir: str = _field("runs", text, "runs are written to OUTPUT_DIR/NAME/")
-    torch_threads: int = _field(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
-    progress_bar: bool = _field(True, boolean, "show SB3's tqdm/rich progress bar")
+    checkpoint_every: int = setting(50_000, integer(1), "save a checkpoint every N timesteps")
+    output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
+    torch_threads: int = setting(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
+    progress_bar: bool = setting(True, boolean, "show SB3's tqdm/rich progress bar")
 
     @property
     def run_dir(self) -> Path:
@@ -372,7 +410,7 @@ class Config:
 
 
 # --------------------------------------------------------------------------- building
-def _build(cls: type, data: Any, path: str) -> Any:
+def build_section(cls: type, data: Any, path: str) -> Any:
     """Instantiate dataclass ``cls`` from a mapping, checking keys and every value."""
     where = path.rstrip(".") or "the config"
     if not isinstance(data, dict):
@@ -388,7 +426,7 @@ def _build(cls: type, data: Any, path: str) -> Any:
             continue
         key = f"{path}{f.name}"
         if dataclasses.is_dataclass(f.default_factory):  # a nested section
-            values[f.name] = _build(f.default_factory, data[f.name], f"{key}.")
+            values[f.name] = build_section(f.default_factory, data[f.name], f"{key}.")
         else:
             values[f.name] = f.metadata["check"](data[f.name], key)
     return cls(**values)
@@ -398,8 +436,8 @@ def algorithm_class(name: str) -> type:
     """The SB3 class for an algorithm name (imported lazily: torch is slow to import)."""
     import importlib
 
-    module, cls, _ = ALGORITHMS[name]
-    return getattr(importlib.import_module(module), cls)
+    algorithm = ALGORITHMS[name]
+    return getattr(importlib.import_module(algorithm.module), algorithm.cls)
 
 
 #: Allowed values of the common hyper-parameters, wherever an algorithm takes them (SB3's
@@ -444,6 +482,34 @@ def _check_hyperparams(algo: AlgoConfig) -> None:
         if "activation_fn" in kwargs:
             choice(*ACTIVATIONS)(kwargs["activation_fn"],
                                  "algo.hyperparams.policy_kwargs.activation_fn")
+        _check_lstm_kwargs(algo, kwargs)
+
+
+#: Allowed values of the LSTM's own ``policy_kwargs`` (``MlpLstmPolicy``, RecurrentPPO's).
+LSTM_KWARGS: dict[str, Check] = {
+    "lstm_hidden_size": _POSITIVE_INT, "n_lstm_layers": _POSITIVE_INT,
+    "shared_lstm": boolean, "enable_critic_lstm": boolean,
+}
+
+
+def _check_lstm_kwargs(algo: AlgoConfig, kwargs: dict[str, Any]) -> None:
+    """The LSTM's ``policy_kwargs``: only with an LSTM policy, each in range, and the critic
+    either sharing the actor's LSTM or having its own, not both (SB3 asserts that only when
+    it builds the model, after a benchmark suite has started)."""
+    given = [name for name in LSTM_KWARGS if name in kwargs]
+    if given and algo.name != "RecurrentPPO":
+        raise ConfigError(f"algo.hyperparams.policy_kwargs.{given[0]} is for RecurrentPPO's "
+                          f"LSTM, not {algo.name}'s {algo.policy}")
+    for name in given:
+        kwargs[name] = LSTM_KWARGS[name](kwargs[name], f"algo.hyperparams.policy_kwargs.{name}")
+    if given:
+        policy = algorithm_class(algo.name).policy_aliases[algo.policy]
+        chosen = {name: p.default for name, p in
+                  inspect.signature(policy.__init__).parameters.items()} | kwargs
+        if chosen["shared_lstm"] and chosen["enable_critic_lstm"]:
+            raise ConfigError("algo.hyperparams.policy_kwargs.shared_lstm needs "
+                              "enable_critic_lstm: false (the critic shares the actor's LSTM "
+                              "or has its own, not both)")
 
 
 def _check_normalisation(config: Config) -> None:
@@ -549,7 +615,7 @@ def _with_game_defaults(data: Any) -> Any:
     filled = dict(data)
     for section, defaults in PERUDO_DEFAULTS.items():
         given = filled.get(section, {})
-        if isinstance(given, dict):  # else _build names the section that is no mapping
+        if isinstance(given, dict):  # else build_section names the section that is no mapping
             filled[section] = defaults | given
     return filled
 
@@ -579,7 +645,7 @@ def _check_mixed(config: Config, sizes: list[int]) -> None:
 def config_from_dict(data: Any, name: str | None = None) -> Config:
     """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
     ``name``. Raises ``ConfigError`` naming the first bad key."""
-    config = _build(Config, _with_game_defaults(data), "")
+    config = build_section(Config, _with_game_defaults(data), "")
     _check_specs(config)
     if config.name is None and name is not None:
         config.name = run_name(name, "name")

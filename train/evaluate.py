@@ -16,12 +16,14 @@ row by row):
     is rounded up to a multiple of ``num_players`` so every entry sits in every seat equally
     often and nobody profits from seat order.
 
-``tournament(agents, num_games, seed, cards, progress) -> TournamentResult``
+``tournament(agents, num_games, seed, cards, progress, match, result_type) -> TournamentResult``
     Round-robin: every pair of agents plays ``num_games`` two-player games with rotated
     seats. Gives the win-rate matrix and a Bradley–Terry rating per agent with a 95 %
     interval (from the fit's Hessian, so deterministic) and the range of ranks the
     uncertainty allows: with a few hundred games a pair, agents within a few Elo points of
     each other (the good heuristics and ``optimal``) share a range instead of a false order.
+    The matches are ``evaluate_agents``' unless ``match`` plays them another way (Perudo's
+    tournament passes ``pagadores_train.perudo.perudo_match``).
 
 Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interval, mean final
 placement (1 = winner; players knocked out together share a place), mean cards lost per round
@@ -286,6 +288,11 @@ class TournamentResult:
         best, worst = self.rank_best[i], self.rank_worst[i]
         return str(best) if best == worst else f"{best}–{worst}"
 
+    def heading(self) -> str:
+        """What was played: the table's title before its legend."""
+        return (f"round-robin, {self.num_games} two-player games per pair, {self.cards} cards, "
+                f"seed {self.seed}")
+
     def table(self) -> str:
         """Agents from the highest rating down, rows and columns in that order."""
         order = self.ranked()
@@ -294,8 +301,7 @@ class TournamentResult:
                  f"[{self.rating_low[i]:+.0f}, {self.rating_high[i]:+.0f}]",
                  *("-" if i == j else f"{self.win_rate[i][j]:.3f}" for j in order))
                 for i in order]
-        title = (f"round-robin, {self.num_games} two-player games per pair, {self.cards} cards, "
-                 f"seed {self.seed}; cell = row's win rate against column")
+        title = f"{self.heading()}; cell = row's win rate against column"
         note = ("rating: Bradley–Terry on the Elo scale with its 95% interval; rank a–b: the "
                 "ranks the rating differences allow at 95% for all pairs together (agents "
                 "with overlapping ranks are not told apart by these games)")
@@ -472,10 +478,24 @@ def with_exact(stats: AgentStats, metrics: Mapping[str, float],
                    exact_deterministic=deterministic)
 
 
+#: One pair's match of a tournament: ``match(pair, num_games, seed, cards)`` plays the two
+#: agents of ``pair`` against each other and returns their rows in that order.
+Match = Callable[[list[AgentLike], int, int, int], EvalResult]
+
+
+def pagadores_match(pair: list[AgentLike], num_games: int, seed: int, cards: int) -> EvalResult:
+    """A Pagadores match (``evaluate_agents``; Monte Carlo only, as a rating needs no exact
+    columns)."""
+    return evaluate_agents(pair, 2, num_games, seed, cards, exact=False)
+
+
 def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
-               cards: int = 10, progress: bool = False) -> TournamentResult:
+               cards: int = 10, progress: bool = False, match: Match = pagadores_match,
+               result_type: type[TournamentResult] = TournamentResult) -> TournamentResult:
     """Round-robin of two-player matches, ``num_games`` per pair (seats rotated, so rounded
-    up to even), rated by Bradley–Terry (``bradley_terry``)."""
+    up to even), rated by Bradley–Terry (``bradley_terry``). ``match`` plays each pair
+    (another game's evaluation, such as Perudo's, with ``cards`` its starting hand) and
+    ``result_type`` holds the outcome."""
     agents = list(agents)
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {len(agents)}")
@@ -486,8 +506,7 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     pairs = [(i, j) for i in range(size) for j in range(i + 1, size)]
     bar = _progress_bar(len(pairs), progress, "tournament")
     for i, j in pairs:
-        result = evaluate_agents([agents[i], agents[j]], 2, num_games, child_seed(seed, 2, i, j),
-                                 cards, exact=False)
+        result = match([agents[i], agents[j]], num_games, child_seed(seed, 2, i, j), cards)
         wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
         played = result.num_games
         if bar is not None:
@@ -501,7 +520,7 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     covariance = bradley_terry_covariance(wins, rating)
     half = Z95 * np.sqrt(np.diag(covariance))
     best, worst = rank_ranges(rating, covariance)
-    return TournamentResult(tuple(labels), played, seed, cards,
+    return result_type(tuple(labels), played, seed, cards,
                             tuple(map(tuple, wins.tolist())), rates, tuple(rating.tolist()),
                             tuple((rating - half).tolist()), tuple((rating + half).tolist()),
                             tuple(best.tolist()), tuple(worst.tolist()))

@@ -9,6 +9,11 @@ rotated: in game ``g`` entry ``i`` sits at seat ``(i + g) % num_players``. Seat 
 first round (P2.2), so rotation also rotates who starts, and ``num_games`` is rounded up to a
 multiple of ``num_players`` so every entry sits in every seat equally often.
 
+``tournament_perudo(agents, num_games, seed, dice, progress)`` is ``evaluate.tournament``'s
+round-robin (win-rate matrix, Bradley–Terry ratings with 95 % intervals, rank ranges) with
+each pair played by ``perudo_match``, that is ``evaluate_perudo`` at 2 players; every agent
+spec is checked before the first game.
+
 Each row is an ``evaluate.AgentStats``: the win rate with its 95 % Wilson interval
 (``evaluate.wilson_interval``), the mean final place (1 = winner, ``Game.placements``) and,
 in the column Pagadores uses for cards, the dice lost per round played (P4.2: the dice a seat
@@ -61,10 +66,12 @@ from .evaluate import (
     AgentLike,
     AgentStats,
     EvalResult,
+    TournamentResult,
     _aligned,
     _labels,
     _reseed,
     entry_rows,
+    tournament,
     wilson_interval,
 )
 
@@ -115,6 +122,16 @@ class PerudoEvalResult(EvalResult):
                  f"dice, seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds;"
                  f" fair share {1 / self.num_players:.3f}")
         return "\n".join([title, _aligned([header, *body])])
+
+
+@dataclass(frozen=True)
+class PerudoTournamentResult(TournamentResult):
+    """``tournament_perudo``'s result: ``cards`` holds the starting dice; the title says so."""
+
+    def heading(self) -> str:
+        """What was played: the table's title before its legend."""
+        return (f"Perudo round-robin, {self.num_games} two-player games per pair, {self.cards} "
+                f"dice, seed {self.seed}")
 
 
 class DiceShaping(gymnasium.Wrapper):
@@ -177,6 +194,23 @@ def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games
     stats = tuple(totals.stats(r, labels[r], row_of_entry.count(r)) for r in range(len(policies)))
     length = float(np.mean([table.round for table in tables]))
     return PerudoEvalResult(num_players, games, seed, dice, length, stats)
+
+
+def perudo_match(pair: list[AgentLike], num_games: int, seed: int, dice: int) -> EvalResult:
+    """One pair of a Perudo tournament: ``evaluate_perudo`` at 2 players (``evaluate.Match``)."""
+    return evaluate_perudo(pair, 2, num_games, seed, dice)
+
+
+def tournament_perudo(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
+                      dice: int = MAX_DICE, progress: bool = False) -> TournamentResult:
+    """Round-robin of 2-player Perudo matches, as a ``PerudoTournamentResult`` (see the module
+    docstring). Raises ``ValueError`` in one line on a bad spec, ``num_games``, ``seed`` or
+    ``dice`` before any game, so a misspelt last agent does not cost the other pairs' games."""
+    agents = list(agents)
+    for agent in agents:  # the matches check the rest before their first game
+        make_policy(agent, game=GAME)
+    return tournament(agents, num_games, seed, dice, progress, match=perudo_match,
+                      result_type=PerudoTournamentResult)
 
 
 def play_games(policies: Sequence[Policy], rows_at: Sequence[Sequence[int]], num_players: int,

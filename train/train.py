@@ -328,7 +328,7 @@ def saved_run(config: Config, fresh: bool) -> Config | None:
     except ConfigError as err:
         raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
                        "pass --fresh to start over or pick another --name") from None
-    old, now = _flat(before.to_dict()), _flat(config.to_dict())
+    old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
                if k not in RESUMABLE_CHANGES and old.get(k) != now.get(k)]
     if changed:
@@ -408,12 +408,12 @@ def check_not_backwards(config: Config, saved: Config, timesteps: int) -> None:
             f"{saved.total_timesteps:,} or more, or pass --fresh to start over")
 
 
-def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Nested dicts as ``{"algo.hyperparams.gamma": 1.0, ...}``, to name what changed."""
     flat: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, dict) and value:
-            flat |= _flat(value, f"{prefix}{key}.")
+            flat |= flat_keys(value, f"{prefix}{key}.")
         else:
             flat[f"{prefix}{key}"] = value
     return flat
@@ -1058,11 +1058,16 @@ PROG = "pagadores train"
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``pagadores train`` argument parser (its help lists every config key)."""
+    from .rllib import RLlibConfig  # its schema only: no Ray
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it. "
-                    "Running it again resumes the run from its last checkpoint.",
-        epilog="config keys (YAML, nested by the dots):\n" + describe())
+                    "Running it again resumes the run from its last checkpoint. A config "
+                    "with an rllib: section trains RLlib PPO self-play instead (extra ray; "
+                    "keys below).",
+        epilog="config keys (YAML, nested by the dots):\n" + describe()
+               + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
+               + describe(RLlibConfig))
     parser.add_argument("config", help="YAML config file, e.g. configs/default.yaml")
     parser.add_argument("--timesteps", type=int, metavar="N",
                         help="override total_timesteps (smoke tests)")
@@ -1075,30 +1080,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclass(frozen=True)
+class Trainer:
+    """What ``run`` needs of a kind of config: SB3's (this module) or RLlib's
+    (``pagadores_train.rllib.TRAINER``)."""
+
+    load: Callable[[str], Any]  # the config file → a validated config
+    from_dict: Callable[[dict[str, Any]], Any]  # a config's dict (with overrides) → a config
+    train: Callable[..., RunResult]  # (config, fresh) → the run's result
+    headline: Callable[[Any, RunResult], str]  # the line above the final table
+    interrupted: Callable[[KeyboardInterrupt, argparse.Namespace], str]  # after Ctrl-C
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config
-    or an unusable run folder, 130 on Ctrl-C (after saying how to resume)."""
+    or an unusable run folder, 130 on Ctrl-C (after saying how to resume). A config with an
+    ``rllib:`` section trains with RLlib instead (``pagadores_train.rllib``)."""
+    from .rllib import TRAINER, is_rllib_config  # Ray is imported only by an RLlib run
+
+    trainer = TRAINER if is_rllib_config(args.config) else SB3_TRAINER
     try:
-        config = load_config(args.config)
+        config = trainer.load(args.config)
         overrides = {"total_timesteps": args.timesteps, "name": args.name,
                      "output_dir": args.output_dir}
         data = config.to_dict() | {k: v for k, v in overrides.items() if v is not None}
         if args.no_progress:
             data["progress_bar"] = False
-        config = config_from_dict(data)
-        result = train(config, fresh=args.fresh)
+        config = trainer.from_dict(data)
+        result = trainer.train(config, fresh=args.fresh)
     except (ConfigError, RunError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
-        print(interrupted(stop, args), file=sys.stderr)
+        print(trainer.interrupted(stop, args), file=sys.stderr)
         return 130
-    sizes = table_sizes(config.env)
-    players = f"{sizes[0]}" if len(sizes) == 1 else f"{', '.join(map(str, sizes))}"
-    print(f"\n{config.algo.name} on {players} players, "
-          f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
+    print(f"\n{trainer.headline(config, result)}")
     print(result.table())
     return 0
+
+
+def headline(config: Config, result: RunResult) -> str:
+    """The line above an SB3 run's final table."""
+    sizes = table_sizes(config.env)
+    players = f"{sizes[0]}" if len(sizes) == 1 else f"{', '.join(map(str, sizes))}"
+    return (f"{config.algo.name} on {players} players, "
+            f"{result.timesteps} timesteps, {result.wall_time_s:.0f} s → {result.run_dir}")
 
 
 def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
@@ -1109,6 +1135,9 @@ def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
              else f"checkpoint saved at step {stop.timesteps:,}")
     return f"interrupted: {where}; resume with: {command(args, fresh=False)}"
 
+
+
+SB3_TRAINER = Trainer(load_config, config_from_dict, train, headline, interrupted)
 
 def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
     """The command line that runs ``args`` again (``fresh`` overrides ``--fresh``)."""

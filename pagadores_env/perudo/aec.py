@@ -64,8 +64,8 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         # One space object per agent, so seeding one agent's space leaves the others alone.
-        self.action_spaces: dict[str, spaces.Space[Any]] = {
-            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {agent: spaces.Discrete(NUM_ACTIONS)
+                              for agent in self.possible_agents}
         self.observation_spaces = {
             agent: spaces.Dict({
                 "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),

@@ -1,0 +1,590 @@
+"""Self-play training with RLlib PPO at one Pagadores table: ``pagadores train`` with a config
+that has an ``rllib:`` section (``configs/rllib_selfplay_3p.yaml``).
+
+What it trains: RLlib's PPO (its current API stack: RLModule, Learner, EnvRunner) on the
+PettingZoo AEC env ``pagadores_v0.env(num_players, cards, reward)`` wrapped as it is in RLlib's
+``PettingZooEnv`` (default ``eliminated="stay"``: the agent selected after every reset and step
+has a decision). With ``eliminated="leave"`` a seat knocked out by the first throws is
+terminated before anyone decides, and the wrapper's ``reset`` hands it to RLlib to act
+(mask ``[0, 0]``); the env then refuses the action RLlib sends back and sampling stops. The
+issue that chose "stay" reports ``{}`` as that observation; with RLlib 2.60 it is the dead
+seat's full observation, refused one step later (``tests/test_rllib.py`` shows both).
+
+Every seat is mapped to one shared policy (module id ``shared``): the policy plays and learns
+from all seats at once. Its network is ``pagadores_agents.rllib_module.MaskedPPOTorchRLModule``,
+RLlib's default PPO module reading our ``observation`` key, with the ``action_mask`` applied to
+its logits so a masked action has probability exactly 0 (not a penalty; in Pagadores both
+actions are always legal, R3.6).
+
+What a step is: ``total_timesteps`` and ``checkpoint_every`` count environment steps, RLlib's
+``num_env_steps_sampled_lifetime``: one ``step`` of ``PettingZooEnv``, that is ONE decision
+(stop / throw again) of whichever seat acts, summed over all seats (the dead steps of
+terminated agents are not steps). An SB3 self-play run (``configs/selfplay_3p.yaml``) counts
+the learner's decisions only, which are also its training samples; here every decision is a
+training sample of the shared policy, so the same number means as many samples in both. PPO
+samples whole batches of ``rllib.train_batch_size`` steps, so a run ends at the first batch
+that reaches ``total_timesteps`` (a batch may run a few steps over when a sampler steps
+several envs).
+
+Run it::
+
+    pagadores train configs/rllib_selfplay_3p.yaml [--timesteps N] [--name NAME]
+                    [--output-dir DIR] [--fresh] [--no-progress]
+
+On a Ray cluster: start the head (``ray start --head``) and the workers (``ray start
+--address HEAD:6379``) on machines where this package is installed with its ``ray`` extra,
+then run the same command with ``RAY_ADDRESS=HEAD:6379`` in the environment, or set
+``rllib.address`` in the config; ``rllib.num_env_runners`` env runners (one CPU each) then
+sample in parallel across the cluster, while the learner runs in this process. Without an
+address a local Ray is started for the run (and stopped after it); an already running Ray
+in the process (``ray.init`` before ``train``) is used as it is.
+
+The run folder ``OUTPUT_DIR/NAME/`` holds:
+
+====================  ===========================================================
+config.yaml           the validated config, defaults filled in
+checkpoints/          ``step_<N>/``: the newest RLlib algorithm checkpoint (all of PPO's
+                      state: the module, the optimiser, the connectors, the counters);
+                      ``latest.json`` names it (the resume point)
+final_eval.csv        the final evaluation, the same columns as an SB3 run's
+====================  ===========================================================
+
+A checkpoint is saved every ``checkpoint_every`` steps and at the end, into a temporary
+folder in ``checkpoints/`` that is renamed to ``step_<N>`` once complete; then ``latest.json``
+is replaced atomically and the older ``step_<N>`` folders are removed. A kill at any moment
+leaves the previous checkpoint whole. The trained policy is ``rllib:path=OUTPUT_DIR/NAME``
+(``pagadores_agents.rllib_adapter``), playable wherever a player spec goes.
+
+Resume: running the same config again continues from ``latest.json``'s checkpoint (only
+``total_timesteps``, ``progress_bar``, ``name``, ``output_dir``, ``rllib.address``,
+``rllib.num_env_runners``, ``rllib.num_envs_per_env_runner`` and ``rllib.torch_threads``
+may differ); ``--fresh``
+starts over, removing only what a run writes (the table above and leftover temporary
+folders). If ``latest.json`` is missing or damaged, the newest complete ``step_<N>`` folder is
+the resume point (said on stderr), so a run with a checkpoint is never taken for a new one.
+A folder holding such files but no run's ``config.yaml`` is refused. A complete run is not
+trained again: its final evaluation is redone. Ctrl-C stops at once and keeps the last
+checkpoint (a PPO iteration cut short leaves no consistent state to save); the command line
+exits with status 130 and prints the command that resumes.
+
+Evaluation: at the end the policy plays as ``rllib:path=…`` through the same reports as an
+SB3 run (``pagadores_train.train.evaluate_player``, the same final table): Monte Carlo games
+against each ``eval.opponents`` and, at 3 or more players where the solver covers the table,
+its exact NashConv and exact win against each opponent from one solver pass
+(``pagadores_train.yardstick.learner_exact``; 3 players with 10 cards ask the policy about
+1.05e8 decisions, a few CPU minutes).
+
+Seeding: ``seed`` is RLlib's seed (``config.debugging(seed=...)``: the module's initial
+weights, torch's and numpy's generators, each env runner's env seeds) and the evaluation's.
+With ``rllib.num_env_runners: 0`` (sampling in this process) two runs of the same config end
+with identical weights (``tests/test_rllib.py`` checks it); with env runners the order in
+which their batches arrive is up to the cluster, so runs may differ. A resumed run continues
+from the checkpoint's state, it does not repeat an uninterrupted run exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pagadores_agents.rllib_adapter import (
+    ALGORITHM_MARKER,
+    CHECKPOINTS,
+    LATEST,
+    SHARED_POLICY,
+    latest_checkpoint,
+)
+from pagadores_env.atomic import write_atomic
+from pagadores_env.policies import make_policy
+from pagadores_env.rewards import REWARDS
+from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
+
+from .config import (
+    ACTIVATIONS,
+    Config,
+    ConfigError,
+    EnvConfig,
+    EvalConfig,
+    boolean,
+    build_section,
+    cards_spec,
+    choice,
+    integer,
+    number,
+    optional,
+    policy_spec,
+    run_name,
+    setting,
+    spec_list,
+    text,
+)
+from .ray_cluster import join_or_start
+from .train import (
+    RESUMABLE_CHANGES,
+    Clock,
+    Evaluation,
+    Interrupted,
+    RunError,
+    RunResult,
+    Trainer,
+    check_not_backwards,
+    command,
+    eval_rows,
+    evaluate_player,
+    flat_keys,
+    say,
+    warn,
+    write_csv,
+)
+from .yardstick import LearnerExact, learner_exact
+
+#: The section that makes a YAML config an RLlib one (``is_rllib_config``).
+SECTION = "rllib"
+#: Keys that may differ when a run is continued: SB3's, and where and how wide it samples.
+RESUMABLE = RESUMABLE_CHANGES | {"rllib.address", "rllib.num_env_runners",
+                                 "rllib.num_envs_per_env_runner", "rllib.torch_threads"}
+#: What a run writes: files in the run folder, and entries of its checkpoints folder.
+RUN_FILES = ("config.yaml", "final_eval.csv")
+STEP = re.compile(r"step_(\d+)")
+#: A checkpoint folder being written (``.step_<N>.tmp``, renamed to ``step_<N>`` once
+#: complete) or a file ``write_atomic`` is writing.
+TEMPORARY = re.compile(r"\..+\.tmp")
+#: The name RLlib knows the env by (``tune.register_env``).
+ENV_NAME = "pagadores_aec"
+
+
+# --------------------------------------------------------------------------- the config
+def layers(value: Any, key: str) -> list[int]:
+    """A non-empty list of layer sizes 1–4096."""
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"{key} must be a non-empty list of layer sizes, got {value!r}")
+    return [integer(1, 4096)(v, f"{key}[{i}]") for i, v in enumerate(value)]
+
+
+@dataclass
+class TableConfig:
+    """``env``: the table every seat of which the shared policy plays."""
+
+    num_players: int = setting(3, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table "
+                              "(R1.1), every seat played by the shared policy")
+    cards: int | list[int] = setting(
+        10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+
+
+@dataclass
+class PPOSettings:
+    """``rllib``: where RLlib samples and PPO's settings (keys named as RLlib's
+    ``PPOConfig.env_runners``/``training`` arguments and ``DefaultModelConfig`` fields)."""
+
+    address: str | None = setting(None, optional(text), "Ray cluster to join, e.g. "
+                                 "'HEAD:6379' (default: RAY_ADDRESS, else a local Ray)")
+    num_env_runners: int = setting(0, integer(0, 1024), "sampling workers, one CPU each "
+                                  "(0: sample in this process)")
+    num_envs_per_env_runner: int = setting(1, integer(1, 256), "envs each sampler steps")
+    train_batch_size: int = setting(4000, integer(2), "env steps per PPO iteration")
+    minibatch_size: int = setting(500, integer(2), "steps per SGD minibatch")
+    num_epochs: int = setting(5, integer(1), "passes over each batch")
+    lr: float = setting(3e-4, number(0, above=True), "Adam learning rate")
+    gamma: float = setting(1.0, number(0, 1), "discount")
+    lambda_: float = setting(0.95, number(0, 1), "GAE lambda")
+    entropy_coeff: float = setting(0.0, number(0), "entropy bonus")
+    clip_param: float = setting(0.2, number(0, above=True), "PPO clip range")
+    vf_loss_coeff: float = setting(1.0, number(0), "value loss weight")
+    fcnet_hiddens: list[int] = setting([64, 64], layers,
+                                      "hidden layer sizes (actor and critic each)")
+    fcnet_activation: str = setting("tanh", choice(*ACTIVATIONS), "hidden activation")
+    torch_threads: int = setting(1, integer(1, 64), "torch threads of this process: the "
+                                "learner, and the sampling with 0 env runners (small nets: "
+                                "1 is fastest)")
+
+
+@dataclass
+class FinalEvalConfig:
+    """``eval``: the final evaluation (the same reports as an SB3 run's)."""
+
+    games: int = setting(2000, integer(1), "games per opponent")
+    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
+                                  spec_list, "opponents to evaluate against")
+    exact: bool = setting(True, boolean, "add the solver's exact numbers where it covers the "
+                         "table (3+ players: NashConv and exact win)")
+
+
+@dataclass
+class RLlibConfig:
+    """A whole RLlib run: the top-level keys and the sections above."""
+
+    name: str | None = setting(None, optional(run_name),
+                              "run folder name, a plain name (default: YAML file stem)")
+    seed: int = setting(0, integer(0), "RLlib's seed and the evaluation's")
+    total_timesteps: int = setting(1_000_000, integer(1), "env steps to train on: decisions "
+                                  "of all seats")
+    env: TableConfig = field(default_factory=TableConfig)
+    rllib: PPOSettings = field(default_factory=PPOSettings)
+    eval: FinalEvalConfig = field(default_factory=FinalEvalConfig)
+    checkpoint_every: int = setting(100_000, integer(1), "save a checkpoint every N env steps")
+    output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
+    progress_bar: bool = setting(True, boolean, "show a progress bar over env steps")
+
+    @property
+    def run_dir(self) -> Path:
+        """The run's folder, ``output_dir/name``."""
+        return Path(self.output_dir) / (self.name or "run")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain nested data (what ``config.yaml`` holds)."""
+        return dataclasses.asdict(self)
+
+
+def is_rllib_config(path: str | Path) -> bool:
+    """Whether the YAML file at ``path`` is an RLlib config (a mapping with an ``rllib``
+    section). False for anything unreadable: ``load_config`` then says what is wrong."""
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and SECTION in data
+
+
+def rllib_config_from_dict(data: Any, name: str | None = None) -> RLlibConfig:
+    """Validate plain data into an ``RLlibConfig``; ``ConfigError`` names the first bad key."""
+    config = build_section(RLlibConfig, data, "")
+    if config.name is None and name is not None:
+        config.name = run_name(name, "name")
+    n, cards = config.env.num_players, config.env.cards
+    if isinstance(cards, list) and len(cards) != n:
+        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
+                          f"got {len(cards)}")
+    if config.rllib.minibatch_size > config.rllib.train_batch_size:
+        raise ConfigError(f"rllib.minibatch_size must be at most rllib.train_batch_size "
+                          f"({config.rllib.train_batch_size}), got {config.rllib.minibatch_size}")
+    for i, spec in enumerate(config.eval.opponents):
+        policy_spec(spec, f"eval.opponents[{i}]")
+    return config
+
+
+def load_rllib_config(path: str | Path) -> RLlibConfig:
+    """Read and validate an RLlib YAML config; the run name defaults to the file's stem."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        raise ConfigError(f"cannot read config {path}: {err}") from None
+    return rllib_config_from_dict(data, name=path.stem)
+
+
+def evaluation_config(config: RLlibConfig) -> Config:
+    """The SB3 run config whose evaluation settings are this run's, for ``evaluate_player``
+    (it reads the table, the opponents, ``exact`` and the seed)."""
+    return Config(name=config.name, seed=config.seed, output_dir=config.output_dir,
+                  env=EnvConfig(num_players=config.env.num_players, cards=config.env.cards,
+                                reward=config.env.reward),
+                  eval=EvalConfig(games=config.eval.games, final_games=config.eval.games,
+                                  opponents=list(config.eval.opponents),
+                                  exact=config.eval.exact))
+
+
+# --------------------------------------------------------------------------- RLlib
+def make_env(env_config: dict[str, Any]) -> Any:
+    """The env an RLlib env runner steps: ``pagadores_v0.env(**env_config)`` in RLlib's
+    ``PettingZooEnv``, as it is (module level, so env runners on other machines import it)."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    from pagadores_env import pagadores_v0
+
+    return PettingZooEnv(pagadores_v0.env(**env_config))
+
+
+def ppo_config(config: RLlibConfig) -> Any:
+    """RLlib's ``PPOConfig`` for the run: every seat mapped to the shared masked module."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.tune.registry import register_env
+
+    from pagadores_agents.rllib_module import MaskedPPOTorchRLModule
+
+    register_env(ENV_NAME, make_env)
+    r = config.rllib
+    module = RLModuleSpec(module_class=MaskedPPOTorchRLModule,
+                          model_config={"fcnet_hiddens": list(r.fcnet_hiddens),
+                                        "fcnet_activation": r.fcnet_activation,
+                                        "vf_share_layers": False})
+    return (
+        PPOConfig()
+        .environment(ENV_NAME, env_config={"num_players": config.env.num_players,
+                                           "cards": config.env.cards,
+                                           "reward": config.env.reward})
+        .framework("torch")
+        .env_runners(num_env_runners=r.num_env_runners,
+                     num_envs_per_env_runner=r.num_envs_per_env_runner)
+        .multi_agent(policies={SHARED_POLICY}, policy_mapping_fn=shared_policy)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SHARED_POLICY: module}))
+        .training(train_batch_size_per_learner=r.train_batch_size,
+                  minibatch_size=r.minibatch_size, num_epochs=r.num_epochs, lr=r.lr,
+                  gamma=r.gamma, lambda_=r.lambda_, entropy_coeff=r.entropy_coeff,
+                  clip_param=r.clip_param, vf_loss_coeff=r.vf_loss_coeff)
+        .debugging(seed=config.seed, log_level="ERROR")
+    )
+
+
+def shared_policy(agent_id: str, *args: Any, **kwargs: Any) -> str:
+    """Every seat plays the shared policy (self-play)."""
+    return SHARED_POLICY
+
+
+# --------------------------------------------------------------------------- the run folder
+def checkpoint_entries(run_dir: Path) -> list[Path]:
+    """The checkpoint folders, partial ones and ``latest.json`` a run wrote."""
+    folder = run_dir / CHECKPOINTS
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.iterdir()
+            if (p.is_dir() and STEP.fullmatch(p.name)) or p.name == LATEST
+            or TEMPORARY.fullmatch(p.name)]
+
+
+def run_entries(run_dir: Path) -> list[Path]:
+    """What a run wrote in ``run_dir`` (``RUN_FILES`` and ``checkpoint_entries``)."""
+    if not run_dir.is_dir():
+        return []
+    files = [run_dir / n for n in RUN_FILES if (run_dir / n).exists()]
+    files += [p for p in run_dir.iterdir() if TEMPORARY.fullmatch(p.name)]
+    return files + checkpoint_entries(run_dir)
+
+
+def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoint] | None:
+    """The saved config of the run to continue and its checkpoint, or None to start anew
+    (``fresh``, or no checkpoint yet). Reads only: ``RunError`` for a folder that is not an
+    RLlib run of ours, ``ConfigError`` for a run of another config."""
+    run_dir = config.run_dir
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
+                       "--output-dir")
+    entries = run_entries(run_dir)
+    if entries and not is_rllib_config(run_dir / "config.yaml"):
+        names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
+        raise RunError(f"{run_dir} holds {names} but no config.yaml of an RLlib run, so it is "
+                       "left alone; pick another --name or --output-dir")
+    point = None if fresh else resume_point(run_dir)
+    if point is None:
+        return None
+    try:
+        before = load_rllib_config(run_dir / "config.yaml")
+    except ConfigError as err:
+        raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
+                       "pass --fresh to start over or pick another --name") from None
+    old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
+    changed = [k for k in sorted(old.keys() | now.keys())
+               if k not in RESUMABLE and old.get(k) != now.get(k)]
+    if changed:
+        raise ConfigError(f"{run_dir} holds a run with a different config ({', '.join(changed)} "
+                          "changed); pick another name or pass --fresh to start over")
+    return before, point
+
+
+def remove_run_files(run_dir: Path) -> None:
+    """Remove what a run wrote (``run_entries``) and its checkpoints folder if that empties
+    it; anything else stays."""
+    for path in run_entries(run_dir):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    folder = run_dir / CHECKPOINTS
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def save_checkpoint(algo: Any, run_dir: Path, steps: int, wall_time_s: float) -> Path:
+    """Save ``algo`` as ``checkpoints/step_<steps>`` (written into a temporary folder, then
+    renamed), point ``latest.json`` at it, then remove the older ``step_<N>`` folders."""
+    folder = run_dir / CHECKPOINTS
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"step_{steps}"
+    final, partial = folder / name, folder / f".{name}.tmp"
+    if partial.exists():  # left by a killed save of this very step
+        shutil.rmtree(partial)
+    if not final.exists():
+        algo.save_to_path(str(partial.resolve()))
+        partial.rename(final)
+    record = {"checkpoint": name, "timesteps": steps, "wall_time_s": wall_time_s}
+    write_atomic(folder / LATEST, json.dumps(record, indent=2))
+    for old in folder.iterdir():
+        if old.is_dir() and STEP.fullmatch(old.name) and old.name != name:
+            shutil.rmtree(old)
+    return final
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """A run's checkpoint to continue from: its folder, its step, the run's wall time then."""
+
+    folder: Path
+    timesteps: int
+    wall_time_s: float
+
+
+def resume_point(run_dir: Path) -> ResumePoint | None:
+    """``latest.json``'s checkpoint, else (a missing or damaged record) the newest complete
+    ``step_<N>`` folder, said on stderr (its wall time is unknown: 0); None if there is
+    neither."""
+    folder = latest_checkpoint(run_dir)
+    if folder is not None:
+        try:
+            record = json.loads((run_dir / CHECKPOINTS / LATEST).read_text())
+            return ResumePoint(folder, int(record["timesteps"]), float(record["wall_time_s"]))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+            pass
+    steps = {int(m[1]): p for p in checkpoint_entries(run_dir)
+             if (m := STEP.fullmatch(p.name)) and (p / ALGORITHM_MARKER).is_file()}
+    if not steps:
+        return None
+    newest = max(steps)
+    warn(f"{run_dir / CHECKPOINTS}: {LATEST} is missing or damaged: resuming from "
+         f"{steps[newest].name}")
+    return ResumePoint(steps[newest], newest, 0.0)
+
+
+# --------------------------------------------------------------------------- the pipeline
+def train(config: RLlibConfig, fresh: bool = False) -> RunResult:
+    """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
+    ``ConfigError``/``RunError`` before changing anything in the run folder, ``Interrupted``
+    on Ctrl-C once the run has started (its ``timesteps``: the last checkpoint's step)."""
+    run_dir = config.run_dir
+    saved = saved_run(config, fresh)
+    point = None
+    if saved is not None:
+        saved_config, point = saved
+        check_not_backwards(config, saved_config, point.timesteps)  # reads the totals, run_dir
+    steps = point.timesteps if point else 0
+    clock = Clock(point.wall_time_s if point else 0.0)
+    if steps < config.total_timesteps:
+        steps = learn(config, point, clock)
+    else:
+        say(f"run {run_dir} is already complete at {steps:,} steps: re-evaluating")
+    final = final_evaluation(config, steps, clock())
+    return RunResult(run_dir, steps, clock(), final)
+
+
+def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
+    """Build PPO, resume it from ``point`` (or set up a new run folder), train it to
+    ``total_timesteps`` (``train_to``); the step reached. Ray is joined or started for it
+    and left as found."""
+    import torch
+
+    run_dir = config.run_dir
+    connected = join_or_start(config.rllib.address, None, RunError)
+    algo, threads = None, torch.get_num_threads()
+    # Ray limits its workers' threads, not this process's: torch's default (every core)
+    # made the learner and in-process sampling 2-4 times slower on 2 cores
+    torch.set_num_threads(config.rllib.torch_threads)
+    try:
+        try:
+            algo = ppo_config(config).build_algo()
+        except (ValueError, TypeError) as err:  # RLlib's checks of its config
+            reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            raise ConfigError(f"rllib: RLlib refuses the settings: {reason}") from None
+        if point is not None:
+            try:
+                algo.restore_from_path(str(point.folder.resolve()))
+            except Exception as err:  # pickle, pyarrow and torch fail in many ways
+                reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+                raise RunError(f"checkpoint {point.folder} does not load ({reason}); pass "
+                               "--fresh to start over or pick another --name") from None
+            say(f"resuming from step {point.timesteps:,} in {run_dir}")
+        else:
+            start = f"starting a new run in {run_dir}" + (
+                " (removed the previous run's files)" if run_entries(run_dir) else "")
+            remove_run_files(run_dir)
+            say(start)
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(run_dir / "config.yaml",
+                         yaml.safe_dump(config.to_dict(), sort_keys=False))
+        except OSError as err:
+            raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
+        return train_to(algo, config, point.timesteps if point else None, clock)
+    finally:
+        torch.set_num_threads(threads)
+        if algo is not None:
+            algo.stop()
+        if connected:
+            import ray
+
+            ray.shutdown()
+
+
+def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock) -> int:
+    """Run PPO iterations until ``total_timesteps`` env steps, with a progress bar,
+    checkpointing every ``checkpoint_every`` steps and at the end; ``saved_at`` is the
+    step of the run's checkpoint (None: none yet). ``Interrupted`` on Ctrl-C."""
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
+    from tqdm import tqdm
+
+    steps = saved_at or 0
+    every, batch = config.checkpoint_every, config.rllib.train_batch_size
+    planned = steps + -(-(config.total_timesteps - steps) // batch) * batch  # whole batches
+    bar = tqdm(total=planned, initial=steps, unit="step", disable=not config.progress_bar,
+               dynamic_ncols=True)
+    try:
+        while steps < config.total_timesteps:
+            result = algo.train()
+            now = int(result[NUM_ENV_STEPS_SAMPLED_LIFETIME])
+            bar.total = max(bar.total, now)  # a batch may run a few steps over
+            bar.update(now - steps)
+            steps = now
+            if steps // every > (saved_at or 0) // every and steps < config.total_timesteps:
+                save_checkpoint(algo, config.run_dir, steps, clock())
+                saved_at = steps
+        if saved_at != steps:
+            save_checkpoint(algo, config.run_dir, steps, clock())
+    except KeyboardInterrupt:
+        raise Interrupted(saved_at) from None
+    finally:
+        bar.close()
+    return steps
+
+
+def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float) -> list[Evaluation]:
+    """The run's policy (``rllib:path=RUN_DIR``) against every evaluation opponent, with the
+    exact numbers where the solver covers the table; written to ``final_eval.csv``."""
+    at = evaluation_config(config)
+    player = make_policy(f"rllib:path={config.run_dir}", seed=config.seed)
+
+    def exact(table: Config) -> LearnerExact:
+        env = table.env
+        return learner_exact(player, table.eval.opponents, env.num_players, env.cards,
+                             table.seed)
+
+    final = evaluate_player(player, at, config.eval.games, True, exact)
+    write_csv(config.run_dir / "final_eval.csv", eval_rows(final, steps, wall_time_s))
+    return final
+
+
+# --------------------------------------------------------------------------- command line
+def headline(config: RLlibConfig, result: RunResult) -> str:
+    """The line above an RLlib run's final table."""
+    return (f"RLlib PPO self-play on {config.env.num_players} players, "
+            f"{result.timesteps} env steps, {result.wall_time_s:.0f} s → {result.run_dir}")
+
+
+def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
+    """The one line after Ctrl-C: which checkpoint stands and the command that goes on."""
+    if not isinstance(stop, Interrupted) or stop.timesteps is None:
+        return f"interrupted before a checkpoint was saved; start again with: {command(args)}"
+    return (f"interrupted: the checkpoint at step {stop.timesteps:,} stands; resume with: "
+            f"{command(args, fresh=False)}")
+
+
+#: ``pagadores train`` with an RLlib config (``pagadores_train.train.run``): exit code 2 on a
+#: bad config, an unusable run folder or no Ray, 130 on Ctrl-C.
+TRAINER = Trainer(load_rllib_config, rllib_config_from_dict, train, headline, interrupted)
