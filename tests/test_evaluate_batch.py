@@ -1,4 +1,4 @@
-"""Evaluation plays every lineup on the numpy batch engine (``evaluate_agents`` →
+"""Evaluation plays every lineup on the compiled batch engine (``evaluate_agents`` →
 ``play_lineup``): players that answer a batch in one call and players asked row by row play
 the same games, and the statistics it reports are those of the same games replayed on the
 scalar ``engine.Game``, game by game."""

@@ -39,7 +39,7 @@ def tiny(config: Config, out: Path, timesteps: int, **changes: Any) -> Config:
 
 
 def test_the_batch_vec_env_trains_reproducibly(tmp_path: Path) -> None:
-    """``vec_env.kind: batch`` (the default config's) trains on the numpy batch engine, and a
+    """``vec_env.kind: batch`` (the default config's) trains on the compiled batch engine, and a
     seeded run repeats: two runs give the same parameters."""
     params = []
     for name in ("a", "b"):
