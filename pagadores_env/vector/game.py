@@ -1,7 +1,7 @@
 """Many games of Dados de Pagadores in one packed array, advanced by a compiled rules kernel.
 
-``VectorGame`` holds ``batch`` games of one table size, one row of a packed ``int64`` state per
-game (the layout is ``kernel``'s), and applies the rules R1–R7 with the numba-compiled
+``VectorGame`` holds ``batch`` games of one table size, one row of a packed ``int16`` state per
+game (the layout and ``kernel.STATE_DTYPE`` are ``kernel``'s), and applies the rules R1–R7 with the numba-compiled
 functions of ``kernel``: the same state machine as the scalar ``engine.Game``, the same
 decisions, and — checked throw by throw by ``tests/test_vector_differential.py`` — the same
 transitions. The familiar per-game arrays (``cards``, ``phase``, ``seat``, ...) are views of
@@ -127,7 +127,7 @@ class VectorGame:
         self._starts[:, START_FIRST] = self.first_insteker
         self._masks = 1 << n
         self._bits = _BITS[:self._masks, :n]
-        self._state = state = np.zeros((b, WIDTH), np.int64)
+        self._state = state = np.zeros((b, WIDTH), kernel.STATE_DTYPE)
         # Views of the state's columns, per game or (game, seat).
         self.cards = state[:, CARDS:CARDS + n]
         self.out = state[:, OUT:OUT + n]  # elimination batch (1-based) per seat, 0 = still in
@@ -160,7 +160,7 @@ class VectorGame:
         self._cursor = np.zeros(2, np.int64)
         self._room = max(b, 1024) if self.auto_reset else 0
         self._done_rows = np.zeros(self._room, np.int64)
-        self._done_states = np.zeros((self._room, WIDTH), np.int64)
+        self._done_states = np.zeros((self._room, WIDTH), kernel.STATE_DTYPE)
         self._full: list[tuple[np.ndarray, np.ndarray]] = []
         self._popped = 0
         self.reset_games(self._rows)
@@ -293,8 +293,9 @@ class VectorGame:
             obs = np.zeros((count, OBS_SIZE), _F32)
         else:
             obs = self._observe(block, np.arange(count), self.observer[rows])
-        return Finished(rows, block[:, WINNER], self._placements(block), block[:, ROUND_NO],
-                        block[:, CARDS:CARDS + n], obs)
+        wide = block.astype(np.int64)  # the record's numbers, safe to add up
+        return Finished(rows, wide[:, WINNER], self._placements(wide), wide[:, ROUND_NO],
+                        wide[:, CARDS:CARDS + n], obs)
 
     def draw_dice(self, row: int, count: int) -> np.ndarray:
         """The next ``count`` random bytes of the dice stream, used in order; game ``row``
@@ -321,7 +322,7 @@ class VectorGame:
             else:  # NEED_ROOM: set the full buffers aside (copying them would cost more)
                 self._full.append((self._done_rows, self._done_states))
                 self._done_rows = np.zeros(self._room, np.int64)
-                self._done_states = np.zeros((self._room, WIDTH), np.int64)
+                self._done_states = np.zeros((self._room, WIDTH), kernel.STATE_DTYPE)
                 self._cursor[1] = 0
 
     def _checked_rows(self, rows: np.ndarray | None) -> np.ndarray:
@@ -365,8 +366,9 @@ class VectorGame:
         return dice
 
     def _block_of(self, rows: np.ndarray | None) -> np.ndarray:
-        """The state rows of the games ``rows`` (default: all), as a copy."""
-        return self._state.copy() if rows is None else self._state.take(rows, axis=0)
+        """The state rows of the games ``rows`` (default: all), as an ``int64`` copy."""
+        block = self._state if rows is None else self._state.take(rows, axis=0)
+        return block.astype(np.int64)
 
     def _placements(self, block: np.ndarray) -> np.ndarray:
         n = self.num_players
