@@ -106,7 +106,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -323,14 +323,21 @@ def saved_run(config: Config, fresh: bool) -> Config | None:
                        "--output-dir")
     if fresh or not has_progress(run_dir):
         return None
+    return saved_config(run_dir, config, load_config, RESUMABLE_CHANGES)
+
+
+def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
+                 resumable: Collection[str]) -> Any:
+    """The config saved in ``run_dir`` (read by ``load``), if ``config`` may resume that run:
+    they differ in ``resumable`` keys only (SB3's and RLlib's runs alike)."""
     try:
-        before = load_config(run_dir / "config.yaml")
+        before = load(run_dir / "config.yaml")
     except ConfigError as err:
         raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
                        "pass --fresh to start over or pick another --name") from None
     old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
-               if k not in RESUMABLE_CHANGES and old.get(k) != now.get(k)]
+               if k not in resumable and old.get(k) != now.get(k)]
     if changed:
         raise ConfigError(
             f"{run_dir} holds a run with a different config ({', '.join(changed)} "
