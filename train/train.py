@@ -977,9 +977,10 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) ->
                     color=line.get_color())
     if len(sizes) == 1:  # at several sizes each opponent's label names its size
         ax.axhline(1 / sizes[0], color="grey", linestyle=":", label="fair share")
+    dashed = any(r["exact_win"] for r in rows)
     ax.set(xlabel="timesteps", ylabel="win rate", ylim=(0, 1),
            title=f"{png_path.parent.name}: win rate (points: games, 95% CI"
-                 + ("; dashed: exact)" if exact else ")"))
+                 + ("; dashed: exact)" if dashed else ")"))
     ax.legend(loc="lower right", fontsize="small")
     if exact:
         # eval.csv files written before the nash_conv column have exploitability (2 players)
