@@ -115,16 +115,30 @@ class SB3Policy(BasePolicy):
         if algo not in ALGORITHMS:
             raise ValueError(f"algo must be one of {', '.join(ALGORITHMS)}, got {algo!r}")
         module, cls = ALGORITHMS[algo]
-        self.algo = algo
-        self.masked = algo == "maskable_ppo"
         try:
-            self.model = getattr(__import__(module, fromlist=[cls]), cls).load(file,
-                                                                               device=device)
+            model = getattr(__import__(module, fromlist=[cls]), cls).load(file, device=device)
         except Exception as err:  # SB3, torch and pickle raise many kinds; name the file
             reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
             raise ValueError(f"{str(file)!r} does not load as a {cls} model: {reason}") from None
-        check_spaces(self.model, self.game, self.obs_size, self.num_actions)
-        self.name = f"model:path={path}"
+        self._adopt(model, algo, f"model:path={path}")
+
+    @classmethod
+    def of_model(cls, model: Any, seed: int | None = None) -> SB3Policy:
+        """The player of a model in memory, such as the learner during training: not a copy,
+        so it plays the model as it stands at each call."""
+        algo = {name: key for key, (_, name) in ALGORITHMS.items()}.get(type(model).__name__)
+        if algo is None:
+            raise ValueError(f"algo must be one of {', '.join(ALGORITHMS)}, got a "
+                             f"{type(model).__name__} model")
+        policy = cls.__new__(cls)
+        BasePolicy.__init__(policy, seed)
+        policy._adopt(model, algo, f"the {type(model).__name__} model in training")
+        return policy
+
+    def _adopt(self, model: Any, algo: str, name: str) -> None:
+        """Play ``model`` (of ``algo``) once its spaces are this game's."""
+        check_spaces(model, self.game, self.obs_size, self.num_actions)
+        self.model, self.algo, self.masked, self.name = model, algo, algo == "maskable_ppo", name
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The model's deterministic action at one observation."""

@@ -14,12 +14,12 @@ import pytest
 from pagadores_env.perudo import exact
 from pagadores_env.policies import batch_actions, make_policy
 from pagadores_train.config import config_from_dict, load_config
-from pagadores_train.perudo import EXACT_NOTE, exact_note
+from pagadores_train.perudo import EXACT_NOTE, exact_measures
 from pagadores_train.train import train
 
 CONFIGS = Path(__file__).parent.parent / "configs"
-#: Uniform play's exact exploitability in the 1-die game (``exact.uniform_strategy``).
-UNIFORM = exact.exploitability(exact.uniform_strategy())
+#: The probabilistic bidder's exact exploitability in the 1-die game.
+BIDDER = exact.exploitability(make_policy("probabilistic", game="perudo", seed=0))
 
 
 @pytest.fixture(scope="module")
@@ -58,29 +58,31 @@ def test_the_exact_yardstick_measures_a_model_as_it_samples(model_path: Path) ->
     policy = make_policy(f"model:path={model_path}", game="perudo")
     sampled = exact.strategy(policy)
     assert ((sampled > 0) & (sampled < 1)).any()  # not one action per state
-    note = exact_note(policy, 2, 1)
+    sampled_value, note = exact_measures(policy, 2, 1)
     values = [float(v) for v in re.findall(r"\d\.\d{4}", note)]
     assert note.startswith("exact exploitability (2 players, 1 die): ") and len(values) == 2
-    assert values[0] == pytest.approx(exact.exploitability(policy), abs=1e-4)
+    assert sampled_value == pytest.approx(exact.exploitability(policy), abs=1e-12)
+    assert values[0] == pytest.approx(sampled_value, abs=1e-4)
     assert values[0] != values[1]  # as sampled is not as it acts
-    assert exact_note(policy, 2, 2) == EXACT_NOTE  # no other table is solved
+    assert exact_measures(policy, 2, 2) == (None, EXACT_NOTE)  # no other table is solved
 
 
-def test_the_1_die_config_validates_and_asks_for_the_exact_evaluation() -> None:
+def test_the_1_die_config_validates_and_trains_against_the_best_response() -> None:
     config = load_config(CONFIGS / "perudo_2p_1die.yaml")
     assert (config.env.game, config.env.num_players, config.env.dice) == ("perudo", 2, 1)
-    assert config.algo.name == "MaskablePPO" and config.eval.exact
+    assert config.algo.name == "MaskablePPO" and config.eval.exact and config.env.best_response
 
 
-def test_the_1_die_config_run_reports_an_exploitability_below_uniform_play(
+def test_a_short_run_of_the_1_die_config_ends_less_exploitable_than_the_bidder(
         tmp_path: Path) -> None:
-    """The shipped config's training (about a minute), evaluated briefly."""
+    """The shipped config's settings for 20,480 steps (its learning rate decays over them),
+    evaluated briefly: already below the probabilistic bidder's exploitability."""
     data = load_config(CONFIGS / "perudo_2p_1die.yaml")
     config = config_from_dict({
-        "env": {"game": "perudo", "dice": 1, "opponents": data.env.opponents},
+        "env": {"game": "perudo", "dice": 1, "best_response": data.env.best_response},
         "algo": {"hyperparams": data.algo.hyperparams},
-        "vec_env": {"n_envs": data.vec_env.n_envs}, "total_timesteps": data.total_timesteps,
-        "checkpoint_every": data.total_timesteps, "seed": data.seed,
+        "vec_env": {"n_envs": data.vec_env.n_envs}, "total_timesteps": 20480,
+        "checkpoint_every": 20480, "seed": data.seed,
         "output_dir": str(tmp_path), "progress_bar": False,
         "eval": {"every": 0, "games": 2, "final_games": 2, "opponents": ["random"]}},
         name="run")
@@ -89,4 +91,4 @@ def test_the_1_die_config_run_reports_an_exploitability_below_uniform_play(
     assert found is not None, table
     model = make_policy(f"model:path={tmp_path / 'run' / 'model.zip'}", game="perudo")
     assert float(found.group(1)) == pytest.approx(exact.exploitability(model), abs=1e-4)
-    assert float(found.group(1)) < UNIFORM
+    assert float(found.group(1)) < BIDDER

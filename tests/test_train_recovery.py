@@ -334,7 +334,7 @@ def test_a_second_ctrl_c_during_the_checkpoint_leaves_the_last_one(
 def test_ctrl_c_before_the_run_starts_changes_nothing(
         run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    def interrupted(config: Any, pool: Any = None) -> Any:
+    def interrupted(*args: Any) -> Any:
         raise KeyboardInterrupt
     monkeypatch.setattr(trainer, "make_vec_env", interrupted)
     listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))

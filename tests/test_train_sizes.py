@@ -47,8 +47,8 @@ def test_a_run_at_two_sizes_trains_on_both_and_is_evaluated_at_each(tmp_path, mo
     seen: set[int] = set()
     real = train.make_vec_env
 
-    def spy(config, pool=None):  # the sizes the training games were played at
-        env = real(config, pool)
+    def spy(config, *opponents):  # the sizes the training games were played at
+        env = real(config, *opponents)
         step = env.venv.step_wait
 
         def step_wait():

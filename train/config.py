@@ -42,7 +42,7 @@ import dataclasses
 import inspect
 import math
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -53,9 +53,11 @@ import yaml
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
 from pagadores_env.atomic import write_atomic
 from pagadores_env.opponents import check_learner_seat
+from pagadores_env.perudo.exact import DICE as EXACT_DICE
+from pagadores_env.perudo.exact import PLAYERS as EXACT_PLAYERS
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.perudo.rules import MAX_DICE
-from pagadores_env.policies import GAMES
+from pagadores_env.policies import GAMES, Policy
 from pagadores_env.rewards import REWARDS
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
@@ -330,20 +332,26 @@ class EnvConfig:
     shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
                             "(pagadores_train.perudo.DiceShaping)")
+    best_response: bool = setting(False, boolean, "perudo, 2 players with 1 die: the opponent "
+                                  "is the exact best response to the learner, recomputed "
+                                  "every rollout (pagadores_train.best_response); "
+                                  "env.opponents is then unused")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
-    def make(self) -> gymnasium.Env:
-        """A ``Pagadores-v0`` (or ``Perudo-v0``) environment with these settings."""
+    def make(self, opponents: Sequence[str | Policy] | None = None) -> gymnasium.Env:
+        """A ``Pagadores-v0`` (or ``Perudo-v0``) environment with these settings; policy
+        objects given as ``opponents`` sit in place of ``env.opponents``."""
+        opponents = list(self.opponents if opponents is None else opponents)
         if self.game == PERUDO:
             from .perudo import DiceShaping
 
             env = gymnasium.make("Perudo-v0", num_players=self.num_players, dice=self.dice,
-                                 opponents=list(self.opponents),
+                                 opponents=opponents,
                                  learner_seat=self.learner_seat, reward=self.reward,
                                  illegal_action=self.illegal_action)
             return DiceShaping(env, self.shaping) if self.shaping else env
         return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
-                              opponents=list(self.opponents), learner_seat=self.learner_seat,
+                              opponents=opponents, learner_seat=self.learner_seat,
                               reward=self.reward, illegal_action=self.illegal_action)
 
 
@@ -579,6 +587,9 @@ def _check_game(config: Config) -> None:
     """The keys one game takes and the other does not."""
     env = config.env
     if env.game != PERUDO:
+        if env.best_response:
+            raise ConfigError("env.best_response is Perudo's (env.game 'perudo', 2 players "
+                              "with 1 die): no exact best response is recomputed for Pagadores")
         if env.dice != MAX_DICE:
             raise ConfigError(f"env.dice is Perudo's (env.game 'perudo'); Pagadores counts "
                               f"env.cards, got env.dice {env.dice!r}")
@@ -595,6 +606,15 @@ def _check_game(config: Config) -> None:
     if config.vec_env.kind == "batch":
         raise ConfigError("vec_env.kind 'batch' is Pagadores' batch engine; for env.game "
                           "'perudo' choose 'dummy' or 'subproc'")
+    if env.best_response:
+        if (env.num_players, env.dice) != (EXACT_PLAYERS, EXACT_DICE):
+            raise ConfigError(f"env.best_response needs the game the exact yardstick solves: "
+                              f"num_players {EXACT_PLAYERS} with dice {EXACT_DICE}, got "
+                              f"num_players {env.num_players} with dice {env.dice}")
+        if config.vec_env.kind != "dummy":
+            raise ConfigError(f"env.best_response needs vec_env.kind 'dummy' (the opponent is "
+                              f"recomputed in the training process), got "
+                              f"{config.vec_env.kind!r}")
 
 
 def _check_specs(config: Config) -> None:

@@ -19,7 +19,7 @@ Each row is an ``evaluate.AgentStats``: the win rate with its 95 % Wilson interv
 in the column Pagadores uses for cards, the dice lost per round played (P4.2: the dice a seat
 lost over the game / the rounds it had dice in). The result is an ``evaluate.EvalResult``
 whose ``cards`` field holds the starting dice; its table says dice. The one exact number is
-``exact_note``'s: the exploitability of a player at 2 players with 1 die each
+``exact_measures``': the exploitability of a player at 2 players with 1 die each
 (``pagadores_env.perudo.exact``).
 
 ``DiceShaping`` is the training env's optional dense reward (``env.shaping``): on top of the
@@ -93,18 +93,20 @@ class _Greedy(BasePolicy):
         return batch_actions(self.policy, obs, mask)
 
 
-def exact_note(player: Policy, num_players: int, dice: int) -> str:
-    """The note for ``eval.exact`` on a Perudo table: at 2 players with 1 die each, the
-    player's exact exploitability (``exact.exploitability``: 0 at an equilibrium) as it
-    samples (its ``action_probabilities``, if it states them) and as it acts; else
-    ``EXACT_NOTE``, as no other table is solved."""
+def exact_measures(player: Policy, num_players: int, dice: int) -> tuple[float | None, str]:
+    """The exact numbers of ``eval.exact`` on a Perudo table: at 2 players with 1 die each,
+    the player's exact exploitability (``exact.exploitability``: 0 at an equilibrium) as it
+    samples (its ``action_probabilities``, if it states them, else as it acts) and a note with
+    that and its exploitability as it acts; else no number and ``EXACT_NOTE``, as no other
+    table is solved."""
     if (num_players, dice) != (exact.PLAYERS, exact.DICE):
-        return EXACT_NOTE
+        return None, EXACT_NOTE
     label = f"exact exploitability ({exact.PLAYERS} players, {exact.DICE} die)"
     acted = exact.exploitability(_Greedy(player))
     if getattr(player, "action_probabilities", None) is None:
-        return f"{label}: {acted:.4f}"
-    return f"{label}: {exact.exploitability(player):.4f} as sampled, {acted:.4f} at its act"
+        return acted, f"{label}: {acted:.4f}"
+    sampled = exact.exploitability(player)
+    return sampled, f"{label}: {sampled:.4f} as sampled, {acted:.4f} at its act"
 
 
 @dataclass(frozen=True)

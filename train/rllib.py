@@ -139,7 +139,7 @@ from .train import (
     command,
     eval_rows,
     evaluate_player,
-    flat_keys,
+    saved_config,
     say,
     warn,
     write_csv,
@@ -377,18 +377,7 @@ def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoin
     point = None if fresh else resume_point(run_dir)
     if point is None:
         return None
-    try:
-        before = load_rllib_config(run_dir / "config.yaml")
-    except ConfigError as err:
-        raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
-                       "pass --fresh to start over or pick another --name") from None
-    old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
-    changed = [k for k in sorted(old.keys() | now.keys())
-               if k not in RESUMABLE and old.get(k) != now.get(k)]
-    if changed:
-        raise ConfigError(f"{run_dir} holds a run with a different config ({', '.join(changed)} "
-                          "changed); pick another name or pass --fresh to start over")
-    return before, point
+    return saved_config(run_dir, config, load_rllib_config, RESUMABLE), point
 
 
 def remove_run_files(run_dir: Path) -> None:
@@ -463,8 +452,8 @@ def train(config: RLlibConfig, fresh: bool = False) -> RunResult:
     saved = saved_run(config, fresh)
     point = None
     if saved is not None:
-        saved_config, point = saved
-        check_not_backwards(config, saved_config, point.timesteps)  # reads the totals, run_dir
+        before, point = saved
+        check_not_backwards(config, before, point.timesteps)  # reads the totals, run_dir
     steps = point.timesteps if point else 0
     clock = Clock(point.wall_time_s if point else 0.0)
     if steps < config.total_timesteps:

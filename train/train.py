@@ -86,9 +86,12 @@ start again); the command line exits with status 130.
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
 resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine
-(``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo; ``eval.exact`` adds a
-note instead of exact columns: the policy's exact exploitability at 2 players with 1 die each
-(the table ``perudo.exact`` solves), else why there is none (``perudo.exact_note``).
+(``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo; ``eval.exact`` adds, at 2
+players with 1 die each (the table ``perudo.exact`` solves), the policy's exact
+exploitability: as it samples in the ``exploitability`` column, and with its exploitability
+at its act in a note; at other tables the note says why there is none
+(``perudo.exact_measures``). ``env.best_response`` trains there against the exact best
+response to the learner, recomputed every rollout (``pagadores_train.best_response``).
 
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
 [--fresh] [--no-progress]`` (also ``python -m pagadores_train.train``).
@@ -106,8 +109,9 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -121,11 +125,13 @@ from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from pagadores_agents.sb3_adapter import PerudoSB3Policy
 from pagadores_env.atomic import write_atomic
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.policies import Policy, make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 
+from .best_response import BestResponseOpponent, RespondEachRollout
 from .compare import cache_key, cached_exact
 from .config import (
     ACTIVATIONS,
@@ -141,7 +147,7 @@ from .config import (
     table_sizes,
 )
 from .evaluate import AgentStats, evaluate_agents
-from .perudo import evaluate_perudo, exact_note
+from .perudo import evaluate_perudo, exact_measures
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
@@ -205,7 +211,8 @@ def train(config: Config, fresh: bool = False) -> RunResult:
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
     pool = SnapshotPool(run_dir / SELFPLAY) if config.env.selfplay.every else None
-    env = make_vec_env(config, pool)
+    responder = BestResponseOpponent() if config.env.best_response else None
+    env = make_vec_env(config, pool, responder)
     try:
         if saved is None:
             model, clock = new_model(config, env), Clock()
@@ -221,14 +228,19 @@ def train(config: Config, fresh: bool = False) -> RunResult:
             if pool is not None:
                 restore_pool(pool, model.num_timesteps)
         set_up_run_dir(config, new=saved is None, timesteps=model.num_timesteps)
-        if pool is not None and not len(pool):  # learn's first reset draws opponents
-            pool.add(model, model.num_timesteps)
+        # learn's first reset already draws opponents and plays their first moves
+        opponents: list[BaseCallback] = []
+        if pool is not None:
+            if not len(pool):
+                pool.add(model, model.num_timesteps)
+            opponents.append(SnapshotEvery(pool, config.env.selfplay.every))
+        if responder is not None:
+            responder.respond_to(PerudoSB3Policy.of_model(model))
+            opponents.append(RespondEachRollout(responder))
         say(start)
         checkpoints = CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock)
-        snapshots = (SnapshotEvery(pool, config.env.selfplay.every) if pool is not None
-                     else None)
         try:
-            final, compared = learn_and_evaluate(model, config, clock, checkpoints, snapshots)
+            final, compared = learn_and_evaluate(model, config, clock, checkpoints, opponents)
         except KeyboardInterrupt:
             raise Interrupted(save_on_interrupt(checkpoints, model)) from None
     finally:
@@ -247,19 +259,19 @@ def restore_pool(pool: SnapshotPool, timesteps: int) -> None:
 
 def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
                        checkpoints: CheckpointEvery,
-                       snapshots: SnapshotEvery | None = None,
+                       opponents: Sequence[BaseCallback] = (),
                        ) -> tuple[list[Evaluation], dict[str, list[Evaluation]]]:
-    """Learn up to ``total_timesteps`` (if not there yet; adding self-play ``snapshots`` if
-    given), then save the model, its final evaluation and the ``eval.compare`` agents'
-    (``compare_agents``), and draw the learning curve."""
+    """Learn up to ``total_timesteps`` (if not there yet; with the callbacks that keep the
+    learner's ``opponents`` current: self-play snapshots, best responses), then save the
+    model, its final evaluation and the ``eval.compare`` agents' (``compare_agents``), and
+    draw the learning curve."""
     run_dir = config.run_dir
     remaining = max(0, config.total_timesteps - model.num_timesteps)
     if remaining:
         # Evaluation before checkpoint: a checkpoint must never pass a missing evaluation.
+        # opponents before the checkpoint, which must not pass a snapshot
         callbacks: list[BaseCallback] = [EvaluateEvery(config, run_dir / "eval.csv", clock),
-                                         checkpoints]
-        if snapshots is not None:  # before the checkpoint, which must not pass a snapshot
-            callbacks.insert(1, snapshots)
+                                         *opponents, checkpoints]
         bar = ProgressBar() if config.progress_bar else None
         if bar is not None:
             callbacks.append(bar)
@@ -323,14 +335,21 @@ def saved_run(config: Config, fresh: bool) -> Config | None:
                        "--output-dir")
     if fresh or not has_progress(run_dir):
         return None
+    return saved_config(run_dir, config, load_config, RESUMABLE_CHANGES)
+
+
+def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
+                 resumable: Collection[str]) -> Any:
+    """The config saved in ``run_dir`` (read by ``load``), if ``config`` may resume that run:
+    they differ in ``resumable`` keys only (SB3's and RLlib's runs alike)."""
     try:
-        before = load_config(run_dir / "config.yaml")
+        before = load(run_dir / "config.yaml")
     except ConfigError as err:
         raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
                        "pass --fresh to start over or pick another --name") from None
     old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
-               if k not in RESUMABLE_CHANGES and old.get(k) != now.get(k)]
+               if k not in resumable and old.get(k) != now.get(k)]
     if changed:
         raise ConfigError(
             f"{run_dir} holds a run with a different config ({', '.join(changed)} "
@@ -420,12 +439,14 @@ def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- env and model
-def make_vec_env(config: Config, pool: SnapshotPool | None = None) -> VecEnv:
+def make_vec_env(config: Config, pool: SnapshotPool | None = None,
+                 responder: BestResponseOpponent | None = None) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
     SubprocVecEnv unpickle ``pagadores_train.config.make_env_in_worker``, which imports only
     the light config module and leaves Ctrl-C to this process. With a self-play ``pool``
     (only with the batch engine, which ``env.selfplay`` requires) one ``SelfPlayOpponent``
-    sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``."""
+    sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``;
+    a best-response ``responder`` (``env.best_response``) sits there in every env."""
     if config.vec_env.kind == "batch":
         env = config.env
         opponents = env.opponents if pool is None else pool.opponent(
@@ -438,7 +459,8 @@ def make_vec_env(config: Config, pool: SnapshotPool | None = None) -> VecEnv:
         return sb3_make_vec_env(make_env_in_worker, n_envs=config.vec_env.n_envs,
                                 seed=config.seed, vec_env_cls=SubprocVecEnv,
                                 env_kwargs={"env": config.env})
-    return sb3_make_vec_env(config.env.make, n_envs=config.vec_env.n_envs, seed=config.seed,
+    make = config.env.make if responder is None else partial(config.env.make, [responder])
+    return sb3_make_vec_env(make, n_envs=config.vec_env.n_envs, seed=config.seed,
                             vec_env_cls=DummyVecEnv)
 
 
@@ -585,6 +607,8 @@ class Evaluation:
     note: str = ""
     #: The table size, in runs that train at several (``env.num_players`` a list), else None.
     players: int | None = None
+    #: Perudo at 2 players with 1 die: the policy's exact exploitability as it samples.
+    exploitability: float | None = None
 
     @property
     def label(self) -> str:
@@ -597,6 +621,11 @@ class Evaluation:
         return self.exact_win if self.exact is None else self.exact.win_probability
 
     @property
+    def exact_exploitability(self) -> float | None:
+        """The policy's exact exploitability at two players (either game), or None."""
+        return self.exploitability if self.exact is None else self.exact.exploitability
+
+    @property
     def exact_nash_conv(self) -> float | None:
         """The model's NashConv (at two players twice its exploitability), or None."""
         return self.nash_conv if self.exact is None else 2 * self.exact.exploitability
@@ -604,14 +633,15 @@ class Evaluation:
     def row(self) -> dict[str, Any]:
         """The CSV columns after timesteps and wall time (exact ones empty when absent)."""
         s, x = self.stats, self.exact
-        win, nash = self.exact_win_probability, self.exact_nash_conv
+        win, nash, exploited = (self.exact_win_probability, self.exact_nash_conv,
+                                self.exact_exploitability)
         return {"opponent": self.label, "games": s.trials, "wins": s.wins,
                 "win_rate": round(s.win_rate, 4), "ci_low": round(s.ci_low, 4),
                 "ci_high": round(s.ci_high, 4), "mean_placement": round(s.mean_placement, 3),
                 "exact_win": "" if win is None else round(win, 5),
                 "percent_of_best_response":
                     "" if x is None else round(x.percent_of_best_response, 3),
-                "exploitability": "" if x is None else round(x.exploitability, 5),
+                "exploitability": "" if exploited is None else round(exploited, 5),
                 "exact_vs_drawn_table": "" if x is None else self.drawn,
                 "nash_conv": "" if nash is None else round(nash, 5)}
 
@@ -655,9 +685,11 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
     """``evaluate_player`` at a config of one table size."""
     env = config.env
     if env.game == PERUDO:
-        note = exact_note(player, env.num_players, env.dice) if config.eval.exact else ""
+        exploited, note = (exact_measures(player, env.num_players, env.dice) if config.eval.exact
+                           else (None, ""))
         return [Evaluation(opponent, evaluate_perudo([player, opponent], env.num_players, games,
-                                                     config.seed, env.dice).rows[0], note=note)
+                                                     config.seed, env.dice).rows[0], note=note,
+                           exploitability=exploited)
                 for opponent in config.eval.opponents]
     results = [
         Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
@@ -844,8 +876,8 @@ class EvaluateEvery(BaseCallback):
             if result.exact_win_probability is not None:
                 self.logger.record(f"eval/exact_win/{result.opponent}",
                                    result.exact_win_probability)
-        if results and results[0].exact is not None:
-            self.logger.record("eval/exploitability", results[0].exact.exploitability)
+        if results and results[0].exact_exploitability is not None:
+            self.logger.record("eval/exploitability", results[0].exact_exploitability)
         if results and results[0].exact_nash_conv is not None:
             self.logger.record("eval/nash_conv", results[0].exact_nash_conv)
 
@@ -928,7 +960,7 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) ->
     import matplotlib.pyplot as plt
 
     rows = read_rows(csv_path)
-    exact = any(r["exact_win"] for r in rows)
+    exact = any(r["exact_win"] or r["exploitability"] for r in rows)
     fig, axes = plt.subplots(1, 2 if exact else 1, figsize=(12 if exact else 8, 5),
                              squeeze=False, gridspec_kw={"width_ratios": [2, 1][:1 + exact]})
     ax = axes[0][0]
@@ -945,9 +977,10 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) ->
                     color=line.get_color())
     if len(sizes) == 1:  # at several sizes each opponent's label names its size
         ax.axhline(1 / sizes[0], color="grey", linestyle=":", label="fair share")
+    dashed = any(r["exact_win"] for r in rows)
     ax.set(xlabel="timesteps", ylabel="win rate", ylim=(0, 1),
            title=f"{png_path.parent.name}: win rate (points: games, 95% CI"
-                 + ("; dashed: exact)" if exact else ")"))
+                 + ("; dashed: exact)" if dashed else ")"))
     ax.legend(loc="lower right", fontsize="small")
     if exact:
         # eval.csv files written before the nash_conv column have exploitability (2 players)

@@ -24,7 +24,9 @@ Values are seat returns, +1 for the winner and -1 for the loser (P7.3, ``Game.re
 ``best_response`` gives a seat's best value against the other seat's part of a strategy
 (backward induction over the seat's information states); ``exploitability`` is ``(BR0 + BR1) /
 2``, which is OpenSpiel's ``exploitability`` (NashConv / players) for this zero-sum game:
-0 exactly at an equilibrium, at most 1. ``cfr_plus`` computes an equilibrium by tabular CFR+
+0 exactly at an equilibrium, at most 1. ``best_responses`` returns it with one pure strategy
+that best-responds in both seats (the opponent ``pagadores_train.best_response`` trains
+against). ``cfr_plus`` computes an equilibrium by tabular CFR+
 (regret matching+, alternating updates, linearly weighted average strategy) over the same
 information states.
 """
@@ -312,10 +314,28 @@ def best_response(sigma: np.ndarray, seat: int) -> tuple[float, np.ndarray]:
     return float(value[0].sum()), best
 
 
+def best_responses(source: Policy | StrategyFunction | np.ndarray) -> tuple[float, np.ndarray]:
+    """The policy's exploitability and one pure strategy that is a best response to it in
+    both seats: each seat's edges from that seat's ``best_response``, the opponent a policy
+    meets where it is exploited most (``StrategyPolicy`` plays it)."""
+    sigma = strategy(source)
+    (value_0, best_0), (value_1, best_1) = (best_response(sigma, seat) for seat in range(2))
+    return (value_0 + value_1) / PLAYERS, np.where(_actor_edges()[:, None] == 0, best_0, best_1)
+
+
 def exploitability(source: Policy | StrategyFunction | np.ndarray) -> float:
     """``(BR0 + BR1) / 2`` (module docstring): OpenSpiel's exploitability of the policy."""
-    sigma = strategy(source)
-    return (best_response(sigma, 0)[0] + best_response(sigma, 1)[0]) / PLAYERS
+    return best_responses(source)[0]
+
+
+@functools.cache
+def _actor_edges() -> np.ndarray:
+    """The seat acting at each edge's parent node."""
+    t = tree()
+    actor = np.zeros(t.edges, dtype=np.int64)
+    for edges, _, seat in t.levels:
+        actor[edges] = seat
+    return actor
 
 
 # ---------------------------------------------------------------- CFR+
@@ -345,9 +365,7 @@ def cfr_plus(iterations: int, report_every: int = 0) -> CFRResult:
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer ≥ 1, got {iterations!r}")
     t = tree()
-    seat_edges = [np.zeros(t.edges, dtype=bool) for _ in range(PLAYERS)]
-    for edges, _, actor in t.levels:
-        seat_edges[actor][edges] = True
+    seat_edges = [_actor_edges() == seat for seat in range(PLAYERS)]
     regrets = np.zeros((t.edges, FACES))
     total = np.zeros((t.edges, FACES))
     history: dict[int, float] = {}
