@@ -1,11 +1,11 @@
 """Many games of Dados de Pagadores in one packed array, advanced by a compiled rules kernel.
 
 ``VectorGame`` holds ``batch`` games of one table size, one row of a packed ``int16`` state per
-game (the layout and ``kernel.STATE_DTYPE`` are ``kernel``'s), and applies the rules R1–R7 with the numba-compiled
-functions of ``kernel``: the same state machine as the scalar ``engine.Game``, the same
-decisions, and — checked throw by throw by ``tests/test_vector_differential.py`` — the same
-transitions. The familiar per-game arrays (``cards``, ``phase``, ``seat``, ...) are views of
-the packed state's columns.
+game (the layout and ``kernel.STATE_DTYPE`` are ``kernel``'s), and applies the rules R1–R7 with
+the numba-compiled functions of ``kernel``: the same state machine as the scalar
+``engine.Game``, the same decisions, and — checked throw by throw by
+``tests/test_vector_differential.py`` — the same transitions. The familiar per-game arrays
+(``cards``, ``phase``, ``seat``, ...) are views of the packed state's columns.
 
 A game is at a *chance node* (its current seat is about to throw), a *decision node* (R3.6:
 stop or throw again) or *over*. ``advance()`` takes every game at a chance node on, game after
@@ -13,10 +13,10 @@ game in row order, until each sits at a decision node (or is over); ``step(actio
 decisions and advances. With ``auto_reset`` a finished game is recorded (``pop_finished``) and
 started again from its start position at once, so a learner always finds a decision.
 
-Dice are one seeded stream of ordered outcomes, drawn from the ``np.random.Generator`` in
-blocks by ``draw_dice`` and thrown in order; overriding that one method is how the
-differential test feeds both engines the same throws. The kernel compiles on first use (a few
-seconds) and is cached on disk for later processes.
+Dice are one seeded stream of ordered outcomes, drawn in blocks by ``draw_dice`` (each block
+the SplitMix64 sequence from one draw of the ``np.random.Generator``) and thrown in order;
+overriding that one method is how the differential test feeds both engines the same throws. The
+kernel compiles on first use (a few seconds) and is cached on disk for later processes.
 """
 
 from __future__ import annotations
@@ -298,12 +298,14 @@ class VectorGame:
                         wide[:, CARDS:CARDS + n], obs)
 
     def draw_dice(self, row: int, count: int) -> np.ndarray:
-        """The next ``count`` random bytes of the dice stream, used in order; game ``row``
-        throws first. A byte below 216 is a throw's ordered outcome (``rules.ordered_index``),
-        the others are skipped, so throws are uniform (R7.2). An override gives ordered
-        outcomes 0…215, at least one and at most ``count``: one at a time, it sees every
-        throw."""
-        return np.frombuffer(self.rng.bytes(count), np.uint8).copy()
+        """The next ``count`` random bytes of the dice stream, used in order
+        (``kernel.random_words`` from one 64-bit draw of ``rng``); game ``row`` throws first. A
+        byte below 216 is a throw's ordered outcome (``rules.ordered_index``), the others are
+        skipped, so throws are uniform (R7.2). An override gives ordered outcomes 0…215, at
+        least one and at most ``count``: one at a time, it sees every throw."""
+        words = np.empty((count + 7) // 8, np.uint64)
+        kernel.random_words(self.rng.integers(0, 2**64, dtype=np.uint64), words)
+        return words.view(np.uint8)[:count]
 
     # ------------------------------------------------------------------ internals
     def _run(self, rows: np.ndarray, actions: np.ndarray, act: bool) -> None:
