@@ -379,6 +379,25 @@ def test_load_config_reports_missing_files_and_bad_yaml(tmp_path: Path) -> None:
         load_config(bad)
 
 
+def test_a_truncated_or_binary_config_is_refused_in_one_line_naming_where(tmp_path: Path) -> None:
+    """YAML's own message spans lines with a caret; ours names the line and column."""
+    cut = tmp_path / "cut.yaml"
+    cut.write_text("seed: 0\ntotal_timesteps: 1000\nvec")  # cut off mid-key
+    with pytest.raises(ConfigError) as err:
+        load_config(cut)
+    assert str(err.value) == (f"{cut} is not valid YAML: line 3, column 4: "
+                              "could not find expected ':'")
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match=r"cannot read .*binary.yaml: not UTF-8 text") as err:
+        load_config(binary)
+    assert "\n" not in str(err.value)
+    from pagadores_train.rllib import load_rllib_config  # the RLlib configs' reader is the same
+    with pytest.raises(ConfigError) as err:
+        load_rllib_config(cut)
+    assert str(err.value).endswith("line 3, column 4: could not find expected ':'")
+
+
 def test_describe_lists_every_key() -> None:
     text = describe()
     for key in ("algo.hyperparams", "env.num_players", "vec_env.n_envs", "eval.every",

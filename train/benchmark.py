@@ -54,8 +54,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pagadores_env.atomic import write_atomic
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
@@ -67,6 +65,7 @@ from .config import (
     integer,
     mapping,
     policy_spec,
+    read_yaml,
     spec_list,
 )
 from .ray_cluster import join_or_start
@@ -168,12 +167,9 @@ ALGO_KEYS = {"n_envs", "hyperparams", "illegal_action"}
 
 def _read_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text())
-    except OSError as err:
-        raise SuiteError(f"cannot read {path}: {err.strerror}") from None
-    except yaml.YAMLError as err:
-        raise SuiteError(f"{path} is not valid YAML: "
-                         f"{' '.join(str(err).split())}") from None
+        return read_yaml(path, "file")
+    except ConfigError as err:
+        raise SuiteError(str(err)) from None
 
 
 def load_suite(path: str | Path) -> Suite:

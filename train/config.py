@@ -675,15 +675,27 @@ def config_from_dict(data: Any, name: str | None = None) -> Config:
     return config
 
 
+def read_yaml(path: Path, what: str = "config") -> Any:
+    """The YAML document in ``path`` (a ``what``); ``ConfigError`` in one line if it cannot be
+    read or parsed (the parser's own message spans several lines, with a caret under the
+    column)."""
+    try:
+        return yaml.safe_load(path.read_text())
+    except OSError as err:
+        raise ConfigError(f"cannot read {what} {path}: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"cannot read {what} {path}: not UTF-8 text ({err.reason})") from None
+    except yaml.YAMLError as err:
+        mark, problem = getattr(err, "problem_mark", None), getattr(err, "problem", None)
+        where = "" if mark is None else f"line {mark.line + 1}, column {mark.column + 1}: "
+        reason = problem or " ".join(str(err).split())
+        raise ConfigError(f"{path} is not valid YAML: {where}{reason}") from None
+
+
 def load_config(path: str | Path) -> Config:
     """Read and validate a YAML config; the run name defaults to the file's stem."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except OSError as err:
-        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path} is not valid YAML: {err}") from None
+    data = read_yaml(path)
     if data is None:
         raise ConfigError(f"{path} is empty: a config is a mapping of keys to values "
                           "(write {} to take every default)")

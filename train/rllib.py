@@ -121,6 +121,7 @@ from .config import (
     number,
     optional,
     policy_spec,
+    read_yaml,
     run_name,
     setting,
     spec_list,
@@ -274,11 +275,7 @@ def rllib_config_from_dict(data: Any, name: str | None = None) -> RLlibConfig:
 def load_rllib_config(path: str | Path) -> RLlibConfig:
     """Read and validate an RLlib YAML config; the run name defaults to the file's stem."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
-        raise ConfigError(f"cannot read config {path}: {err}") from None
-    return rllib_config_from_dict(data, name=path.stem)
+    return rllib_config_from_dict(read_yaml(path), name=path.stem)
 
 
 def evaluation_config(config: RLlibConfig) -> Config:
