@@ -3,7 +3,10 @@
 Every player reads only the observation vector (``pagadores_env.observation``) and the action
 mask, and answers 0 (stop) or 1 (throw again). Each has a plain scalar ``act`` — the readable
 reference — and a numpy ``act_batch`` over rows, which the tests check agree on real
-observations. A wish to throw again is only honoured when the mask allows it.
+observations. A wish to throw again is only honoured when the mask allows it. The players that
+read only the facts of a decision table (``table_facts``: stop-first, always-throw, threshold,
+sensible) are played by the batch engine's kernel itself, from a table of their ``act_batch``'s
+answers (``pagadores_env.vector.tables``).
 
 Registered names (``make_policy("name:key=value")``): ``random``, ``stop-first``,
 ``always-throw``, ``threshold``, ``sensible``, ``lookahead``.
@@ -130,6 +133,7 @@ class _ConstantPolicy(Heuristic):
     """The same choice (``throw``) at every decision, whenever the mask allows it."""
 
     throw = False
+    table_facts = True  # reads nothing: the batch engine plays it from a table
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         return _legal(self.throw, mask)
@@ -161,6 +165,7 @@ class ThresholdPolicy(Heuristic):
     again. Give one of the two parameters; the default is ``min_points=100``."""
 
     name = "threshold"
+    table_facts = True  # reads who fixes the limit, its strength and the score to beat only
 
     def __init__(self, min_strength: int | None = None, min_points: float | None = None,
                  seed: int | None = None) -> None:
@@ -215,6 +220,7 @@ class SensiblePolicy(Heuristic):
     """
 
     name = "sensible"
+    table_facts = True  # reads the facts of a decision table only (pagadores_env.vector.tables)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The player's action at one observation (the readable reference)."""

@@ -68,6 +68,7 @@ from .opponents import (
 from .rewards import check_scheme, final_reward
 from .seeding import spawned_rng
 from .vector import VectorGame
+from .vector.tables import seat_tables
 
 
 @dataclass(slots=True)
@@ -77,6 +78,12 @@ class _Table:
 
     game: VectorGame
     rows: np.ndarray
+    #: per slot and seat, the decision table the kernel plays that seat by (-1: none), kept by
+    #: ``game`` (``VectorGame.play_by_tables``) and changed in place as learner seats change
+    table_of: np.ndarray | None = None
+    #: per slot, the learner's seat (-1 at slots of other sizes): the kernel stops for the
+    #: opponents once it holds no cards
+    watched: np.ndarray | None = None
 
 
 class PagadoresVecEnv(VecEnv):
@@ -103,6 +110,12 @@ class PagadoresVecEnv(VecEnv):
         self._group_of = {n: np.array([next(g for g, p in enumerate(self._policies) if p is q)
                                        for q in seated])
                           for n, seated in self.opponents.items()}
+        # opponents that declare table_facts are played inside the kernel (vector.tables);
+        # per size, [learner seat, seat]: the table row of the policy there (-1: none, or the
+        # learner)
+        self._decision_tables, table_row = seat_tables(self._policies)
+        self._seat_tables = {n: _seat_tables(table_row[self._group_of[n]], n)
+                             for n in self.opponents}
         self._tables: dict[int, _Table] = {}
         self._actions = np.zeros(num_envs, np.int64)
         super().__init__(num_envs, gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
@@ -215,6 +228,14 @@ class PagadoresVecEnv(VecEnv):
         self._tables = {n: _Table(VectorGame(self.num_envs, n, self.cards, self.dice_rng,
                                              auto_reset=False), self._slots_at(n))
                         for n in self.opponents}
+        if len(self._decision_tables):
+            for n, table in self._tables.items():
+                table.table_of = np.full((self.num_envs, n), -1, np.int64)
+                table.watched = np.full(self.num_envs, -1, np.int64)
+                table.game.play_by_tables(self._decision_tables, table.table_of, table.watched)
+            self._play_by_tables(np.arange(self.num_envs))
+            for table in self._tables.values():
+                table.game.advance(table.rows)  # the opponents' first decisions
         start_games(self._policies, np.arange(self.num_envs))
         self._run(np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, bool),
                   [{} for _ in range(self.num_envs)])
@@ -280,6 +301,8 @@ class PagadoresVecEnv(VecEnv):
         for n, table in self._tables.items():
             if not self._one_size:
                 table.rows = self._slots_at(n)
+        self._play_by_tables(rows)
+        for n, table in self._tables.items():
             mine = rows[size == n]
             if mine.size:
                 table.game.reset_games(mine)
@@ -300,6 +323,15 @@ class PagadoresVecEnv(VecEnv):
                 place[mine], shared[mine], final_obs[mine] = _outcomes(table.game, rows[mine],
                                                                        learner[mine])
         return place, shared, final_obs
+
+    def _play_by_tables(self, rows: np.ndarray) -> None:
+        """Tell each size's kernel which seats of the slots ``rows`` it plays by table (their
+        sizes and learner seats drawn anew); rows at other sizes sit idle and are not read."""
+        for n, table in self._tables.items():
+            if table.table_of is not None and table.watched is not None:
+                mine = rows[self.size[rows] == n]
+                table.table_of[mine] = self._seat_tables[n][self.learner[mine]]
+                table.watched[mine] = self.learner[mine]
 
     def _opponents_act(self, deciding: dict[int, np.ndarray]) -> None:
         """The opponents' decisions at the slots ``deciding`` of each table size: one call per
@@ -345,6 +377,15 @@ def _outcomes(game: VectorGame, rows: np.ndarray,
     place = places[np.arange(rows.size), learner]
     shared = (places == place[:, None]).sum(axis=1)
     return place, shared, game.observations(rows, learner)
+
+
+def _seat_tables(table_row: np.ndarray, n: int) -> np.ndarray:
+    """``[learner seat, seat]``: the table row of the opponent in each seat of a table of ``n``,
+    given ``table_row[k]`` for the opponent in the ``k``-th other seat; -1 at the learner's."""
+    seats = np.arange(n)
+    learner = seats[:, None]
+    other = np.where(seats > learner, seats - 1, seats)  # which other seat: skip the learner
+    return np.where(seats == learner, -1, table_row[np.minimum(other, n - 2)])
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:

@@ -73,6 +73,7 @@ _F32 = np.float32
 _MASKS = 1 << MAX_PLAYERS
 _BITS = (np.arange(_MASKS)[:, None] >> np.arange(MAX_PLAYERS)) & 1  # mask -> 0/1 per seat
 _NO_ACTIONS = np.zeros(0, np.int64)
+_NO_TABLES = np.zeros((0, kernel.TABLE_SIZE), np.uint8)
 
 
 class Finished(NamedTuple):
@@ -163,6 +164,10 @@ class VectorGame:
         self._done_states = np.zeros((self._room, WIDTH), kernel.STATE_DTYPE)
         self._full: list[tuple[np.ndarray, np.ndarray]] = []
         self._popped = 0
+        # seats the kernel plays itself (play_by_tables): none yet
+        self._tables = _NO_TABLES
+        self._table_of = np.zeros((b, n), np.int64)
+        self._watched = np.zeros(b, np.int64)
         self.reset_games(self._rows)
 
     # ------------------------------------------------------------------ queries
@@ -273,6 +278,31 @@ class VectorGame:
         must include every game at a chance node (it saves a scan of the batch)."""
         self._run(self._checked_rows(rows), _NO_ACTIONS, act=False)
 
+    def play_by_tables(self, tables: np.ndarray, table_of: np.ndarray,
+                       watched: np.ndarray) -> None:
+        """From now on the kernel makes some seats' decisions itself: seat ``s`` of game ``g``
+        decides by ``tables[table_of[g, s]]`` where that index is >= 0 (``vector.tables``:
+        ``uint8`` rows of ``kernel.TABLE_SIZE`` answers), while the seat ``watched[g]`` (if >= 0)
+        holds cards; ``step`` and ``advance`` then stop only at the other decisions. The
+        arrays are kept, not copied: the caller may change ``table_of`` and ``watched`` in place
+        (the kernel does not check bounds: keep them in range). Games already waiting at such
+        a seat's decision go on at the next ``advance``. ``ValueError`` for arrays of the
+        wrong shape, type or range."""
+        b, n = self.batch, self.num_players
+        tables, table_of, watched = map(np.asarray, (tables, table_of, watched))
+        if (tables.dtype != np.uint8 or tables.ndim != 2 or tables.shape[1] != kernel.TABLE_SIZE
+                or not np.isin(tables, (0, 1)).all()):
+            raise ValueError(f"tables must be uint8 rows of {kernel.TABLE_SIZE} answers, each 0 "
+                             "or 1 (vector.tables.decision_table)")
+        if (table_of.dtype != np.int64 or table_of.shape != (b, n) or table_of.min() < -1
+                or table_of.max() >= len(tables)):
+            raise ValueError(f"table_of must be an int64 ({b}, {n}) array of table rows "
+                             f"-1–{len(tables) - 1} (-1: the seat is not played by a table)")
+        if watched.dtype != np.int64 or watched.shape != (b,) or watched.min() < -1 \
+                or watched.max() >= n:
+            raise ValueError(f"watched must be an int64 ({b},) array of seats -1–{n - 1}")
+        self._tables, self._table_of, self._watched = tables, table_of, watched
+
     def reset_games(self, rows: np.ndarray) -> None:
         """Start the games in ``rows`` again from their start positions and advance them."""
         rows = self._checked_rows(rows)
@@ -315,7 +345,8 @@ class VectorGame:
         while True:
             first, status = kernel.run(self._state, rows, actions, act, first, self._starts,
                                        self._dice, self._cursor, self._done_rows,
-                                       self._done_states, self.auto_reset, self.num_players)
+                                       self._done_states, self.auto_reset, self.num_players,
+                                       self._tables, self._table_of, self._watched)
             if status == kernel.DONE:
                 return
             if status == kernel.NEED_DICE:

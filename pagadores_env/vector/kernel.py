@@ -61,6 +61,7 @@ from ..rules import (
     MAX_PLAYERS,
     MAX_THROWS,
     NUM_OUTCOMES,
+    NUM_STRENGTHS,
     OUTCOME_KIND,
     OUTCOME_PENALTY,
     OUTCOME_STRENGTH,
@@ -89,6 +90,12 @@ NO_SCORE = 1 << 14  # above every strength: "no score" never is the lowest
 STATE_DTYPE = np.int16
 # What ``run`` returns with the index of the game it stopped at.
 DONE, NEED_DICE, NEED_ROOM = 0, 1, 2
+#: The facts a table-played seat decides on (``vector.tables``), one axis each: the decider
+#: fixes the throw limit (R3.2: it insteeks and has not stopped yet), throws used - 1, its
+#: throw's strength, the score to beat + 1 (0: none yet, R3.5), it holds its last card, another
+#: seat holds its last card. A decision's entry in a table is its index in this shape.
+TABLE_SHAPE = (2, MAX_THROWS, NUM_STRENGTHS, NUM_STRENGTHS + 1, 2, 2)
+TABLE_SIZE = int(np.prod(TABLE_SHAPE))
 
 # The rules as the kernel reads them, per ordered outcome: strength (R2.3), cards every other
 # player loses (R4.1), Picaro or not (R4.4).
@@ -323,6 +330,21 @@ def decide(state: np.ndarray, g: int, action: int, n: int) -> None:
         _end_turn(state, g, n)
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _table_entry(state: np.ndarray, g: int, seat: int, n: int) -> int:
+    """The index in ``TABLE_SHAPE`` of the decision ``seat`` faces in game ``g``."""
+    low = state[g, LOW]  # at a decision node (a round's), the lowest round score so far
+    other_last = 0
+    for other in range(n):
+        if other != seat and state[g, CARDS + other] == 1:
+            other_last = 1
+    entry = (1 if state[g, LIMIT] == 0 else 0) * MAX_THROWS + state[g, THROWS_USED] - 1
+    entry = entry * NUM_STRENGTHS + _STRENGTH[state[g, CURRENT]]
+    entry = entry * (NUM_STRENGTHS + 1) + (0 if low == NO_SCORE else low + 1)
+    entry = entry * 2 + (1 if state[g, CARDS + seat] == 1 else 0)
+    return entry * 2 + other_last
+
+
 @njit(cache=True, error_model="numpy")
 def random_words(seed: np.uint64, out: np.ndarray) -> None:
     """Fill ``out`` (uint64) with the SplitMix64 sequence from ``seed`` (Steele, Lea and Flood
@@ -349,23 +371,38 @@ def bad_action(state: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> int:
 @njit(cache=True, error_model="numpy")
 def run(state: np.ndarray, rows: np.ndarray, actions: np.ndarray, act: bool, first: int,
         starts: np.ndarray, dice: np.ndarray, cursor: np.ndarray, done_rows: np.ndarray,
-        done_states: np.ndarray, auto_reset: bool, n: int) -> tuple[int, int]:
+        done_states: np.ndarray, auto_reset: bool, n: int, tables: np.ndarray,
+        table_of: np.ndarray, watched: np.ndarray) -> tuple[int, int]:
     """Take the games ``rows[first:]`` one after another to their next decision node.
 
-    With ``act``, a game waiting at a decision node first applies ``actions[k]``. A game that
-    is over stays so, or with ``auto_reset`` has its final state copied to ``done_states``
-    (its index to ``done_rows``) and starts again from its row of ``starts``. Dice come from
-    the bytes ``dice[cursor[0]:]`` (see the module docstring); ``cursor[1]`` counts the
-    finished games recorded. Returns
-    ``(len(rows), DONE)``, or the index of the game it stopped at and why: ``NEED_DICE``
-    (the buffer is used up; that game is at a chance node) or ``NEED_ROOM`` (the finished
-    games' buffer is full; that game is over). Calling again from there carries on."""
+    With ``act``, a game waiting at a decision node first applies ``actions[k]``. Where seat
+    ``s`` of game ``g`` has a table (``table_of[g, s] >= 0``; none when ``tables`` has no rows)
+    the kernel makes that seat's decisions itself, ``tables[table_of[g, s]]`` at the decision's
+    ``TABLE_SHAPE`` index, and stops only at the other seats' decisions, or at any decision
+    once the seat ``watched[g]`` (if >= 0) holds no cards. A game that is over stays so, or
+    with ``auto_reset`` has its final state copied to ``done_states`` (its index to
+    ``done_rows``) and starts again from its row of ``starts``. Dice come from the bytes
+    ``dice[cursor[0]:]`` (see the module docstring); ``cursor[1]`` counts the finished games
+    recorded. Returns ``(len(rows), DONE)``, or the index of the game it stopped at and why:
+    ``NEED_DICE`` (the buffer is used up; that game is at a chance node) or ``NEED_ROOM`` (the
+    finished games' buffer is full; that game is over). Calling again from there carries
+    on."""
     at, done = cursor[0], cursor[1]  # in registers; written back on return
+    tabled = tables.shape[0] > 0
     for k in range(first, rows.size):
         g = rows[k]
         if act and state[g, DECISION]:
             decide(state, g, actions[k], n)
-        while not state[g, DECISION]:
+        while True:
+            if state[g, DECISION]:
+                if not tabled:
+                    break
+                seat = state[g, SEAT]
+                table = table_of[g, seat]
+                if table < 0 or (watched[g] >= 0 and state[g, CARDS + watched[g]] == 0):
+                    break
+                decide(state, g, tables[table, _table_entry(state, g, seat, n)], n)
+                continue
             if state[g, PHASE] == OVER:
                 if not auto_reset:
                     break
