@@ -9,7 +9,11 @@ again per row), so the exact solver evaluates its mixture rather than one draw o
 that reads the observation through ``observation.decode`` may offer ``act_fields(fields,
 mask)``: ``act_batch`` on the decoded integers (:class:`~.observation.ObsFields`, one leading
 axis of rows), which the exact solver calls instead of writing vectors for it to read. A policy
-may own a seeded generator (``reset(seed)``) so seeded runs repeat exactly. A policy built
+whose decisions depend only on a few facts of the decision (whether it fixes the throw limit,
+its throws used, its strength, the score to beat, whether it or another seat holds its last
+card) declares ``table_facts = True``: the batch engine then plays it inside its compiled kernel
+from a table of its ``act_batch``'s answers (``vector.tables``). A policy may own a seeded
+generator (``reset(seed)``) so seeded runs repeat exactly. A policy built
 for some tables only (the two-player solver's ``optimal``) offers
 ``check_table(num_players, cards)``, raising ``ValueError`` for a table it cannot play;
 ``check_tables`` asks it, so whoever seats policies refuses such a table at construction
