@@ -122,26 +122,23 @@ if rules_fingerprint() != RULES_FINGERPRINT:
     )
 
 
-@njit(cache=True, error_model="numpy")
-def _next_seat(start: int, mask: int, n: int) -> int:
-    """The first seat clockwise after ``start`` (R1.2) in ``mask`` (``start`` itself last);
-    -1 if the mask is empty."""
-    seat = start
-    for _ in range(n):
-        seat = seat + 1 if seat + 1 < n else 0  # no division: this runs at every turn
-        if mask >> seat & 1:
-            return seat
-    return -1
+def _clockwise() -> np.ndarray:
+    """``[n, start, mask]``: at a table of ``n`` seats, the first seat clockwise after ``start``
+    (R1.2) in the set ``mask``, ``start`` itself last; -1 if the set is empty. Looked up at every
+    turn, where a loop over seats cost a mispredicted branch or two."""
+    table = np.full((MAX_PLAYERS + 1, MAX_PLAYERS, 1 << MAX_PLAYERS), -1, np.int8)
+    for n in range(1, MAX_PLAYERS + 1):
+        for start in range(n):
+            for mask in range(1 << n):
+                table[n, start, mask] = next(((start + step) % n for step in range(1, n + 1)
+                                              if mask >> (start + step) % n & 1), -1)
+    return table
 
 
-@njit(cache=True, error_model="numpy")
-def _highest(mask: int) -> int:
-    """The highest seat in ``mask``: the only one of a one-seat mask, the youngest (R1.3)."""
-    seat = -1
-    while mask:
-        mask >>= 1
-        seat += 1
-    return seat
+_NEXT_SEAT = _clockwise()
+#: ``[mask]``: the highest seat of the set ``mask`` (-1 if empty): the only one of a one-seat
+#: set, the youngest (R1.3).
+_HIGHEST = np.array([mask.bit_length() - 1 for mask in range(1 << MAX_PLAYERS)], np.int8)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -172,7 +169,7 @@ def _new_round(state: np.ndarray, g: int, insteker: int) -> None:
     state[g, INSTEKER] = -1
     state[g, SEAT] = -1
     state[g, DECISION] = 0
-    state[g, WINNER] = _highest(alive)
+    state[g, WINNER] = _HIGHEST[alive]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -230,16 +227,16 @@ def _settle(state: np.ndarray, g: int, n: int) -> None:
         state[g, LOW] = NO_SCORE
         state[g, LOWEST] = 0
         # R5.1: in round order, which runs clockwise from the insteker
-        state[g, SEAT] = _next_seat((state[g, INSTEKER] + n - 1) % n, losers, n)
+        state[g, SEAT] = _NEXT_SEAT[n, (state[g, INSTEKER] + n - 1) % n, losers]
         return
-    loser = _highest(losers)
+    loser = _HIGHEST[losers]
     cards = state[g, CARDS + loser] - ROUND_LOSS
     state[g, CARDS + loser] = cards
     if cards:
         _start_round(state, g, loser)  # R3.5: the loser insteeks
         return
     _eliminate(state, g, losers, n)
-    _new_round(state, g, _next_seat(loser, state[g, ALIVE], n))  # R6.1
+    _new_round(state, g, _NEXT_SEAT[n, loser, state[g, ALIVE]])  # R6.1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -255,7 +252,7 @@ def _scored(state: np.ndarray, g: int, seat: int, strength: int, n: int) -> None
         state[g, LOWEST] |= bit
     todo = state[g, TODO] & ~bit
     state[g, TODO] = todo
-    state[g, SEAT] = _next_seat(seat, todo, n)
+    state[g, SEAT] = _NEXT_SEAT[n, seat, todo]
     if todo == 0:
         _settle(state, g, n)
 
@@ -290,7 +287,7 @@ def throw(state: np.ndarray, g: int, die: int, n: int) -> None:
             _new_round(state, g, seat)
         else:
             _eliminate(state, g, 1 << seat, n)
-            _new_round(state, g, _next_seat(seat, state[g, ALIVE], n))  # R6.1
+            _new_round(state, g, _NEXT_SEAT[n, seat, state[g, ALIVE]])  # R6.1
         return
     penalty = _PENALTY[die]
     if penalty:  # R4.1: every other player still in; R5.2: the other kampen players
@@ -305,9 +302,9 @@ def throw(state: np.ndarray, g: int, die: int, n: int) -> None:
         if emptied:  # R6.2: the round stops at once
             _eliminate(state, g, emptied, n)
             if emptied & (emptied - 1):
-                _new_round(state, g, _highest(state[g, ALIVE]))  # several out: the youngest left
+                _new_round(state, g, _HIGHEST[state[g, ALIVE]])  # several out: the youngest left
             else:
-                _new_round(state, g, _next_seat(_highest(emptied), state[g, ALIVE], n))
+                _new_round(state, g, _NEXT_SEAT[n, _HIGHEST[emptied], state[g, ALIVE]])
             return
     if in_round:
         limit = state[g, LIMIT]
