@@ -388,17 +388,21 @@ def run(state: np.ndarray, rows: np.ndarray, actions: np.ndarray, act: bool, fir
     tabled = tables.shape[0] > 0
     for k in range(first, rows.size):
         g = rows[k]
-        if act and state[g, DECISION]:
-            decide(state, g, actions[k], n)
+        # the caller's action, for a game waiting at a decision; then the tables' (one call
+        # of decide: each inlined copy of the transitions costs compile time and code cache)
+        action = actions[k] if act and state[g, DECISION] else -1
         while True:
             if state[g, DECISION]:
-                if not tabled:
-                    break
-                seat = state[g, SEAT]
-                table = table_of[g, seat]
-                if table < 0 or (watched[g] >= 0 and state[g, CARDS + watched[g]] == 0):
-                    break
-                decide(state, g, tables[table, _table_entry(state, g, seat, n)], n)
+                if action < 0:
+                    if not tabled:
+                        break
+                    seat = state[g, SEAT]
+                    table = table_of[g, seat]
+                    if table < 0 or (watched[g] >= 0 and state[g, CARDS + watched[g]] == 0):
+                        break
+                    action = tables[table, _table_entry(state, g, seat, n)]
+                decide(state, g, action, n)
+                action = -1
                 continue
             if state[g, PHASE] == OVER:
                 if not auto_reset:
