@@ -11,8 +11,9 @@ play the others (``opponents`` and ``learner_seat`` as the Gym env takes them,
 ``pagadores_env.opponents``: a single opponent is one policy object in every other seat, and a
 seed gives the opponents the same seeds as the Gym env's ``reset(seed)``). A step applies the
 learner's actions, then lets every game run — dice by the batch engine, opponent decisions by
-each opponent's ``act_batch`` on the batch of games where that opponent decides — until each
-game waits for its learner again. Observations, actions, rewards and episode ends follow the
+each opponent's ``act_batch`` on the batch of games where that opponent decides, or inside the
+batch engine's kernel for an opponent with a decision table (``vector.tables``: ``sensible``,
+``threshold``, ``stop-first``, ``always-throw``) — until each game waits for its learner again. Observations, actions, rewards and episode ends follow the
 Gymnasium env (``pagadores_env.gym_env``): the observation is ``observation.encode`` for the
 learner's seat; the reward is paid once at the end of the learner's episode (it is knocked out
 or the game is over; ``pagadores_env.rewards``); a game that ends before the learner decides at
