@@ -4,7 +4,8 @@ Each game is one ``int16`` row of the state (``STATE_DTYPE``, layout below: ever
 and a row of 96 bytes keeps a batch of 4096 games in a core's cache, where int64 rows took
 about 10% longer); the transition functions take the state and a game's index (a row view would
 update its reference count atomically at every game) and change that row in place, and ``run``
-loops over games, taking each on until it waits at a decision node (or is over); ``observe``
+loops over games, taking each on until it waits at a decision node (or is over), making the
+decisions of seats played by a decision table itself (``vector.tables``); ``observe``
 writes observation rows straight from the state. They are compiled by numba on first use
 (``cache=True``: later processes load the machine code from ``__pycache__``), so importing this
 module compiles nothing.
