@@ -13,11 +13,12 @@ seed gives the opponents the same seeds as the Gym env's ``reset(seed)``). A ste
 learner's actions, then lets every game run — dice by the batch engine, opponent decisions by
 each opponent's ``act_batch`` on the batch of games where that opponent decides, or inside the
 batch engine's kernel for an opponent with a decision table (``vector.tables``: ``sensible``,
-``threshold``, ``stop-first``, ``always-throw``) — until each game waits for its learner again. Observations, actions, rewards and episode ends follow the
-Gymnasium env (``pagadores_env.gym_env``): the observation is ``observation.encode`` for the
-learner's seat; the reward is paid once at the end of the learner's episode (it is knocked out
-or the game is over; ``pagadores_env.rewards``); a game that ends before the learner decides at
-all is replayed silently. Finished games restart at once (SB3's auto-reset);
+``threshold``, ``stop-first``, ``always-throw``) — until each game waits for its learner
+again. Observations, actions, rewards and episode ends follow the Gymnasium env
+(``pagadores_env.gym_env``): the observation is ``observation.encode`` for the learner's seat;
+the reward is paid once at the end of the learner's episode (it is knocked out or the game is
+over; ``pagadores_env.rewards``); a game that ends before the learner decides at all is
+replayed silently. Finished games restart at once (SB3's auto-reset);
 ``infos[i]["terminal_observation"]``, ``["placement"]``, ``["learner_seat"]`` and
 ``["num_players"]`` describe the game that ended. One difference from the Gym env: when the
 learner is knocked out while the game goes on, its terminal observation is taken where the
@@ -277,9 +278,13 @@ class PagadoresVecEnv(VecEnv):
         return rows[game.done[rows] | (game.cards[rows, self.learner[rows]] == 0)]
 
     def _opponent_rows(self, table: _Table) -> np.ndarray:
-        """The table's slots where an opponent must decide."""
+        """The table's slots where an opponent must decide while the learner still plays (a
+        game that restarted may have put its learner out before it decided: that slot restarts
+        again first, however far the kernel took it)."""
         rows, game = table.rows, table.game
-        return rows[game.decision[rows] & (game.seat[rows] != self.learner[rows])]
+        learner = self.learner[rows]
+        return rows[game.decision[rows] & (game.seat[rows] != learner)
+                    & (game.cards[rows, learner] > 0)]
 
     def _end_episodes(self, rows: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
                       infos: list[dict[str, Any]]) -> None:

@@ -11,6 +11,7 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
+from pagadores_env.policies import make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 from pagadores_env.vector import evaluate_batch
 
@@ -159,3 +160,41 @@ def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> Non
     assert summary["evaluate_2p_seconds"] > 0 and summary["evaluate_4p_cpu_seconds"] > 0
     count, wall, cpu = vector_decisions(8, 3, seed=0)(0.01)
     assert count % (16 * 8) == 0 and count > 0 and wall > 0 and cpu >= 0
+
+
+class Untabled:
+    """``spec``'s player without its decision table: the VecEnv asks its ``act_batch``."""
+
+    def __init__(self, spec: str) -> None:
+        self.inner = make_policy(spec)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.inner.act(obs, mask))
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.inner.act_batch(obs, mask)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_table_opponents_play_the_games_their_act_batch_plays(players: int) -> None:
+    """With one game the dice are taken in the same order whoever decides, so opponents played
+    inside the kernel from their tables and the same opponents asked through ``act_batch``
+    give the same episodes, step for step (learner knock-outs and seat draws included)."""
+    specs = ["sensible", "threshold:min_points=150", "stop-first", "always-throw",
+             "sensible"][:players - 1]
+    traces = []
+    for wrap in (str, Untabled):
+        env = PagadoresVecEnv(1, num_players=players, cards=3, opponents=[wrap(s) for s in specs],
+                              reward="placement", seed=11)
+        assert bool(len(env._decision_tables)) == (wrap is str)
+        trace = [env.reset()]
+        for action in np.random.default_rng(0).integers(0, 2, size=(3000, 1)):
+            obs, rewards, dones, infos = env.step(action)
+            assert waits_for_learner(env)
+            trace += [obs, rewards, dones, env.learner.copy(),
+                      np.array([infos[0].get("placement", 0)])]
+        traces.append(trace)
+        episodes = sum(int(d.sum()) for d in trace[3::5])
+    assert episodes > 100
+    for a, b in zip(*traces, strict=True):
+        np.testing.assert_array_equal(a, b)
