@@ -9,7 +9,10 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -108,6 +111,51 @@ def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
     assert err.count("\n") == 1
     assert ("error: cannot join Ray at 127.0.0.1:1: nothing answers there (Connection "
             "refused); start the cluster's head with `ray start --head`") in err
+
+
+def _pool_workers(parent: int) -> list[int]:
+    """The pids of ``parent``'s spawned pool workers (Linux: read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):  # gone while we looked
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _within(seconds: float, condition: Callable[[], Any]) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (result := condition()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return result
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
+    """``pagadores benchmark`` killed outright (no chance to shut its pool down) leaves no
+    worker training on into the run folders (``benchmark.end_with_parent``)."""
+    command = subprocess.Popen(
+        [sys.executable, "-m", "pagadores_cli.benchmark", str(SMOKE), "--out",
+         str(tmp_path / "out"), "--workers", "2", "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers = _within(120, lambda: _pool_workers(command.pid))
+        assert workers, "the command started no pool workers"
+    finally:
+        command.kill()
+        command.wait()
+    assert _within(30, lambda: not any(map(_running, workers))), "workers outlived the command"
 
 
 def test_resume_runs_only_the_missing_trials(local_run: Path, tmp_path: Path) -> None:

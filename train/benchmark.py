@@ -47,6 +47,8 @@ import contextlib
 import io
 import json
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -69,6 +71,9 @@ from .config import (
     spec_list,
 )
 from .ray_cluster import join_or_start
+
+#: How often a pool worker checks that the command that started it still runs (seconds).
+PARENT_POLL_S = 1.0
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
@@ -427,7 +432,8 @@ def _run_local(specs: list[TrialSpec], out: str, workers: int,
     if not specs:
         return
     pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"))
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=end_with_parent, initargs=(os.getpid(),))
     try:
         running = {pool.submit(run_trial, s, out) for s in specs}
         while running:
@@ -436,6 +442,20 @@ def _run_local(specs: list[TrialSpec], out: str, workers: int,
                 yield future.result()
     finally:  # Ctrl-C or a failed trial: drop the queue, the finished records are written
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def end_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker once the process that started it is gone. A command
+    killed outright (``kill``, out of memory) cannot shut its pool down, and its workers
+    would train on for nobody, into run folders a rerun of the command then writes too. What a
+    killed trial wrote stays readable (files are written atomically) and the rerun trains it
+    again."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _run_ray(specs: list[TrialSpec], out: str, workers: int,
