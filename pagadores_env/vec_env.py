@@ -82,10 +82,10 @@ class _Table:
     rows: np.ndarray
     #: per slot and seat, the decision table the kernel plays that seat by (-1: none), kept by
     #: ``game`` (``VectorGame.play_by_tables``) and changed in place as learner seats change
-    table_of: np.ndarray | None = None
+    table_of: np.ndarray
     #: per slot, the learner's seat (-1 at slots of other sizes): the kernel stops for the
     #: opponents once it holds no cards
-    watched: np.ndarray | None = None
+    watched: np.ndarray
 
 
 class PagadoresVecEnv(VecEnv):
@@ -108,16 +108,16 @@ class PagadoresVecEnv(VecEnv):
         self._one_size = len(self.opponents) == 1
         # one act_batch call per distinct policy object per round of opponent decisions
         self._policies = distinct([p for seated in self.opponents.values() for p in seated])
-        # per size, [k]: the index in _policies of the opponent in the k-th other seat
-        self._group_of = {n: np.array([next(g for g, p in enumerate(self._policies) if p is q)
-                                       for q in seated])
-                          for n, seated in self.opponents.items()}
+        # per size, [learner seat, seat]: the index in _policies of the opponent there (-1:
+        # the learner's own seat)
+        self._group_at = {n: _by_learner_seat(np.array([
+            next(g for g, p in enumerate(self._policies) if p is q) for q in seated]), n)
+            for n, seated in self.opponents.items()}
         # opponents that declare table_facts are played inside the kernel (vector.tables);
-        # per size, [learner seat, seat]: the table row of the policy there (-1: none, or the
-        # learner)
+        # per size, [learner seat, seat]: the table row of the policy there (-1: none)
         self._decision_tables, table_row = seat_tables(self._policies)
-        self._seat_tables = {n: _seat_tables(table_row[self._group_of[n]], n)
-                             for n in self.opponents}
+        self._seat_tables = {n: np.where(group >= 0, table_row[group], -1)
+                             for n, group in self._group_at.items()}
         self._tables: dict[int, _Table] = {}
         self._actions = np.zeros(num_envs, np.int64)
         super().__init__(num_envs, gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32),
@@ -228,14 +228,14 @@ class PagadoresVecEnv(VecEnv):
         self.acted = np.zeros(self.num_envs, bool)  # has the learner decided this episode?
         # every size gets a row per slot, so a slot changes size without moving
         self._tables = {n: _Table(VectorGame(self.num_envs, n, self.cards, self.dice_rng,
-                                             auto_reset=False), self._slots_at(n))
+                                             auto_reset=False), self._slots_at(n),
+                                  np.full((self.num_envs, n), -1, np.int64),
+                                  np.full(self.num_envs, -1, np.int64))
                         for n in self.opponents}
+        self._play_by_tables(np.arange(self.num_envs))
         if len(self._decision_tables):
-            for n, table in self._tables.items():
-                table.table_of = np.full((self.num_envs, n), -1, np.int64)
-                table.watched = np.full(self.num_envs, -1, np.int64)
+            for table in self._tables.values():
                 table.game.play_by_tables(self._decision_tables, table.table_of, table.watched)
-            self._play_by_tables(np.arange(self.num_envs))
             for table in self._tables.values():
                 table.game.advance(table.rows)  # the opponents' first decisions
         start_games(self._policies, np.arange(self.num_envs))
@@ -334,10 +334,9 @@ class PagadoresVecEnv(VecEnv):
         """Tell each size's kernel which seats of the slots ``rows`` it plays by table (their
         sizes and learner seats drawn anew); rows at other sizes sit idle and are not read."""
         for n, table in self._tables.items():
-            if table.table_of is not None and table.watched is not None:
-                mine = rows[self.size[rows] == n]
-                table.table_of[mine] = self._seat_tables[n][self.learner[mine]]
-                table.watched[mine] = self.learner[mine]
+            mine = rows[self.size[rows] == n]
+            table.table_of[mine] = self._seat_tables[n][self.learner[mine]]
+            table.watched[mine] = self.learner[mine]
 
     def _opponents_act(self, deciding: dict[int, np.ndarray]) -> None:
         """The opponents' decisions at the slots ``deciding`` of each table size: one call per
@@ -347,9 +346,7 @@ class PagadoresVecEnv(VecEnv):
         for n, rows in deciding.items():
             game = self._tables[n].game
             seat = game.seat[rows]
-            # opponent k sits in the k-th other seat, counting from seat 0 and skipping the
-            # learner
-            group = self._group_of[n][seat - (seat > self.learner[rows])]
+            group = self._group_at[n][self.learner[rows], seat]
             for part, value in zip(parts, (rows, seat, group, game.observations(rows)),
                                    strict=True):
                 part.append(value)
@@ -385,13 +382,13 @@ def _outcomes(game: VectorGame, rows: np.ndarray,
     return place, shared, game.observations(rows, learner)
 
 
-def _seat_tables(table_row: np.ndarray, n: int) -> np.ndarray:
-    """``[learner seat, seat]``: the table row of the opponent in each seat of a table of ``n``,
-    given ``table_row[k]`` for the opponent in the ``k``-th other seat; -1 at the learner's."""
+def _by_learner_seat(per_other_seat: np.ndarray, n: int) -> np.ndarray:
+    """``[learner seat, seat]`` at a table of ``n``: ``per_other_seat[k]`` in the ``k``-th other
+    seat (counting from seat 0 and skipping the learner's), -1 in the learner's own."""
     seats = np.arange(n)
     learner = seats[:, None]
-    other = np.where(seats > learner, seats - 1, seats)  # which other seat: skip the learner
-    return np.where(seats == learner, -1, table_row[np.minimum(other, n - 2)])
+    other = np.minimum(seats - (seats > learner), n - 2)  # the learner's own: any k, masked
+    return np.where(seats == learner, -1, per_other_seat[other])
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:

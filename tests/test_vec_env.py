@@ -11,9 +11,9 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-from pagadores_env.policies import make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 from pagadores_env.vector import evaluate_batch
+from tests.players import Looping
 
 
 def waits_for_learner(env: PagadoresVecEnv) -> bool:
@@ -162,28 +162,15 @@ def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> Non
     assert count % (16 * 8) == 0 and count > 0 and wall > 0 and cpu >= 0
 
 
-class Untabled:
-    """``spec``'s player without its decision table: the VecEnv asks its ``act_batch``."""
-
-    def __init__(self, spec: str) -> None:
-        self.inner = make_policy(spec)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(self.inner.act(obs, mask))
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return self.inner.act_batch(obs, mask)
-
-
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_table_opponents_play_the_games_their_act_batch_plays(players: int) -> None:
+def test_table_opponents_play_the_games_they_play_when_asked(players: int) -> None:
     """With one game the dice are taken in the same order whoever decides, so opponents played
-    inside the kernel from their tables and the same opponents asked through ``act_batch``
+    inside the kernel from their tables and the same opponents asked decision by decision
     give the same episodes, step for step (learner knock-outs and seat draws included)."""
     specs = ["sensible", "threshold:min_points=150", "stop-first", "always-throw",
              "sensible"][:players - 1]
     traces = []
-    for wrap in (str, Untabled):
+    for wrap in (str, Looping):  # Looping: the same player behind act alone, no table
         env = PagadoresVecEnv(1, num_players=players, cards=3, opponents=[wrap(s) for s in specs],
                               reward="placement", seed=11)
         assert bool(len(env._decision_tables)) == (wrap is str)
