@@ -20,6 +20,7 @@ else must not declare ``table_facts``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,9 +33,10 @@ from .kernel import TABLE_SHAPE, TABLE_SIZE
 _SEATS = 3  # me, another seat, and one more that has no score
 
 
+@functools.cache
 def questions() -> np.ndarray:
     """``(TABLE_SIZE, OBS_SIZE)``: the observation asked about each table entry, in the order
-    of ``TABLE_SHAPE``'s indices (see the module docstring)."""
+    of ``TABLE_SHAPE``'s indices (see the module docstring); built once, read-only."""
     setting, used, strength, to_beat, my_last, other_last = (
         axis.ravel() for axis in np.indices(TABLE_SHAPE))
     cards = np.full((TABLE_SIZE, _SEATS), MAX_CARDS)
@@ -49,7 +51,9 @@ def questions() -> np.ndarray:
                        to_throw=np.zeros(_SEATS, np.int64), throw_limit=limit,
                        throws_used=throws_used, throws_left=MAX_THROWS - throws_used,
                        my_strength=strength)
-    return encode_batch(fields)
+    asked = encode_batch(fields)
+    asked.flags.writeable = False
+    return asked
 
 
 def decision_table(policy: Policy) -> np.ndarray | None:
@@ -69,11 +73,12 @@ def decision_table(policy: Policy) -> np.ndarray | None:
 def seat_tables(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray]:
     """The decision tables of ``policies`` stacked ``(tables, TABLE_SIZE)``, and per policy
     its row there, -1 for a policy without one."""
-    found = [decision_table(policy) for policy in policies]
-    rows = np.cumsum([table is not None for table in found]) - 1
-    index = np.array([row if table is not None else -1 for row, table in zip(rows, found,
-                                                                            strict=True)],
-                     np.int64)
-    stacked = [table for table in found if table is not None]
+    stacked: list[np.ndarray] = []
+    index = []
+    for policy in policies:
+        table = decision_table(policy)
+        index.append(-1 if table is None else len(stacked))
+        if table is not None:
+            stacked.append(table)
     tables = np.stack(stacked) if stacked else np.zeros((0, TABLE_SIZE), np.uint8)
-    return tables, index
+    return tables, np.array(index, np.int64)
