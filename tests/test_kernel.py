@@ -4,8 +4,10 @@ its dice bytes are SplitMix64 seeded from the batch's generator."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -53,3 +55,31 @@ def test_the_dice_stream_follows_the_games_generator() -> None:
     assert (first.draw_dice(0, 1000) != again.draw_dice(0, 1000)).any()
     faces = np.bincount(first.draw_dice(0, 256_000), minlength=256)
     assert faces.min() > 850 and faces.max() < 1150  # every byte value about 1,000 times
+
+
+def test_a_damaged_disk_cache_compiles_again(tmp_path: Path) -> None:
+    """Truncated cache files (a full disk, a crash while numba wrote them) cost a recompile and
+    a one-line warning, not a traceback; the rewritten cache then loads silently."""
+    code = ("import numpy as np\n"
+            "from pagadores_env.vector import VectorGame\n"
+            "game = VectorGame(8, 4, 10, 0)\n"
+            "game.step(np.ones(8, np.int64))\n"
+            "print(game.observations().shape)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def first_use() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env)
+
+    assert first_use().returncode == 0  # compiles and writes the cache
+    files = [f for f in tmp_path.rglob("*") if f.suffix in (".nbi", ".nbc")]
+    assert any(f.name.startswith("kernel.run-") for f in files)
+    for f in files:
+        f.write_bytes(f.read_bytes()[:50])
+    damaged = first_use()
+    assert damaged.returncode == 0, damaged.stderr
+    assert "(8, 49)" in damaged.stdout
+    warning = [line for line in damaged.stderr.splitlines() if "could not be read" in line]
+    assert len(warning) == 1 and "run" in warning[0] and "observe" in warning[0]
+    again = first_use()
+    assert again.returncode == 0 and "could not be read" not in again.stderr

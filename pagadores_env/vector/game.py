@@ -121,6 +121,7 @@ class VectorGame:
             raise ValueError("first_insteker must be a seat that has cards in every game")
         self.observer = None if observer is None else _seats(b, n, observer, "observer")
         self.auto_reset = bool(auto_reset)
+        kernel.check_caches()  # a damaged disk cache compiles again (once per process)
         self.rng = np.random.default_rng(seed)
         # what a restart copies per game (R1.1, R3.1), in the kernel's layout
         self._starts = np.zeros((b, START_WIDTH), np.int64)

@@ -53,7 +53,10 @@ WINNER             the winner once over, else -1
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import warnings
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -471,3 +474,35 @@ def observe(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, n: int, star
         throw_row = throw_rows[(mine + 1) * (none + 1) + low]
         for i in range(throw_row.size):
             o[throw_at + i] = throw_row[i]
+
+
+#: Every compiled function of this module (each has a disk cache: ``check_caches`` reads them).
+COMPILED = tuple(value for value in list(globals().values())
+                 if hasattr(value, "py_func") and value.py_func.__module__ == __name__)
+
+
+@functools.cache
+def check_caches() -> tuple[str, ...]:
+    """Once per process: empty the disk cache of each compiled function that cannot be read back (a
+    truncated or damaged file: a full disk, a crash while numba wrote it), so that it compiles
+    again instead of failing with a traceback at its first call, and warn in one line. Returns
+    the names of the emptied caches. It reads numba's cache objects (``dispatcher._cache``),
+    which numba does not document: with a numba that lacks them, nothing is checked."""
+    emptied = []
+    for dispatcher in COMPILED:
+        cache: Any = getattr(dispatcher, "_cache", None)
+        files: Any = getattr(cache, "_cache_file", None)
+        if files is None:
+            continue
+        try:
+            for data_name in files._load_index().values():
+                files._load_data(data_name)
+        except AttributeError:  # another numba's cache layout: leave it to numba
+            continue
+        except Exception:  # noqa: BLE001 (any unreadable file: numba would raise the same)
+            cache.flush()  # an empty index, written atomically: the next call compiles
+            emptied.append(dispatcher.__name__)
+    if emptied:
+        warnings.warn(f"the batch engine's compiled cache could not be read ({', '.join(emptied)}):"
+                      " compiling it again", RuntimeWarning, stacklevel=3)
+    return tuple(emptied)
