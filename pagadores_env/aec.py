@@ -1,23 +1,26 @@
 """The PettingZoo AEC environment behind ``pagadores_v0`` (whose docstring is the user guide).
 
-The env drives an engine :class:`~pagadores_env.engine.Game`: it resolves every chance node
-with its own seeded dice and selects an agent only at a decision node (R3.6), so one agent
-step is one stop / throw-again decision. Rewards go to an agent exactly once, when it is
-terminated: by default (``eliminated="stay"``) every agent at the end of the game, knocked-out
-ones included, which stay in ``agents`` unselected until then; with ``eliminated="leave"`` a
-knocked-out agent at once. A terminated agent then leaves through PettingZoo's dead-step
-protocol.
+The env plays its game on the compiled rules kernel (``vector.one.OneGame``): it resolves every
+chance node with its own seeded dice and selects an agent only at a decision node (R3.6), so
+one agent step is one stop / throw-again decision. ``env.game`` is the same game as an
+``engine.Game`` (event log, history, saved form), rebuilt from the game's inputs when read.
+
+Rewards go to an agent exactly once, when it is terminated: by default (``eliminated="stay"``)
+every agent at the end of the game, knocked-out ones included, which stay in ``agents``
+unselected until then; with ``eliminated="leave"`` a knocked-out agent at once. A terminated
+agent then leaves through PettingZoo's dead-step protocol.
 
 The per-step path is kept lean (the benchmark ``pagadores bench --section aec``
-watches it): dice come from the generator in blocks as classified throws, live agents never
-hold rewards (see ``step``), so there is nothing to clear or accumulate between decisions,
-and infos are only built when read (see ``infos``).
+watches it): one compiled call plays on to the next decision and one writes an observation,
+live agents never hold rewards (see ``step``), so there is nothing to clear or accumulate
+between decisions, and infos are only built when read (see ``infos``). The kernel compiles
+at the first ``reset()`` of a process that has no disk cache yet (a few seconds, once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium
 import numpy as np
@@ -33,12 +36,13 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from .checks import check_choice, check_int
 from .dice import DiceStream
 from .engine import Action, Game, IllegalMoveError, as_action
-from .observation import OBS_SIZE, encode
+from .observation import OBS_SIZE
 from .render import describe_events, render_table
 from .rewards import REWARD_SCHEMES, REWARDS
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Throw
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 
-_ACTIONS = (Action.STOP, Action.THROW)  # the engine takes its own members fastest
+if TYPE_CHECKING:
+    from .vector.one import OneGame
 
 _DECIDE = np.ones(2, dtype=np.int8)  # the mask of the agent to act: both actions (R3.6)
 _WAIT = np.zeros(2, dtype=np.int8)  # everyone else's mask
@@ -73,11 +77,16 @@ def picture_drawer() -> Callable[..., np.ndarray]:
     return draw
 
 
-def _throw_to_decision(game: Game, draw: Callable[[], Throw]) -> bool:
-    """Throw the dice until someone has a decision (True) or the game is over (False)."""
-    while not game.decision and game.winner is None:
-        game.apply_throw(draw())
-    return game.decision
+def new_one_game(num_players: int, start_cards: tuple[int, ...], dice: DiceStream,
+                 watched: int = -1) -> OneGame:
+    """A ``vector.one.OneGame`` taken to its first decision or its end (``OneGame.play``,
+    ``watched`` as there), imported only when a game starts: importing the package does not
+    load numba."""
+    from .vector.one import OneGame
+
+    game = OneGame(num_players, start_cards, dice)
+    game.play(watched=watched)
+    return game
 
 
 class TableEnv(AECEnv):
@@ -130,6 +139,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         super().__init__()
         self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         self.cards = check_cards(self.num_players, cards)
+        self._start_cards = Game(self.num_players, cards).start_cards
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
@@ -157,6 +167,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.agent_selection: str | None = None
         self._deciding: str | None = None
         self._dice: DiceStream  # made with the generator in reset()
+        self._table: OneGame | None = None  # the game in play, made in reset()
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
@@ -177,13 +188,13 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
             self._dice = DiceStream(self.np_random)
-        game = Game(self.num_players, self.cards)
+        table = new_one_game(self.num_players, self._start_cards, self._dice)
         if not self._leave:
             # Ends quickly: the first throw of a game is a decision unless it is a special,
             # and specials are rare (R4).
-            while not _throw_to_decision(game, self._dice.draw):
-                game = Game(self.num_players, self.cards)
-        self.game = game
+            while table.decider < 0:
+                table = new_one_game(self.num_players, self._start_cards, self._dice)
+        self._table = table
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -227,7 +238,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         dict objects, so ``last()``'s info *is* ``infos[agent]``, as in PettingZoo's envs)."""
         infos = self._infos
         if infos is None:
-            if not hasattr(self, "game"):  # never reset: no infos, as before reset in any env
+            if self._table is None:  # never reset: no infos, as before reset in any env
                 raise AttributeError(f"'{type(self).__name__}' object has no attribute 'infos'")
             info = self._info
             infos = self._infos = {agent: info(agent) for agent in self.agents}
@@ -243,16 +254,16 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         observed at any time after ``reset()``, also once the game is over."""
         try:
             seat = self._seat[agent]
-            game = self.game
         except KeyError:
             raise ValueError(
                 f"observe({agent!r}): no such agent; the agents are "
                 f"{', '.join(self.possible_agents)}") from None
-        except AttributeError:  # no game yet
-            raise IllegalMoveError(f"observe(): {self._no_agent_reason()}") from None
+        table = self._table
+        if table is None:
+            raise IllegalMoveError(f"observe(): {self._no_agent_reason()}")
         to_act = agent == self._deciding and agent == self.agent_selection
         return {
-            "observation": encode(game, seat),
+            "observation": table.observe(seat),
             "action_mask": (_DECIDE if to_act else _WAIT).copy(),
         }
 
@@ -270,9 +281,8 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         # is dead-stepped (which clears ``rewards``) before anyone decides again: a live
         # agent's reward and cumulative reward are always 0 here, so there is nothing to
         # clear or accumulate.
-        game = self.game
-        self._seen[agent] = len(game.log)
-        game.apply_action(_ACTIONS[action])
+        self._seen[agent] = self._mark()
+        cast("OneGame", self._table).play(int(action))  # a plain int: the kernel's fast call
         self._advance()
 
     def render(self) -> str | np.ndarray | None:
@@ -283,7 +293,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                 "render() was called without a render_mode; pass render_mode='ansi', "
                 "'human' or 'rgb_array' to pagadores_v0.env()")
             return None
-        if not hasattr(self, "game"):
+        if self._table is None:
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
         if self._draw_picture is not None:
             return self._draw_picture(self.game, self.possible_agents)
@@ -292,19 +302,35 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
     def close(self) -> None:
         """Nothing to release: pictures are drawn in memory, text is printed."""
 
+    @property
+    def game(self) -> Game:
+        """The game in play as an ``engine.Game``: its event log, history and saved form
+        (``to_dict``), rebuilt from the game's inputs when read. Read it for those; changing it
+        does not change the env's game."""
+        if self._table is None:
+            raise AttributeError("there is no game yet: call reset() first")
+        return self._table.game
+
     # ------------------------------------------------------------------ internals
+    def _mark(self) -> int:
+        """Where the game is now, as the agents' ``_seen`` marks count it: the length of the
+        event log with ``info_events`` (an info's events start there), else the decisions so
+        far (cheaper: the log is only built when read)."""
+        table = cast("OneGame", self._table)
+        return len(table.game.log) if self.info_events else table.decisions
+
     def _advance(self) -> None:
-        """Throw the env's dice until someone has a decision or the game ends (R3.6); settle
-        the agents that are terminated now; select the next agent."""
-        game = self.game
-        _throw_to_decision(game, self._dice.draw)
+        """Settle the agents that are terminated now (the game has just reached a decision or
+        its end); select the next agent."""
+        table = cast("OneGame", self._table)
+        seat = table.decider
         # Agents are terminated when the game ends, or ("leave") as they are knocked out.
-        settle = game.winner is not None or (
-            self._leave and game.eliminations != self._eliminations)
+        settle = (seat < 0 and table.over) or (
+            self._leave and table.eliminations != self._eliminations)
         if settle:
             self._settle_places()
-        if game.decision:  # only in a round (R3.6): game.current_player, without the property
-            self._deciding = self.agent_selection = self.possible_agents[game.order[game.pos]]
+        if seat >= 0:
+            self._deciding = self.agent_selection = self.possible_agents[seat]
         else:
             self._deciding = None
         self._infos = None  # the infos changed: build them when read (see ``infos``)
@@ -318,13 +344,13 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         """Terminate and reward every agent whose place is settled and who is not yet
         terminated: everyone once the game is over, and with "leave" each knocked-out agent.
         A place is final at the moment a player is out."""
-        game = self.game
-        self._eliminations = game.eliminations
-        over = game.winner is not None
-        places = game.placements()
+        table = cast("OneGame", self._table)
+        self._eliminations = table.eliminations
+        over = table.over
+        places = table.placements()
         for agent in self.agents:
             seat = self._seat[agent]
-            if (over or game.out[seat]) and not self.terminations[agent]:
+            if (over or table.out(seat)) and not self.terminations[agent]:
                 place = places[seat]
                 reward = self._reward_of(place, places.count(place), self.num_players)
                 self.rewards[agent] = reward
@@ -353,7 +379,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         except IllegalMoveError as err:
             if self.illegal_action == "raise":
                 raise IllegalMoveError(f"{agent} played an illegal action: {err}") from None
-        self._replaced[agent] = len(self.game.log)  # step() sets _seen[agent] to this too
+        self._replaced[agent] = self._mark()  # step() sets _seen[agent] to this too
         if self.illegal_action == "penalty":
             self._penalise(agent, action)
             return None
@@ -364,7 +390,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         the game ends with every agent terminated."""
         self._forfeit = agent
         self._deciding = None
-        self._seen[agent] = len(self.game.log)
+        self._seen[agent] = self._mark()
         self.terminations = dict.fromkeys(self.agents, True)
         self.rewards[agent] = -1.0
         self._cumulative_rewards[agent] = -1.0
@@ -380,7 +406,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         if not self.agents:
             raise IllegalMoveError(f"step(): {self._no_agent_reason()}")
         if action is not None:
-            over = self.game.winner is not None or self._forfeit is not None
+            over = cast("OneGame", self._table).over or self._forfeit is not None
             why = "the game is over" if over else "it has no cards left"
             raise IllegalMoveError(
                 f"{agent} is terminated ({why}): the only valid action is None, which removes "

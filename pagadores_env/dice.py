@@ -1,34 +1,38 @@
 """The environments' dice: one seeded stream of throws (R7.2).
 
-Every driver that plays the engine with its own dice (the PettingZoo env, the Gymnasium env,
-the scalar evaluator) draws them here, so they all roll the same way.
+The PettingZoo env and the Gymnasium env play their games with dice from here, so they roll
+the same way.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from .rules import THROWS, Throw
+from .rules import THROWS
 
 DICE_BLOCK = 256  # ordered outcomes per generator call: one numpy call serves many throws
 
 
 class DiceStream:
-    """Throws uniform over the 216 ordered outcomes, drawn from ``rng`` ``block`` at a time and
-    used in the generator's order, so a seed fixes the whole stream. They come as classified
-    ``Throw``s, which ``Game.apply_throw`` takes without classifying again."""
+    """Throws uniform over the 216 ordered outcomes (``rules.ordered_index``), drawn from
+    ``rng`` ``block`` at a time and used in the generator's order, so a seed fixes the whole
+    stream. The compiled kernel (``vector.kernel.play``) reads them where they are: the
+    current block ``outcomes`` (bytes) from ``cursor[0]`` on, advancing ``cursor``.
+    ``owner`` is the game that throws from the stream now (``vector.one.OneGame``)."""
 
-    __slots__ = ("rng", "block", "_coming")
+    __slots__ = ("rng", "block", "outcomes", "cursor", "owner")
 
     def __init__(self, rng: np.random.Generator, block: int = DICE_BLOCK) -> None:
         self.rng = rng
         self.block = block
-        self._coming: list[Throw] = []  # the next throw last, so taking one is a pop
+        self.outcomes = np.zeros(0, np.uint8)  # none yet: the first use refills
+        self.cursor = np.zeros(1, np.int64)
+        self.owner: Any = None
 
-    def draw(self) -> Throw:
-        """The next throw of the stream."""
-        if not self._coming:
-            outcomes = self.rng.integers(0, len(THROWS), self.block).tolist()
-            outcomes.reverse()
-            self._coming = list(map(THROWS.__getitem__, outcomes))
-        return self._coming.pop()
+    def refill(self) -> None:
+        """Replace the used-up block by the next one."""
+        # drawn as int64, as they always were, so that seeded streams stay the same
+        self.outcomes = self.rng.integers(0, len(THROWS), self.block).astype(np.uint8)
+        self.cursor[0] = 0

@@ -211,8 +211,7 @@ class Game:
 
     def placements(self) -> list[int]:
         """Final place per seat (1 = winner); players knocked out together share a place."""
-        batch = [self.eliminations + 1 if o == 0 else o for o in self.out]
-        return [1 + sum(b > mine for b in batch) for mine in batch]
+        return placements(self.out, self.eliminations)
 
     def score_to_beat(self) -> int:
         """The lowest final score so far this round (R3.5), -1 when nobody has one yet."""
@@ -478,6 +477,14 @@ class Game:
     def __repr__(self) -> str:
         return (f"Game(num_players={self.num_players}, cards={self.cards}, round={self.round}, "
                 f"phase={self.phase!r}, current_player={self.current_player})")
+
+
+def placements(out: Sequence[int], eliminations: int) -> list[int]:
+    """Final place per seat (1 = winner) from each seat's elimination batch ``out`` (1-based,
+    0 = still in) and the batches so far: players knocked out together share a place, and the
+    later a batch, the better its place (R1.4, R1.5)."""
+    batch = [eliminations + 1 if o == 0 else o for o in out]
+    return [1 + sum(b > mine for b in batch) for mine in batch]
 
 
 def record_digest(record: dict[str, Any]) -> str:

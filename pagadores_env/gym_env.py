@@ -1,8 +1,10 @@
 """``Pagadores-v0``: Dados de Pagadores as a single-agent Gymnasium environment.
 
 One seat is the learner; the other seats are played by fixed policies and all dice are rolled
-by the environment, so ``step`` returns at the learner's next decision. The env drives
-``engine.Game`` directly (not the PettingZoo env) for speed::
+by the environment, so ``step`` returns at the learner's next decision. The env plays its game
+on the compiled rules kernel (``vector.one.OneGame``, as the PettingZoo env does, not through
+it); ``env.game`` is the same game as an ``engine.Game`` (event log, history, saved form),
+rebuilt from the game's inputs when read, so read it again after a step::
 
     env = gymnasium.make("Pagadores-v0", num_players=2, cards=10, opponents=["random"],
                          learner_seat="random", reward="win", illegal_action="raise",
@@ -82,7 +84,7 @@ Rendering (``render_mode``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -93,12 +95,13 @@ from .aec import (
     RENDER_MODES,
     check_cards,
     check_flag,
+    new_one_game,
     picture_drawer,
 )
-from .checks import check_choice
+from .checks import check_choice, check_table
 from .dice import DiceStream
-from .engine import Game, as_action
-from .observation import OBS_SIZE, encode
+from .engine import Action, Game, as_action
+from .observation import OBS_SIZE
 from .opponents import Opponents, check_learner_seat, distinct, game_action, seat_opponents
 from .policies import Policy, make_policy
 from .render import player, render_table
@@ -107,7 +110,11 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .seeding import spawned_rng
 from .single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
 
+if TYPE_CHECKING:
+    from .vector.one import OneGame
+
 _NO_MASK = np.zeros(2, dtype=np.int8)
+_BOTH = np.ones(2, dtype=np.int8)  # at a decision both actions are legal (R3.6)
 
 
 class Tables(NamedTuple):
@@ -184,7 +191,6 @@ class PagadoresGymEnv(SingleAgentEnv):
     """Single-agent Dados de Pagadores; see the module docstring for the full contract."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
-    _encode = staticmethod(encode)
     _render_table = staticmethod(render_table)
     _render_hint = ("render_mode='ansi', 'human' or 'rgb_array' to "
                     "gymnasium.make('Pagadores-v0', ...)")
@@ -209,7 +215,7 @@ class PagadoresGymEnv(SingleAgentEnv):
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.observation_space = gym.spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(2)
-        self.game: Game | None = None
+        self._table: OneGame | None = None  # the game in play, made in reset()
         self.seat = 0
         self._dice: DiceStream | None = None  # made with the generator in reset()
         self._log_at = 0
@@ -218,13 +224,14 @@ class PagadoresGymEnv(SingleAgentEnv):
     # ------------------------------------------------------------------ gym API
     def action_masks(self) -> np.ndarray:
         """``[stop, throw again]`` legality (int8) for MaskablePPO; zeros once the episode ends."""
-        if self._done:
-            return _NO_MASK.copy()
-        game = self.game
-        assert game is not None  # an episode is running, so reset() made it
-        mask = np.zeros(2, dtype=np.int8)
-        mask[game.legal_actions()] = 1
-        return mask
+        return (_NO_MASK if self._done else _BOTH).copy()
+
+    @property
+    def game(self) -> Game | None:
+        """The game in play as an ``engine.Game`` (None before the first ``reset``): its event
+        log, history and saved form, rebuilt from the game's inputs when read. Read it for
+        those; changing it does not change the env's game."""
+        return None if self._table is None else self._table.game
 
     # ------------------------------------------------------------------ hooks
     def _picture(self) -> np.ndarray:
@@ -239,13 +246,27 @@ class PagadoresGymEnv(SingleAgentEnv):
             self._dice = DiceStream(self.np_random)
             self._size_rng = size_rng(seed, self.opponents)
 
-    def _make_game(self) -> Game:
+    def _make_game(self) -> None:
         self._log_at = 0
-        return Game(self.num_players, self.cards)
+        assert self._dice is not None  # made in reset()
+        start = check_table(self.num_players, self.cards)[1]
+        self._table = new_one_game(self.num_players, start, self._dice, watched=self.seat)
 
     def _apply_learner(self, action: Any) -> None:
-        assert self.game is not None  # an episode is running, so reset() made it
-        self.game.apply_action(as_action(action))  # the one rule for every layer
+        assert self._table is not None  # an episode is running, so reset() made it
+        # as_action: the one rule for every layer; a plain int for the kernel's fast call
+        self._table.play(int(as_action(action)), watched=self.seat)
+
+    def _first_legal(self) -> Action:
+        return Action.STOP  # legal_actions() at a decision is [STOP, THROW]
+
+    def _placements(self) -> list[int]:
+        assert self._table is not None  # an episode is running, so reset() made it
+        return self._table.placements()
+
+    def _observe(self) -> np.ndarray:
+        assert self._table is not None  # only from reset() and step(), after reset() made it
+        return self._table.observe(self.seat)
 
     def _silent_message(self) -> str:
         return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
@@ -254,20 +275,16 @@ class PagadoresGymEnv(SingleAgentEnv):
                 "with these settings it never decides; give more cards or other opponents")
 
     def _play_until_learner(self) -> None:
-        """Roll dice and let opponents decide until the learner decides or its episode ends."""
-        game, seat, dice = self.game, self.seat, self._dice
-        assert game is not None and dice is not None  # reset() made both
-        while not game.is_terminal() and game.cards[seat]:
-            if game.is_chance_node():
-                game.apply_throw(dice.draw())
-            elif game.current_player == seat:
-                return
-            else:
-                who = game.current_player
-                mask = np.ones(2, dtype=np.int8)
-                game.apply_action(game_action(self._policy_of[who], GAME_INDEX, who,
-                                              encode(game, who), mask))
-        self._done = True
+        """Let opponents decide (the dice are thrown by ``OneGame.play``) until the learner
+        decides or its episode ends: the game is over or the learner holds no cards."""
+        table, seat = self._table, self.seat
+        assert table is not None  # reset() made it
+        who = table.decider
+        while who >= 0 and who != seat:
+            action = game_action(self._policy_of[who], GAME_INDEX, who, table.observe(who),
+                                 _BOTH.copy())
+            who = table.play(int(as_action(action)), watched=seat)
+        self._done = who < 0
 
     # ------------------------------------------------------------------ internals
     def _new_game(self) -> None:

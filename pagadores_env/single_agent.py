@@ -5,13 +5,14 @@ plumbing is the same in both games, so it lives here once: ``reset`` retrying ga
 the learner never decides, ``step`` with its illegal-action handling (``"raise"``,
 ``"replace"``, ``"penalty"``) and its one final reward (``rewards.final_reward``), the start
 of each game (learner seat, opponents seated in seat order, per-game hooks), the info keys
-and ``render``. Each game's env supplies its engine through the hooks below.
+and ``render``. Each game's env supplies its engine through the hooks below; ``game`` is
+what ``render`` draws.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -26,17 +27,11 @@ MAX_SILENT_GAMES = 1000
 GAME_INDEX = 0
 
 
-class _Game(Protocol):
-    def apply_action(self, action: Any) -> Any: ...
-    def legal_actions(self) -> list[Any]: ...
-    def placements(self) -> list[int]: ...
-
-
 class SingleAgentEnv(gym.Env):
     """The shared episode plumbing; a game's env sets the attributes in ``__init__`` and
     implements the hooks (``_reseed``, ``_make_game``, ``_apply_learner``,
-    ``_play_until_learner``, ``_silent_message``, ``_picture`` with ``"rgb_array"``) and
-    ``action_masks``."""
+    ``_first_legal``, ``_placements``, ``_play_until_learner``, ``_silent_message``,
+    ``_picture`` with ``"rgb_array"``) and ``action_masks``."""
 
     num_players: int
     learner_seat: int | str
@@ -75,8 +70,6 @@ class SingleAgentEnv(gym.Env):
         game on to the learner's next decision or the end of its episode."""
         if self._done:
             raise RuntimeError("the episode is over (or never started): call reset() first")
-        game: _Game = self.game
-        assert game is not None  # an episode is running, so reset() made it
         replaced = False
         try:
             self._apply_learner(action)
@@ -89,12 +82,12 @@ class SingleAgentEnv(gym.Env):
                 end_games(self.opponents, np.array([GAME_INDEX]), np.array([self.num_players]))
                 return (self._observe(), -1.0, True, False,
                         self._info(illegal_action=True, placement=self.num_players))
-            game.apply_action(game.legal_actions()[0])
+            self._apply_learner(self._first_legal())
             replaced = True
         self._play_until_learner()
         reward = 0.0
         if self._done:
-            places = game.placements()
+            places = self._placements()
             place = places[self.seat]
             reward = final_reward(self.reward_scheme, place, self.num_players,
                                   places.count(place))
@@ -129,13 +122,22 @@ class SingleAgentEnv(gym.Env):
         """Make the game's random streams from ``np_random`` when ``seed`` is new."""
         raise NotImplementedError
 
-    def _make_game(self) -> Any:
-        """A new game at the current table, and any per-game state reset with it."""
+    def _make_game(self) -> None:
+        """Start a new game at the current table, and reset any per-game state with it."""
         raise NotImplementedError
 
     def _apply_learner(self, action: Any) -> None:
         """Play the learner's ``action``; an illegal one raises ``IllegalMoveError`` and
         changes nothing."""
+        raise NotImplementedError
+
+    def _first_legal(self) -> Any:
+        """The learner's first legal action, played in place of an illegal one
+        (``illegal_action="replace"``)."""
+        raise NotImplementedError
+
+    def _placements(self) -> list[int]:
+        """Final place per seat (1 = winner) of the game that is over."""
         raise NotImplementedError
 
     def _play_until_learner(self) -> None:
@@ -156,12 +158,14 @@ class SingleAgentEnv(gym.Env):
         # Opponent policies in seat order, skipping the learner.
         others = [s for s in range(self.num_players) if s != self.seat]
         self._policy_of = dict(zip(others, self.opponents, strict=True))
-        self.game = self._make_game()
+        self._make_game()
         start_games(self.opponents, np.array([GAME_INDEX]))
         self._done = False
         self._play_until_learner()
 
     def _observe(self) -> np.ndarray:
+        """The learner's observation (``_encode``, where the game's env does not say
+        otherwise)."""
         assert self.game is not None  # only from reset() and step(), after reset() made it
         return self._encode(self.game, self.seat)
 
@@ -169,9 +173,8 @@ class SingleAgentEnv(gym.Env):
         """The info of the current step: always the same keys and shapes (see each env's
         module docstring); ``placement`` overrides the game's final place (a forfeit is
         last)."""
-        assert self.game is not None  # only from reset() and step(), after reset() made it
         if placement is None:
-            placement = self.game.placements()[self.seat] if self._done else 0
+            placement = self._placements()[self.seat] if self._done else 0
         return {"action_mask": self.action_masks(), "learner_seat": self.seat,
                 "illegal_action": illegal_action, "placement": placement}
 

@@ -206,10 +206,10 @@ def test_R1_4_stay_mode_knocked_out_agents_wait_unselected_and_all_terminate_at_
     knocked_out_mid_game = 0
     for seed in range(6):
         env.reset(seed=seed)
-        game = env.unwrapped.game
         left = []
         for agent in env.agent_iter():
             _, reward, terminated, truncated, _ = env.last()
+            game = env.unwrapped.game  # the game as it is now (read again after each step)
             seat = env.possible_agents.index(agent)
             assert not truncated
             if not terminated:

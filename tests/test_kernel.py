@@ -26,12 +26,12 @@ def test_importing_the_package_and_the_kernel_compiles_nothing() -> None:
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("table", ["_STRENGTH", "_PENALTY", "_PICARO"])
-def test_the_rules_fingerprint_sees_a_changed_table(table: str,
+@pytest.mark.parametrize("table", ["_STRENGTH", "_PENALTY", "_PICARO", "_OBS_TURN", "_OBS_THROW"])
+def test_the_fingerprint_sees_a_changed_rule_or_observation_table(table: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     assert kernel.rules_fingerprint() == kernel.RULES_FINGERPRINT
     changed = getattr(kernel, table).copy()
-    changed[100] += 1
+    changed.flat[20] += 1
     monkeypatch.setattr(kernel, table, changed)
     assert kernel.rules_fingerprint() != kernel.RULES_FINGERPRINT
 

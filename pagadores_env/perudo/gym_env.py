@@ -108,12 +108,20 @@ class PerudoGymEnv(SingleAgentEnv):
         if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
             self._faces = FaceStream(self.np_random)
 
-    def _make_game(self) -> Game:
-        return Game(self.num_players, self.dice)
+    def _make_game(self) -> None:
+        self.game = Game(self.num_players, self.dice)
 
     def _apply_learner(self, action: Any) -> None:
         assert self.game is not None  # an episode is running, so reset() made it
         self.game.apply_action(action)
+
+    def _first_legal(self) -> int:
+        assert self.game is not None  # an episode is running, so reset() made it
+        return self.game.legal_actions()[0]
+
+    def _placements(self) -> list[int]:
+        assert self.game is not None  # an episode is running, so reset() made it
+        return self.game.placements()
 
     def _silent_message(self) -> str:
         return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine import Phase
-from ..observation import ENCODE_TABLES, OBS_SIZE
+from ..observation import OBS_SIZE
 from ..rules import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -415,8 +415,7 @@ class VectorGame:
         each seen by its seat of ``seats``."""
         obs = np.zeros((len(rows), OBS_SIZE), _F32)
         kernel.observe(state, np.ascontiguousarray(rows, np.int64),
-                       np.ascontiguousarray(seats, np.int64), self.num_players,
-                       *ENCODE_TABLES, obs)
+                       np.ascontiguousarray(seats, np.int64), self.num_players, obs)
         return obs
 
 

@@ -6,9 +6,12 @@ about 10% longer); the transition functions take the state and a game's index (a
 update its reference count atomically at every game) and change that row in place, and ``run``
 loops over games, taking each on until it waits at a decision node (or is over), making the
 decisions of seats played by a decision table itself (``vector.tables``); ``observe``
-writes observation rows straight from the state. They are compiled by numba on first use
-(``cache=True``: later processes load the machine code from ``__pycache__``), so importing this
-module compiles nothing.
+writes observation rows straight from the state. ``play`` (with the decider's observation) and
+``observe_one`` do the same for one game at a time, with as few arguments as possible (a
+compiled call costs about 0.1 µs per array it is passed): the AEC and Gymnasium envs call them
+at every agent step. They are
+compiled by numba on first use (``cache=True``: later processes load the machine code from
+``__pycache__``), so importing this module compiles nothing.
 
 Dice come in as a buffer of random bytes, used in order: a byte below 216 is a throw's
 ordered outcome (``rules.ordered_index``), a higher one is skipped, so the throws are uniform
@@ -19,8 +22,9 @@ The transition functions are inlined into ``run`` (``inline="always"``): a call 
 compiled functions that passes an array updates its reference count twice, atomically, which
 costs more than most transitions do. ``error_model="numpy"`` drops Python's checks for
 division by zero (no divisor here is ever 0): about a third faster. The
-rule tables are compiled in as constants, and numba's disk cache is keyed on this file only;
-``RULES_FINGERPRINT`` ties the two, so a change to the rules cannot meet a stale cache.
+rule tables and the observation's lookup tables (``observation.ENCODE_TABLES``) are compiled in
+as constants, and numba's disk cache is keyed on this file only; ``RULES_FINGERPRINT`` ties the
+two, so a change to the rules or to the observation cannot meet a stale cache.
 
 State layout, one row per game (a set of seats is a bitmask: bit ``s`` = seat ``s``):
 
@@ -61,6 +65,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..observation import ENCODE_TABLES
 from ..rules import (
     MAX_PLAYERS,
     MAX_THROWS,
@@ -94,6 +99,8 @@ NO_SCORE = 1 << 14  # above every strength: "no score" never is the lowest
 STATE_DTYPE = np.int16
 # What ``run`` returns with the index of the game it stopped at.
 DONE, NEED_DICE, NEED_ROOM = 0, 1, 2
+# What ``play`` returns when it does not stop at a decision (a seat number when it does).
+PLAY_NO_DECISION, PLAY_NEED_DICE = -1, -2
 #: The facts a table-played seat decides on (``vector.tables``), one axis each: the decider
 #: fixes the throw limit (R3.2: it insteeks and has not stopped yet), throws used - 1, its
 #: throw's strength, the score to beat + 1 (0: none yet, R3.5), it holds its last card, another
@@ -107,21 +114,27 @@ _STRENGTH = np.ascontiguousarray(OUTCOME_STRENGTH)
 _PENALTY = np.ascontiguousarray(OUTCOME_PENALTY)
 _PICARO = (OUTCOME_KIND == Kind.PICARO).astype(np.int64)
 _NUMBERS = (NUM_OUTCOMES, MAX_THROWS, PICARO_LOSS, ROUND_LOSS)
+# The observation's lookup tables (``observation.EncodeTables``).
+(_OBS_STARTS, _OBS_CARDS, _OBS_SCORES, _OBS_TURN, _OBS_THROW) = (
+    np.ascontiguousarray(table) for table in ENCODE_TABLES)
 
 
 def rules_fingerprint() -> str:
-    """A digest of every rule fact the kernel compiles in."""
+    """A digest of every rule fact and observation table the kernel compiles in."""
     digest = hashlib.sha256(repr(_NUMBERS).encode())
     for table in (_STRENGTH, _PENALTY, _PICARO):
         digest.update(table.astype(np.int64).tobytes())
+    for table in (_OBS_STARTS, _OBS_CARDS, _OBS_SCORES, _OBS_TURN, _OBS_THROW):
+        digest.update(table.tobytes())
     return digest.hexdigest()[:16]
 
 
-#: ``rules_fingerprint()`` of the rules this file was written for.
-RULES_FINGERPRINT = "2f6ef9a26d30b34a"
+#: ``rules_fingerprint()`` of the tables this file was written for.
+RULES_FINGERPRINT = "4ec49a7abcd5f141"
 if rules_fingerprint() != RULES_FINGERPRINT:
     raise ImportError(
-        f"the rule tables changed (fingerprint {rules_fingerprint()}): set RULES_FINGERPRINT "
+        f"the rule or observation tables changed (fingerprint {rules_fingerprint()}): set "
+        "RULES_FINGERPRINT "
         "in pagadores_env/vector/kernel.py to it, which also recompiles the kernel"
     )
 
@@ -430,50 +443,92 @@ def run(state: np.ndarray, rows: np.ndarray, actions: np.ndarray, act: bool, fir
     return rows.size, DONE
 
 
-@njit(cache=True, error_model="numpy")
-def observe(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, n: int, starts: np.ndarray,
-            cards_values: np.ndarray, score_values: np.ndarray, turn_rows: np.ndarray,
-            throw_rows: np.ndarray, out: np.ndarray) -> None:
-    """``out[k]``: the observation of game ``rows[k]`` by seat ``seats[k]``, bit for bit what
-    ``observation.encode`` writes, from ``observation.ENCODE_TABLES`` (``starts`` and the
-    value tables). ``out`` starts zeroed: padding slots stay 0."""
+@njit(cache=True, error_model="numpy", inline="always")
+def _observe_row(state: np.ndarray, g: int, me: int, n: int, o: np.ndarray) -> None:
+    """``o``: the observation of game ``g`` by seat ``me``, bit for bit what
+    ``observation.encode`` writes. Every value of the first ``n`` slots is written: ``o`` may
+    hold an earlier observation of the same table, and its padding slots must be 0."""
     cards_at, present_at, insteker_at, scores_at, lowest_at, to_throw_at, turn_at, throw_at = (
-        starts[0], starts[1], starts[2], starts[3], starts[4], starts[5], starts[6], starts[7])
-    none = score_values.size - 1  # "no score" above every strength, as the tables index it
+        _OBS_STARTS[0], _OBS_STARTS[1], _OBS_STARTS[2], _OBS_STARTS[3], _OBS_STARTS[4],
+        _OBS_STARTS[5], _OBS_STARTS[6], _OBS_STARTS[7])
+    none = _OBS_SCORES.size - 1  # "no score" above every strength, as the tables index it
+    st = state[g]
+    in_round = st[PHASE] == ROUND  # kampen and game over have no turn
+    scored = st[SCORED]
+    low = none  # R3.5: the score to beat
+    for seat in range(n):
+        if scored >> seat & 1 and st[SCORE + seat] < low:
+            low = st[SCORE + seat]
+    # order[pos+1:] of the scalar engine: players still to throw after me (R3.4)
+    after = st[TODO] & ~(1 << st[SEAT]) if in_round else 0
+    seat = me
+    for slot in range(n):  # slot 0 is me, then clockwise (R1.2)
+        o[cards_at + slot] = _OBS_CARDS[st[CARDS + seat]]
+        o[present_at + slot] = 1.0
+        lowest = scored >> seat & 1 and st[SCORE + seat] == low
+        o[scores_at + slot] = _OBS_SCORES[st[SCORE + seat] if lowest else -1]
+        o[lowest_at + slot] = 1.0 if lowest else 0.0
+        o[to_throw_at + slot] = after >> seat & 1
+        o[insteker_at + slot] = 0.0  # set below for one slot, if any
+        seat = seat + 1 if seat + 1 < n else 0
+    insteker = st[INSTEKER]
+    if insteker >= 0:  # -1 once over
+        o[insteker_at + (insteker - me + n) % n] = 1.0
+    limit = st[LIMIT]
+    used = st[THROWS_USED] if in_round else 0
+    left = (limit if limit else MAX_THROWS) - used if in_round else 0
+    turn = _OBS_TURN[(limit * 4 + used) * 4 + left]
+    for i in range(turn.size):
+        o[turn_at + i] = turn[i]
+    mine = _STRENGTH[st[CURRENT]] if st[CURRENT] >= 0 else -1
+    throw_row = _OBS_THROW[(mine + 1) * (none + 1) + low]
+    for i in range(throw_row.size):
+        o[throw_at + i] = throw_row[i]
+
+
+@njit(cache=True, error_model="numpy")
+def observe(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, n: int,
+            out: np.ndarray) -> None:
+    """``out[k]``: the observation of game ``rows[k]`` by seat ``seats[k]`` (``out`` zeroed)."""
     for k in range(rows.size):
-        st = state[rows[k]]
-        me = seats[k]
-        o = out[k]
-        in_round = st[PHASE] == ROUND  # kampen and game over have no turn
-        scored = st[SCORED]
-        low = none  # R3.5: the score to beat
-        for seat in range(n):
-            if scored >> seat & 1 and st[SCORE + seat] < low:
-                low = st[SCORE + seat]
-        # order[pos+1:] of the scalar engine: players still to throw after me (R3.4)
-        after = st[TODO] & ~(1 << st[SEAT]) if in_round else 0
-        seat = me
-        for slot in range(n):  # slot 0 is me, then clockwise (R1.2)
-            o[cards_at + slot] = cards_values[st[CARDS + seat]]
-            o[present_at + slot] = 1.0
-            lowest = scored >> seat & 1 and st[SCORE + seat] == low
-            o[scores_at + slot] = score_values[st[SCORE + seat] if lowest else -1]
-            o[lowest_at + slot] = 1.0 if lowest else 0.0
-            o[to_throw_at + slot] = after >> seat & 1
-            seat = seat + 1 if seat + 1 < n else 0
-        insteker = st[INSTEKER]
-        if insteker >= 0:  # -1 once over
-            o[insteker_at + (insteker - me + n) % n] = 1.0
-        limit = st[LIMIT]
-        used = st[THROWS_USED] if in_round else 0
-        left = (limit if limit else MAX_THROWS) - used if in_round else 0
-        turn = turn_rows[(limit * 4 + used) * 4 + left]
-        for i in range(turn.size):
-            o[turn_at + i] = turn[i]
-        mine = _STRENGTH[st[CURRENT]] if st[CURRENT] >= 0 else -1
-        throw_row = throw_rows[(mine + 1) * (none + 1) + low]
-        for i in range(throw_row.size):
-            o[throw_at + i] = throw_row[i]
+        _observe_row(state, rows[k], seats[k], n, out[k])
+
+
+@njit(cache=True, error_model="numpy")
+def observe_one(state: np.ndarray, seat: int, n: int, out: np.ndarray) -> None:
+    """``out``: the observation of game 0 by ``seat`` (``out`` zeroed)."""
+    _observe_row(state, 0, seat, n, out)
+
+
+@njit(cache=True, error_model="numpy")
+def play(state: np.ndarray, action: int, dice: np.ndarray, cursor: np.ndarray, n: int,
+         watched: int, obs: np.ndarray) -> int:
+    """Game 0 of ``state``: apply ``action`` at its decision node if it is 0 or 1 (-1: none),
+    then throw ``dice[cursor[0]:]`` (bytes as ``run`` reads them) until the game waits at a
+    decision node: return the seat to decide, its observation written to ``obs`` (an earlier
+    observation of the same table, or zeros). Or return ``PLAY_NO_DECISION`` once the game is over
+    or seat ``watched`` (if >= 0) holds no cards, ``PLAY_NEED_DICE`` when the dice are used
+    up (the game is at a chance node: call again with more dice and action -1)."""
+    if action >= 0:
+        decide(state, 0, action, n)
+    at = cursor[0]
+    result = PLAY_NO_DECISION
+    while state[0, PHASE] != OVER:
+        if state[0, DECISION]:
+            result = state[0, SEAT]
+            _observe_row(state, 0, result, n, obs)
+            break
+        if watched >= 0 and state[0, CARDS + watched] == 0:
+            break
+        while at < dice.size and dice[at] >= NUM_OUTCOMES:  # R7.2: rejection sampling
+            at += 1
+        if at == dice.size:
+            result = PLAY_NEED_DICE
+            break
+        throw(state, 0, dice[at], n)
+        at += 1
+    cursor[0] = at
+    return result
 
 
 #: Every compiled function of this module (each has a disk cache: ``check_caches`` reads them).
