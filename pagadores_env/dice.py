@@ -19,7 +19,7 @@ class DiceStream:
     """Throws uniform over the 216 ordered outcomes (``rules.ordered_index``), drawn from
     ``rng`` ``block`` at a time and used in the generator's order, so a seed fixes the whole
     stream. The compiled kernel (``vector.kernel.play``) reads them where they are: the
-    current block ``outcomes`` (bytes) from ``cursor[0]`` on, advancing ``cursor``.
+    current block ``outcomes`` (one byte each) from ``cursor[0]`` on, advancing ``cursor``.
     ``owner`` is the game that throws from the stream now (``vector.one.OneGame``)."""
 
     __slots__ = ("rng", "block", "outcomes", "cursor", "owner")

@@ -29,9 +29,6 @@ import numpy as np
 from .checks import as_int, check_table
 from .rules import (
     CHANCE_OUTCOMES,
-    MAX_PLAYERS,
-    MAX_THROWS,
-    NUM_STRENGTHS,
     PICARO_LOSS,
     ROUND_LOSS,
     Kind,
@@ -92,18 +89,6 @@ class Event(NamedTuple):
 
 
 HistoryItem = int | tuple[int, int, int]
-
-def _events(kind: str, values: range) -> tuple[tuple[Event, ...], ...]:
-    """``[seat][value]`` → ``Event(kind, seat, value)``, for every seat and value."""
-    return tuple(tuple(Event(kind, seat, v) for v in values) for seat in range(MAX_PLAYERS))
-
-
-#: The events of every turn, made once: _SCORE_EVENT[seat][strength] is Event("score", seat,
-#: strength). Events are immutable, so one object can stand in the log many times. Kept for
-#: speed: building them per turn costs 7-9% more instructions per AEC and Gym env step.
-_AGAIN_EVENT, _STOP_EVENT, _LIMIT_EVENT = (_events(kind, range(MAX_THROWS + 1))
-                                           for kind in ("again", "stop", "limit"))
-_SCORE_EVENT = _events("score", range(NUM_STRENGTHS))
 
 
 class IllegalMoveError(ValueError):
@@ -219,64 +204,38 @@ class Game:
         return min(scored) if scored else -1
 
     # ------------------------------------------------------------------ inputs
-    # The envs apply one of these per agent step. Kept for speed: the round throw inline, fields
-    # read directly (not ``current_player``, ``max_throws``, ``is_chance_node()``) and the
-    # turn's end and ``_settle`` on local names; the plainer form (properties, a
-    # ``_round_throw`` helper, ``_settle`` through ``_next_round``) costs 7-9% more
-    # instructions per AEC and Gym env step.
     def apply_throw(self, dice: Sequence[int] | Throw) -> None:
-        """Apply the current player's throw at a chance node (R3, R4, R5)."""
-        phase = self.phase
-        if self.decision or phase == Phase.OVER:
+        """Apply the current player's throw at a chance node: in a round (R3, R4) or in a
+        kampen (R5)."""
+        if not self.is_chance_node():
             raise IllegalMoveError(self._no_throw_reason())
-        if type(dice) is Throw:
-            throw = dice
-        else:
-            try:
-                throw = classify(cast("Sequence[int]", dice))  # not a Throw here
-            except ValueError as err:
-                raise IllegalMoveError(str(err)) from None
-        in_round = phase == Phase.ROUND
-        seat = self.order[self.pos] if in_round else self.kampen[self.kampen_pos]
+        throw = dice if isinstance(dice, Throw) else _classified(dice)
+        seat = self.current_player
         self.history.append(throw.dice)
         self.log.append(Event("throw", seat, throw.dice))
-        if not in_round:
-            self._kampen_throw(seat, throw)
-            return
-        # A throw in a round, the most common transition, inline.
-        self.throws = throws = self.throws + 1
-        self.current = throw
-        if throw.kind is Kind.PICARO:  # R4.4
-            self._picaro(seat)
-            return
-        if throw.penalty and self._special(seat, throw.penalty, self.alive()):  # R4.1, R4.2
-            return
-        if throws < throws_allowed(self.throw_limit):  # R3.6: decide only with throws left
-            self.decision = True
+        if self.phase == Phase.ROUND:
+            self._round_throw(seat, throw)
         else:
-            self._end_turn(seat)
+            self._kampen_throw(seat, throw)
 
     def apply_action(self, action: int) -> None:
         """Apply STOP (0) or THROW (1) at a decision node (R3.2, R3.4)."""
-        if not self.decision:  # never set once the game is over
-            if self.phase == Phase.OVER:
-                raise IllegalMoveError("the game is over: no more actions (R1.5)")
+        if self.is_terminal():
+            raise IllegalMoveError("the game is over: no more actions (R1.5)")
+        if not self.is_decision_node():
             raise IllegalMoveError(
                 f"seat {self.current_player} is about to throw (chance node): "
                 "apply_throw(dice), not an action"
             )
-        # The envs pass the members, which skip as_action: checking them too costs the AEC env
-        # 5.5-6.7% more instructions per step.
-        if action.__class__ is not Action:
-            action = as_action(action)
-        seat = self.order[self.pos]  # decisions only happen in a round (R3.6, R5.1)
-        stop = action is Action.STOP
+        action = as_action(action)
+        seat = self.current_player
         self.history.append(int(action))  # a plain int, as JSON saves it
-        self.log.append((_STOP_EVENT if stop else _AGAIN_EVENT)[seat][self.throws])
-        if stop:
+        if action is Action.STOP:
+            self.log.append(Event("stop", seat, self.throws))
             self._end_turn(seat)
         else:
-            self.decision = False
+            self.log.append(Event("again", seat, self.throws))
+            self.decision = False  # the same player throws again
 
     def _no_throw_reason(self) -> str:
         if self.decision:
@@ -286,10 +245,11 @@ class Game:
 
     # ------------------------------------------------------------------ transitions
     def _start_round(self, insteker: int) -> None:
+        """A new round: everyone with cards plays, clockwise from the insteker (R1.2, R3.1)."""
         self.round += 1
         self.insteker = insteker
         self.phase = Phase.ROUND
-        self.order = list(turn_order(self.cards, insteker))  # R1.2, R3.4
+        self.order = list(turn_order(self.cards, insteker))
         self.pos = 0
         self.throw_limit = None
         self.throws = 0
@@ -300,6 +260,22 @@ class Game:
         self.kampen_pos = 0
         self.kampen_scores = []
         self.log.append(Event("round", insteker, self.round))
+
+    def _round_throw(self, seat: int, throw: Throw) -> None:
+        """A throw in a round. A Picaro ends the round (R4.4); a special takes cards from every
+        other player still in (R4.1) and stops the round if it empties one (R6.2). Otherwise the
+        player decides while throws are left (R3.6), and the turn ends when none are."""
+        self.throws += 1
+        self.current = throw
+        if throw.kind is Kind.PICARO:
+            self._picaro(seat)
+            return
+        if throw.penalty and self._special(seat, throw.penalty, self.alive()):
+            return
+        if self.throws < self.max_throws:
+            self.decision = True
+        else:
+            self._end_turn(seat)
 
     def _kampen_throw(self, seat: int, throw: Throw) -> None:
         if throw.kind is Kind.PICARO:  # R5.2
@@ -315,18 +291,15 @@ class Game:
     def _special(self, seat: int, penalty: int, group: list[int]) -> bool:
         """Take ``penalty`` cards from everyone in ``group`` but the thrower. True if that
         stopped the round (R6.2)."""
-        cards = self.cards
-        hits = special_hits(cards, seat, group, penalty)
-        emptied = []
+        hits = special_hits(self.cards, seat, group, penalty)
         for victim, lost in hits:
-            cards[victim] -= lost
-            if not cards[victim]:
-                emptied.append(victim)
+            self.cards[victim] -= lost
         self.log.append(Event("special", seat, tuple(hits)))
+        emptied = [victim for victim, _ in hits if not self.cards[victim]]
         if not emptied:
             return False  # R4.3: the round and the thrower's turn go on
         self._eliminate(emptied)
-        self._next_round(next_insteker(cards, emptied))  # R6.2
+        self._next_round(next_insteker(self.cards, emptied))  # R6.2
         return True
 
     def _picaro(self, seat: int) -> None:
@@ -338,23 +311,20 @@ class Game:
         self._next_round(next_insteker(self.cards, [seat]))  # R4.4 (out: R6.1)
 
     def _end_turn(self, seat: int) -> None:
-        """The current player's last throw becomes their score (R3.3)."""
-        log = self.log
-        pos = self.pos
-        if pos == 0:
-            self.throw_limit = self.throws  # R3.2
-            log.append(_LIMIT_EVENT[seat][self.throws])
+        """The current player's last throw becomes their score (R3.3); the insteker's throws
+        fix the round's throw limit (R3.2). When everyone has a score, the round settles."""
+        if seat == self.insteker:
+            self.throw_limit = self.throws
+            self.log.append(Event("limit", seat, self.throws))
         strength = cast("Throw", self.current).strength  # a turn ends after its throw
-        scores = self.scores
-        scores[seat] = strength
-        log.append(_SCORE_EVENT[seat][strength])
-        self.pos = pos = pos + 1
+        self.scores[seat] = strength
+        self.log.append(Event("score", seat, strength))
+        self.pos += 1
         self.throws = 0
         self.current = None
         self.decision = False
-        order = self.order
-        if pos == len(order):
-            self._settle(order, list(map(scores.__getitem__, order)))
+        if self.pos == len(self.order):
+            self._settle(self.order, [self.scores[p] for p in self.order])
 
     def _settle(self, players: list[int], scores: list[int]) -> None:
         """Lowest score loses a card (R3.5); a shared lowest plays kampen (R5.1, R5.3)."""
@@ -368,16 +338,15 @@ class Game:
             self.log.append(Event("kampen", -1, tuple(losers)))
             return
         loser = players[scores.index(low)]
-        cards = self.cards
-        cards[loser] -= ROUND_LOSS
+        self.cards[loser] -= ROUND_LOSS
         self.log.append(Event("loses", loser, ROUND_LOSS))
-        if cards[loser]:
+        if self.cards[loser]:
             # R3.5. No _next_round check needed: any knock-out stops a round at once (R6),
             # so everyone who started this round, two seats at least, still holds cards.
             self._start_round(loser)
         else:
             self._eliminate([loser])
-            self._next_round(next_insteker(cards, [loser]))  # R6.1
+            self._next_round(next_insteker(self.cards, [loser]))  # R6.1
 
     def _eliminate(self, seats: list[int]) -> None:
         self.eliminations += 1
@@ -548,6 +517,14 @@ def check_record(data: Any, fmt: str, versions: Sequence[int],
                 "saved game is damaged or was edited: its digest does not match its "
                 "contents; only records written by Game.to_dict, unchanged, can be loaded"
             )
+
+
+def _classified(dice: Sequence[int]) -> Throw:
+    """``rules.classify`` with its error as an ``IllegalMoveError``."""
+    try:
+        return classify(dice)
+    except ValueError as err:
+        raise IllegalMoveError(str(err)) from None
 
 
 def as_action(action: Any) -> Action:

@@ -329,14 +329,15 @@ class VectorGame:
                         wide[:, CARDS:CARDS + n], obs)
 
     def draw_dice(self, row: int, count: int) -> np.ndarray:
-        """The next ``count`` random bytes of the dice stream, used in order
-        (``kernel.random_words`` from one 64-bit draw of ``rng``); game ``row`` throws first. A
-        byte below 216 is a throw's ordered outcome (``rules.ordered_index``), the others are
-        skipped, so throws are uniform (R7.2). An override gives ordered outcomes 0…215, at
-        least one and at most ``count``: one at a time, it sees every throw."""
+        """The next ordered outcomes (``rules.ordered_index``) of the dice stream, used in order;
+        game ``row`` throws first. They are the bytes below 216 of ``count`` random bytes
+        (``kernel.random_words`` from one 64-bit draw of ``rng``, ``kernel.keep_outcomes``), so
+        throws are uniform (R7.2). An override gives ordered outcomes 0…215, at least one and at
+        most ``count``: one at a time, it sees every throw."""
         words = np.empty((count + 7) // 8, np.uint64)
         kernel.random_words(self.rng.integers(0, 2**64, dtype=np.uint64), words)
-        return words.view(np.uint8)[:count]
+        dice = words.view(np.uint8)[:count]
+        return dice[:kernel.keep_outcomes(dice)]
 
     # ------------------------------------------------------------------ internals
     def _run(self, rows: np.ndarray, actions: np.ndarray, act: bool) -> None:
