@@ -26,7 +26,10 @@ A player without cards is out; the last player holding cards wins (R1.5).
 All the dice are thrown by the environment. An agent is selected only when it has a decision
 (R3.6): after a throw, with throws left, stop or throw again. So one agent step is one
 decision, and everything in between — the other players' throws, rounds ending, kampen,
-specials — happens inside `step()` (or `reset()`); `env.unwrapped.game.log` records it all.
+specials — happens inside `step()` (or `reset()`), in one call of the compiled rules kernel
+(the first `reset()` of a process compiles it if it is not cached on disk yet: seconds, once).
+`env.unwrapped.game` is the game as an `engine.Game`, rebuilt from its inputs when read (read
+it again after a step); its `log` records it all.
 
 ```python
 from pagadores_env import pagadores_v0
