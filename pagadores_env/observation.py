@@ -17,25 +17,23 @@ one earlier score is the lowest.
 ``FIELDS`` is the single source for the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
 and the env's docstring table is printed from it.
 
-This module is the one codec of that vector. ``encode(game, seat)`` writes one observation
-from a game (the environments' hot path); ``encode_batch(fields)`` writes rows from
-:class:`ObsFields`, the observation's content as integers (the batch engine and the solvers,
-which hold states as arrays); ``decode(obs)`` reads those integers back from one observation
-or from rows (the scripted players and the solvers' table policies).
+This module is the one codec of that vector. ``encode_batch(fields)`` writes rows from
+:class:`ObsFields`, the observation's content as integers (the solvers, which hold states as
+arrays); ``encode(game, seat)`` writes one observation of an ``engine.Game`` through it
+(``fields_of``); ``decode(obs)`` reads those integers back from one observation or from rows
+(the scripted players and the solvers' table policies). The batch engine and the envs write
+the same rows with the compiled kernel (``vector.kernel.observe``, from ``ENCODE_TABLES``).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
-import operator
-import struct
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from .engine import Game
+from .engine import Game, Phase
 from .rules import (
     CLOCKWISE,
     MAX_CARDS,
@@ -79,117 +77,8 @@ def field_slices(fields: Sequence[tuple[str, int, str]]) -> tuple[dict[str, slic
 
 
 SLICES, OBS_SIZE = field_slices(FIELDS)
-
-#: Table sizes whose turn-independent parts of observations are cached for reuse, and how
-#: many are kept per size (least recently used go first; about 0.8 kB each, so at most some
-#: 13 MB per size). See ``_CACHED``.
-CACHED_SIZES = (2, 3)
-TABLE_CACHE = 1 << 14
-
-
-# Per-table constants, so that building a table (``_table``) is lookups.
-#: _ROTATE[n][seat](per_seat) gives ``per_seat`` in rotated slot order (R1.2).
-_ROTATE = {n: tuple(operator.itemgetter(*rot) for rot in rots) for n, rots in CLOCKWISE.items()}
-_PADDING = {n: (0.0,) * (MAX_PLAYERS - n) for n in CLOCKWISE}
-#: _AFTER_CARDS[n][seat][insteker]: what follows the cards: their padding, ``present``, and
-#: the rotated, padded ``insteker`` one-hot (all zeros once the game is over).
-_AFTER_CARDS = {n: tuple({i: _PADDING[n] + (1.0,) * n + _PADDING[n]
-                          + tuple(1.0 if s == i else 0.0 for s in rot) + _PADDING[n]
-                          for i in (None, *range(n))} for rot in rots)
-                for n, rots in CLOCKWISE.items()}
 _CARDS = [c / MAX_CARDS for c in range(MAX_CARDS + 1)]
 _STRENGTH = [s / TOP for s in range(NUM_STRENGTHS)]
-_SCORE = {-1: -1.0, **dict(enumerate(_STRENGTH))}  # a final score, or -1 for none yet
-_NO_SCORE = frozenset((-1,))
-#: _IS_LOW[low][score]: 1.0 if the score is the score to beat ``low`` (-1: nobody has one).
-_IS_LOW = {low: {x: 1.0 if x == low >= 0 else 0.0 for x in _SCORE}
-           for low in _SCORE}
-_PACK = struct.Struct(f"{OBS_SIZE}f").pack_into  # rounds to float32 as np.array does
-
-_USED, _LEFT, _MINE, _VERSUS = (SLICES[f].start for f in
-                                ("throws_used", "throws_left", "my_strength", "versus"))
-#: The my_kind slot of a throw, by strength (the strength determines the kind, R2.3).
-_KIND_SLOT = [SLICES["my_kind"].start + kind - 1 for kind in STRENGTH_KIND.tolist()]
-#: _LIMIT[throw_limit]: limit_set and throw_limit, then the acting turn's fields
-#: (throws_used … my_kind) at their values with no throw yet.
-_LIMIT = {limit: (0.0 if limit is None else 1.0, 0.0 if limit is None else limit / MAX_THROWS)
-          + (0.0,) * (SLICES["to_beat"].start - _USED)
-          for limit in (None, *range(1, MAX_THROWS + 1))}
-_ALLOWED = {limit: throws_allowed(limit) for limit in _LIMIT}  # R3.2, R3.4, looked up
-
-
-@functools.lru_cache(maxsize=1 << 12)  # they recur: through a turn, and no scores at first
-def _score_rows(n: int, seat: int, scores: tuple[int, ...]) -> tuple[tuple[float, ...], int]:
-    """The rotated, padded ``scores`` and ``lowest`` fields, and the score to beat (-1 if
-    none yet, R3.5)."""
-    scored = _ROTATE[n][seat](scores)
-    low = min(set(scored) - _NO_SCORE, default=-1)
-    pad = _PADDING[n]
-    shown = [s if s == low else -1 for s in scored]  # only the lowest matters (see FIELDS)
-    return (*map(_SCORE.__getitem__, shown), *pad, *map(_IS_LOW[low].__getitem__, scored),
-            *pad), low
-
-
-@functools.lru_cache(maxsize=1024)  # all fit: there are 882 (n, seat, after)
-def _to_throw(n: int, seat: int, after: tuple[int, ...]) -> tuple[float, ...]:
-    """The rotated, padded ``to_throw`` field: who throws after ``seat`` this round."""
-    return tuple(1.0 if s in after else 0.0 for s in CLOCKWISE[n][seat]) + _PADDING[n]
-
-
-def _table(n: int, seat: int, phase: str, pos: int, insteker: int | None, limit: int | None,
-           cards: tuple[int, ...], scores: tuple[int, ...], order: tuple[int, ...],
-           ) -> tuple[np.ndarray, int]:
-    """The vector with the acting turn's fields (throws used and left, my throw, versus) at
-    their no-throw values, and the score to beat (-1 if none), from the game fields they
-    depend on. These change only between turns or when a special takes cards (R4.1), so one
-    table serves a whole turn and, for small tables, recurs over turns and games.
-    Built from lookups, small cached parts and C-level maps, packed straight into the
-    array: per-element Python code would dominate at 49 values."""
-    score_rows, low = _score_rows(n, seat, scores)
-    # kampen and game over have no decisions: nobody throws "after me"
-    after = tuple(order[pos + 1:]) if phase == "round" else ()
-    table = np.empty(OBS_SIZE, dtype=np.float32)
-    # numpy's stubs give ndarray the buffer protocol only from Python 3.12 on
-    _PACK(table, 0,  # type: ignore[arg-type]
-          *map(_CARDS.__getitem__, _ROTATE[n][seat](cards)), *_AFTER_CARDS[n][seat][insteker],
-          *score_rows,
-          *_to_throw(n, seat, after),
-          *_LIMIT[limit],
-          _STRENGTH[low] if low >= 0 else -1.0, -1.0)
-    return table, low
-
-
-#: Cached tables per table size, one cache each so that sizes do not push out each other's.
-#: Only small tables, as measured: with two or three players tables recur (with two, some
-#: 26,000 cover 90% of the steps of random play), from four on most are new, and caching
-#: them costs more than it saves.
-_CACHED = {n: functools.lru_cache(maxsize=TABLE_CACHE)(_table) for n in CACHED_SIZES}
-
-
-def encode(game: Game, seat: int) -> np.ndarray:
-    """The float32 observation of ``seat`` (normally the player to act)."""
-    n = game.num_players
-    phase = game.phase
-    limit = game.throw_limit
-    build = _CACHED.get(n, _table)
-    # The lists go in as tuples: hashable for the cache, and immune to the engine's in-place
-    # edits of cards and scores.
-    table, low = build(n, seat, phase, game.pos, game.insteker, limit,
-                       tuple(game.cards), tuple(game.scores), tuple(game.order))
-    values = table if build is _table else table.copy()  # a cached table is shared
-    if phase == "round":  # kampen and game over have no decisions: nothing used or left
-        used = game.throws
-        values[_USED] = used / MAX_THROWS
-        values[_LEFT] = (_ALLOWED[limit] - used) / MAX_THROWS
-    current = game.current  # None between turns, but kept when a throw ends the game
-    if current is not None:
-        mine = current.strength
-        values[_MINE] = _STRENGTH[mine]
-        values[_KIND_SLOT[mine]] = 1.0
-        if low >= 0:
-            values[_VERSUS] = float((mine > low) - (mine < low))
-    return values
-
 
 _NONE = NUM_STRENGTHS  # "no score" in array code: above every strength, never the lowest
 
@@ -237,7 +126,7 @@ class ObsFields(NamedTuple):
         return (scores == _lowest_score(scores)[..., None]).astype(np.int64)
 
 
-# encode_batch's lookup tables, float64 values rounded to float32 as ``encode`` rounds them.
+# encode_batch's lookup tables: float64 values rounded to float32.
 #: The per-slot fields, first in FIELDS, MAX_PLAYERS values each.
 _PER_SLOT = ("cards", "present", "insteker", "scores", "lowest", "to_throw")
 _CARDS_F = np.array(_CARDS, dtype=np.float32)
@@ -318,6 +207,34 @@ def encode_batch(fields: ObsFields) -> np.ndarray:
                                     + fields.throws_left, axis=0)
     obs[:, _THROW] = _THROW_ROWS.take((fields.my_strength + 1) * (_NONE + 1) + low, axis=0)
     return obs
+
+
+def fields_of(game: Game, seat: int) -> ObsFields:
+    """What ``seat`` sees of ``game`` (R7.1), as one row of :class:`ObsFields`: the seats in
+    slot order, ``seat`` first, then clockwise (R1.2)."""
+    slots = CLOCKWISE[game.num_players][seat]
+    in_round = game.phase == Phase.ROUND  # kampen and game over have no turn
+    after = game.order[game.pos + 1:] if in_round else []  # who still throws after me (R3.4)
+    used = game.throws if in_round else 0
+    return ObsFields(
+        players=np.asarray(game.num_players),
+        cards=np.array([[game.cards[s] for s in slots]]),
+        insteker=np.array([-1 if game.insteker is None else slots.index(game.insteker)]),
+        scores=np.array([[game.scores[s] for s in slots]]),
+        to_throw=np.array([[int(s in after) for s in slots]]),
+        throw_limit=np.array([game.throw_limit or 0]),
+        throws_used=np.array([used]),
+        throws_left=np.array([throws_allowed(game.throw_limit) - used if in_round else 0]),
+        # the turn's latest throw, kept when a throw ends the game
+        my_strength=np.array([-1 if game.current is None else game.current.strength]),
+    )
+
+
+def encode(game: Game, seat: int) -> np.ndarray:
+    """The float32 observation of ``seat`` (normally the player to act): ``encode_batch`` of
+    ``fields_of``. The envs' observations come from the compiled kernel instead
+    (``vector.kernel.observe``), which the tests hold equal to this."""
+    return encode_batch(fields_of(game, seat))[0]
 
 
 #: What each value of the vector was divided by, so that one multiplication reads all back.

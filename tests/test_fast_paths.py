@@ -1,8 +1,8 @@
 """The speed-ups on the env's per-step path change nothing anyone can see.
 
-``observation.encode`` reuses cached, turn-independent tables for small tables; the AEC env
-builds its infos only when they are read. Both are checked here against the plain way:
-encoding without the cache, and infos rebuilt eagerly from their documented meaning.
+The AEC env builds its infos only when they are read: checked here against infos rebuilt
+eagerly from their documented meaning. (The envs' observations come from the compiled kernel:
+``tests/test_one_game.py`` holds them equal to ``observation.encode``.)
 """
 
 from __future__ import annotations
@@ -14,51 +14,10 @@ import pytest
 
 from pagadores_env import observation, pagadores_v0
 from pagadores_env.engine import Game
-from pagadores_env.rules import THROWS
-from tests.dice import CELEBRO, HERMANA, PICARO, PUERTA
-
-SPECIALS = (CELEBRO, HERMANA, PUERTA, PICARO)
-
-
-def random_states(seed: int, games: int) -> list[tuple[Game, int]]:
-    """(game copy, seat) pairs from random games of every size, specials made common so that
-    mid-turn card changes (R4.1) and kampen (R5) are well covered."""
-    rng = random.Random(seed)
-    states = []
-    for _ in range(games):
-        n = rng.randint(2, 6)
-        game = Game(n, rng.choice([10, 3, 1]), rng.randrange(n))
-        p_again = rng.random()
-        while not game.is_terminal():
-            if game.is_decision_node():
-                game.apply_action(int(rng.random() < p_again))
-            elif rng.random() < 0.1:
-                game.apply_throw(rng.choice(SPECIALS))
-            else:
-                game.apply_throw(THROWS[rng.randrange(len(THROWS))])
-            states.append((game.clone(), rng.randrange(n)))
-            if game.current_player >= 0:
-                states.append((game.clone(), game.current_player))
-    return states
-
-
-def test_R7_1_cached_encoding_equals_encoding_without_the_cache(monkeypatch):
-    states = random_states(seed=5, games=400)
-    cached = [observation.encode(g, s) for g, s in states]
-    for obs in cached:
-        obs[:] = 7.0  # writing to an observation must not reach the cache
-    again = [observation.encode(g, s) for g, s in states]
-    monkeypatch.setattr(observation, "_CACHED", {})
-    plain = [observation.encode(g, s) for g, s in states]
-    assert {g.num_players for g, _ in states} == {2, 3, 4, 5, 6}
-    assert sum(1 for g, _ in states if g.phase == "kampen") > 10
-    for (game, seat), a, b in zip(states, again, plain, strict=True):
-        assert a.dtype == np.float32 and a.flags.writeable and a.flags.owndata
-        assert a.tobytes() == b.tobytes(), (game.to_dict(), seat)
 
 
 def test_R7_1_a_game_edited_in_place_is_encoded_as_it_is_now():
-    """The cache keys on field values, so a game that changes keeps being encoded afresh."""
+    """Nothing of a game is kept between encodings: a game that changes is encoded afresh."""
     game = Game(2, [5, 5])
     while not game.is_decision_node():
         game.apply_throw((2, 3, 4))
