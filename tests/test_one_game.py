@@ -17,6 +17,7 @@ import pytest
 from pagadores_env.dice import DiceStream
 from pagadores_env.observation import encode
 from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS, THROWS, ordered_index
+from pagadores_env.vector.kernel import CARDS
 from pagadores_env.vector.one import OneGame
 from tests.dice import CELEBRO, HERMANA, PICARO, PUERTA
 
@@ -103,3 +104,27 @@ def test_a_new_game_on_the_stream_closes_the_previous_games_throws() -> None:
     assert first.thrown() == thrown  # not the second game's throws
     throws = [item for item in first.game.history if isinstance(item, tuple)]
     assert throws == [THROWS[o].dice for o in thrown]
+
+
+def test_a_game_changed_by_its_reader_is_built_afresh_at_the_next_read() -> None:
+    dice = SpecialDice(3)
+    table = OneGame(3, (10, 10, 10), dice)
+    table.play()
+    game = table.game
+    history = list(game.history)
+    game.apply_action(0)  # the reader plays on its copy: the kernel's game has not moved
+    game.cards[1] = 4
+    table.play(1)
+    again = table.game
+    assert again is not game and again.history[:len(history) + 1] == [*history, 1]
+    assert again.cards == [table.cards(s) for s in range(3)]
+    again.cards[0] = 1  # an edit that leaves the history as it is
+    assert table.game.cards == [table.cards(s) for s in range(3)]
+
+
+def test_a_kernel_that_disagrees_with_the_engine_fails_loudly() -> None:
+    table = OneGame(2, (10, 10), SpecialDice(4))
+    table.play()
+    table.state[0, CARDS] -= 1  # what a bug in the kernel would do
+    with pytest.raises(RuntimeError, match="the compiled kernel and engine.Game disagree"):
+        _ = table.game

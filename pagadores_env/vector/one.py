@@ -147,27 +147,36 @@ class OneGame:
     @property
     def game(self) -> Game:
         """This game as an ``engine.Game``, with its history and event log: the one kept from
-        the last read, given the inputs since. Raises ``RuntimeError`` if it and the kernel do
-        not end in the same state (a bug in one of them)."""
+        the last read, given the inputs since; built afresh if whoever read it changed it.
+        Raises ``RuntimeError`` if it and the kernel do not end in the same state (a bug in
+        one of them)."""
         game = self._game
-        if game is None:
-            game = self._game = Game(*self._start)
         thrown, done = self._replayed
+        if game is None or len(game.history) != thrown + done:  # new, or changed by its reader
+            game, thrown, done = Game(*self._start), 0, 0
         throws = self.thrown()
         actions = iter(self._actions[done:])
-        for outcome in throws[thrown:]:  # a throw comes next unless a decision is pending
-            while game.decision:
-                game.apply_action(Action(next(actions)))
-            game.apply_throw(THROWS[outcome])
-        for action in actions:
-            game.apply_action(Action(action))
-        self._replayed = (len(throws), len(self._actions))
+        try:
+            for outcome in throws[thrown:]:  # a throw comes next unless a decision is pending
+                while game.decision:
+                    game.apply_action(Action(next(actions)))
+                game.apply_throw(THROWS[outcome])
+            for action in actions:
+                game.apply_action(Action(action))
+        except (ValueError, StopIteration):  # IllegalMoveError is a ValueError
+            pass  # the check below names the disagreement
         state = self.state[0]
         n = self.num_players
         if (game.cards != state[CARDS:CARDS + n].tolist() or game.current_player != state[SEAT]
-                or (self.decider >= 0) != game.decision):
+                or (self.decider >= 0) != game.decision
+                or len(game.history) != len(throws) + len(self._actions)):
+            if thrown + done:  # maybe its reader changed it in place: replay it all once
+                self._game = None
+                return self.game
             raise RuntimeError(
                 f"the compiled kernel and engine.Game disagree after the same inputs: "
                 f"{game!r} against the kernel's cards {state[CARDS:CARDS + n].tolist()}, "
                 f"seat {state[SEAT]}")
+        self._game = game
+        self._replayed = (len(throws), len(self._actions))
         return game
