@@ -33,7 +33,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from .checks import check_choice, check_int
+from .checks import check_choice, check_int, check_table
 from .dice import DiceStream
 from .engine import Action, Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE
@@ -139,7 +139,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         super().__init__()
         self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         self.cards = check_cards(self.num_players, cards)
-        self._start_cards = Game(self.num_players, cards).start_cards
+        self._start_cards = check_table(self.num_players, cards)[1]
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
