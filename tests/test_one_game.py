@@ -17,7 +17,7 @@ import pytest
 from pagadores_env.dice import DiceStream
 from pagadores_env.observation import encode
 from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS, THROWS, ordered_index
-from pagadores_env.vector.kernel import CARDS
+from pagadores_env.vector.kernel import CARDS, WINNER
 from pagadores_env.vector.one import OneGame
 from tests.dice import CELEBRO, HERMANA, PICARO, PUERTA
 
@@ -65,7 +65,7 @@ def test_one_game_plays_and_observes_as_the_engine_does(seed: int) -> None:
             decisions += 1
         game = table.game
         assert table.over and game.is_terminal()
-        assert table.winner == game.winner
+        assert table.state[0, WINNER] == game.winner
         assert table.placements() == game.placements()
         assert table.eliminations == game.eliminations
         assert [table.out(s) for s in range(n)] == [bool(o) for o in game.out]
@@ -84,7 +84,7 @@ def test_a_watched_seat_stops_play_at_its_knock_out() -> None:
         game = table.game
         if not table.over:  # seat 0 went out first: play stopped right there
             stopped += 1
-            assert table.cards(0) == 0 and game.cards[0] == 0 and game.is_chance_node()
+            assert table.state[0, CARDS] == 0 and game.cards[0] == 0 and game.is_chance_node()
     assert stopped > 50
 
 
@@ -117,9 +117,10 @@ def test_a_game_changed_by_its_reader_is_built_afresh_at_the_next_read() -> None
     table.play(1)
     again = table.game
     assert again is not game and again.history[:len(history) + 1] == [*history, 1]
-    assert again.cards == [table.cards(s) for s in range(3)]
+    kernel_cards = table.state[0, CARDS:CARDS + 3].tolist()
+    assert again.cards == kernel_cards
     again.cards[0] = 1  # an edit that leaves the history as it is
-    assert table.game.cards == [table.cards(s) for s in range(3)]
+    assert table.game.cards == kernel_cards
 
 
 def test_a_kernel_that_disagrees_with_the_engine_fails_loudly() -> None:

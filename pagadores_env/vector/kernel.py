@@ -9,16 +9,16 @@ decisions of seats played by a decision table itself (``vector.tables``); ``obse
 writes observation rows straight from the state. ``play`` (with the decider's observation) and
 ``observe_one`` do the same for one game at a time, with as few arguments as possible (a
 compiled call costs about 0.1 µs per array it is passed): the AEC and Gymnasium envs call them
-at every agent step. They are
-compiled by numba on first use (``cache=True``: later processes load the machine code from
-``__pycache__``), so importing this module compiles nothing.
+at every agent step. They are compiled by numba on first use (``cache=True``: later processes
+load the machine code from ``__pycache__``), so importing this module compiles nothing.
 
 Dice come in as a buffer of ordered outcomes 0–215 (``rules.ordered_index``), used in order.
 The batch engine makes them from random bytes (``random_words``), keeping those below 216
 (``keep_outcomes``), so the throws are uniform over the 216 outcomes (R7.2): a separate,
 branch-free pass, because a rejection branch at every throw, mispredicted one time in seven,
-made the kernel measurably slower. ``run`` returns to its caller when the buffer is used up (or when
-the buffer of finished games is full) and carries on from the same game when called again.
+made the kernel measurably slower. ``run`` returns to its caller when the buffer is used up
+(or when the buffer of finished games is full) and carries on from the same game when called
+again.
 
 The transition functions are inlined into ``run`` (``inline="always"``): a call between
 compiled functions that passes an array updates its reference count twice, atomically, which
@@ -518,9 +518,9 @@ def play(state: np.ndarray, action: int, dice: np.ndarray, cursor: np.ndarray, n
     """Game 0 of ``state``: apply ``action`` at its decision node if it is 0 or 1 (-1: none),
     then throw ``dice[cursor[0]:]`` (outcomes, as ``run`` reads them) until the game waits at a
     decision node: return the seat to decide, its observation written to ``obs`` (an earlier
-    observation of the same table, or zeros). Or return ``PLAY_NO_DECISION`` once the game is over
-    or seat ``watched`` (if >= 0) holds no cards, ``PLAY_NEED_DICE`` when the dice are used
-    up (the game is at a chance node: call again with more dice and action -1)."""
+    observation of the same table, or zeros). Or return ``PLAY_NO_DECISION`` once the game is
+    over or seat ``watched`` (if >= 0) holds no cards, ``PLAY_NEED_DICE`` when the dice are
+    used up (the game is at a chance node: call again with more dice and action -1)."""
     if action >= 0:
         decide(state, 0, action, n)
     at = cursor[0]

@@ -31,7 +31,6 @@ from .kernel import (
     START_FIRST,
     START_WIDTH,
     WIDTH,
-    WINNER,
 )
 
 
@@ -77,8 +76,8 @@ class OneGame:
 
     def play(self, action: int = -1, watched: int = -1) -> int:
         """Apply ``action`` (0 stop or 1 throw again, a plain ``int``: -1 for none) at a
-        decision node, then throw until the game waits at a decision
-        node, is over, or seat ``watched`` (if >= 0) holds no cards. Returns ``decider``."""
+        decision node, then throw until the game waits at a decision node, is over, or seat
+        ``watched`` (if >= 0) holds no cards. Returns ``decider``."""
         dice = self.dice
         if action >= 0:
             self._actions.append(action)
@@ -115,18 +114,9 @@ class OneGame:
         return bool(self.state[0, PHASE] == OVER)
 
     @property
-    def winner(self) -> int | None:
-        """The winner once over, else None."""
-        return int(self.state[0, WINNER]) if self.over else None
-
-    @property
     def eliminations(self) -> int:
         """Elimination batches so far (``Game.eliminations``)."""
         return int(self.state[0, ELIMINATIONS])
-
-    def cards(self, seat: int) -> int:
-        """Cards ``seat`` holds."""
-        return int(self.state[0, CARDS + seat])
 
     def out(self, seat: int) -> bool:
         """``seat`` holds no cards any more (R1.4)."""
