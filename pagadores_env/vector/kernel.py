@@ -568,6 +568,6 @@ def check_caches() -> tuple[str, ...]:
             cache.flush()  # an empty index, written atomically: the next call compiles
             emptied.append(dispatcher.__name__)
     if emptied:
-        warnings.warn(f"the batch engine's compiled cache could not be read ({', '.join(emptied)}):"
-                      " compiling it again", RuntimeWarning, stacklevel=3)
+        warnings.warn(f"the rules kernel's compiled cache could not be read "
+                      f"({', '.join(emptied)}): compiling it again", RuntimeWarning, stacklevel=3)
     return tuple(emptied)
