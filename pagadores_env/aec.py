@@ -44,9 +44,10 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS
 if TYPE_CHECKING:
     from .vector.one import OneGame
 
-_DECIDE = np.ones(2, dtype=np.int8)  # the mask of the agent to act: both actions (R3.6)
-_WAIT = np.zeros(2, dtype=np.int8)  # everyone else's mask
-for _mask in (_DECIDE, _WAIT):
+#: The mask at a decision: both actions are legal (R3.6). Both envs' masks are these two.
+DECIDE_MASK = np.ones(2, dtype=np.int8)
+WAIT_MASK = np.zeros(2, dtype=np.int8)  #: everyone else's mask, and the mask once over
+for _mask in (DECIDE_MASK, WAIT_MASK):
     _mask.flags.writeable = False  # shared by every info dict, so nobody may edit them
 
 #: The render modes of both environments (this one and the Gymnasium ``Pagadores-v0``).
@@ -264,7 +265,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         to_act = agent == self._deciding and agent == self.agent_selection
         return {
             "observation": table.observe(seat),
-            "action_mask": (_DECIDE if to_act else _WAIT).copy(),
+            "action_mask": (DECIDE_MASK if to_act else WAIT_MASK).copy(),
         }
 
     def step(self, action: Any) -> None:
@@ -363,7 +364,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         if info is None:
             seen = self._seen[agent]
             info = self._built[agent] = {
-                "action_mask": _DECIDE if agent == self._deciding else _WAIT,
+                "action_mask": DECIDE_MASK if agent == self._deciding else WAIT_MASK,
                 "illegal_action": self._replaced.get(agent) == seen,
             }
             if self.info_events:

@@ -90,9 +90,11 @@ import gymnasium as gym
 import numpy as np
 
 from .aec import (
+    DECIDE_MASK,
     ILLEGAL_ACTIONS,
     RENDER_FPS,
     RENDER_MODES,
+    WAIT_MASK,
     check_cards,
     check_flag,
     new_one_game,
@@ -113,8 +115,6 @@ from .single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
 if TYPE_CHECKING:
     from .vector.one import OneGame
 
-_NO_MASK = np.zeros(2, dtype=np.int8)
-_BOTH = np.ones(2, dtype=np.int8)  # at a decision both actions are legal (R3.6)
 
 
 class Tables(NamedTuple):
@@ -224,7 +224,7 @@ class PagadoresGymEnv(SingleAgentEnv):
     # ------------------------------------------------------------------ gym API
     def action_masks(self) -> np.ndarray:
         """``[stop, throw again]`` legality (int8) for MaskablePPO; zeros once the episode ends."""
-        return (_NO_MASK if self._done else _BOTH).copy()
+        return (WAIT_MASK if self._done else DECIDE_MASK).copy()
 
     @property
     def game(self) -> Game | None:
@@ -282,7 +282,7 @@ class PagadoresGymEnv(SingleAgentEnv):
         who = table.decider
         while who >= 0 and who != seat:
             action = game_action(self._policy_of[who], GAME_INDEX, who, table.observe(who),
-                                 _BOTH.copy())
+                                 DECIDE_MASK.copy())
             who = table.play(int(as_action(action)), watched=seat)
         self._done = who < 0
 
