@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train test test-fast lint typecheck bench bench-solver clean
+.PHONY: install train results test test-fast lint typecheck bench bench-solver clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -19,9 +19,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder.
+# --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder. The table it
+# prints is also written to runs/<name>/results.md, with the commit, platform and versions.
 train: $(STAMP)
 	$(PY) -m pagadores_train.train $(CONFIG) --fresh
+
+# make train, then publish its results.md as docs/results/<name>.md, the file the README
+# quotes (tests/test_published_results.py holds the quote to it).
+RUN_NAME := $(basename $(notdir $(CONFIG)))
+results: train
+	mkdir -p docs/results
+	cp runs/$(RUN_NAME)/results.md docs/results/$(RUN_NAME).md
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

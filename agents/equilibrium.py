@@ -9,8 +9,11 @@ when seated, naming the limit).
 
 The observation does not say which seat the player is in (its slots are relative, R1.2);
 only R6.2's "youngest player left insteeks" tells seats apart, and only at 4 or more
-players, so there give its seat: ``equilibrium:seat=2`` (the exact evaluators pass each
-seat's number themselves).
+players, so there give its seat: ``equilibrium:seat=2`` (a seat of the table it is seated at,
+checked there). Whoever seats it in several seats tells it each one instead: the exact
+evaluators pass each seat's number, and the Monte-Carlo evaluators, which rotate every agent
+through every seat, ask ``for_seat`` for its copy at each seat. A player given a fixed seat
+refuses every other seat, so a rotation refuses it in one line.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ import numpy as np
 from pagadores_env.checks import check_int, check_table
 from pagadores_env.observation import decode
 from pagadores_env.policies import BasePolicy, register_policy
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS
-from pagadores_env.solver import SweepPolicy, solve, symmetric
+from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.solver import Solution, SweepPolicy, solve, symmetric
 
 
 class EquilibriumPolicy(BasePolicy):
@@ -33,23 +36,55 @@ class EquilibriumPolicy(BasePolicy):
 
     def __init__(self, seat: int | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
-        self.seat = None if seat is None else check_int("seat", seat, 0, MAX_PLAYERS - 1)
+        # the seats a table has are checked when it is seated at one (check_table, for_seat)
+        self.seat = None if seat is None else check_int("seat", seat, 0)
+        #: The solved tables by size, shared with this player's seat copies (``for_seat``).
+        self.solutions: dict[int, Solution] = {}
         self.players: dict[int, SweepPolicy] = {}
+        self._copies: dict[int, EquilibriumPolicy] = {}
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """Solve (or load) the table's equilibrium; ``ValueError`` if it is beyond the
         solver's limits or needs a seat this player was not given."""
         n, start = check_table(num_players, cards)
-        if self.seat is not None and self.seat >= n:
-            raise ValueError(f"seat must be 0–{n - 1} at {n} players, got {self.seat}")
+        self._check_seat(n)
         if self.seat is None and not symmetric(n, start):  # before any solve
             raise ValueError(f"{self.name!r} at {n} players with cards {list(start)} needs its "
                              f"seat (the observation does not say it, and R6.2 does): give "
                              f"seat=0…{n - 1}, e.g. 'equilibrium:seat=1'")
-        known = self.players.get(n)
-        if known is None or any(c > most for c, most in zip(start, known.start, strict=True)):
-            self.players[n] = solve(n, start).policy(self.seat)
+        known = self.solutions.get(n)
+        if known is None or any(c > most for c, most in zip(start, known.start_cards,
+                                                             strict=True)):
+            known = self.solutions[n] = solve(n, start)
+        self.players[n] = known.policy(self.seat)
         self.players[n].check_table(n, start)
+
+    def for_seat(self, seat: int, num_players: int) -> EquilibriumPolicy:
+        """This player at ``seat`` of a ``num_players`` table, for whoever seats it in several
+        seats (the evaluators' rotation; see the module docstring): a copy told that seat,
+        made once per seat and sharing the solved tables, or this player itself if it was
+        given that seat. ``ValueError`` if it was given another seat."""
+        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        seat = check_int("seat", seat, 0, n - 1)
+        self._check_seat(n)
+        if self.seat is not None:
+            if self.seat != seat:
+                raise ValueError(f"'{self.name}:seat={self.seat}' plays seat {self.seat} only, "
+                                 f"but here it takes every seat 0–{n - 1} in turn (seats "
+                                 f"rotate): leave out seat=, and each seat's copy is told its "
+                                 f"seat")
+            return self
+        copy = self._copies.get(seat)
+        if copy is None:
+            copy = self._copies[seat] = EquilibriumPolicy(seat)
+            copy.solutions = self.solutions
+        return copy
+
+    def _check_seat(self, num_players: int) -> None:
+        """``ValueError`` if this player was given a seat the table does not have."""
+        if self.seat is not None and self.seat >= num_players:
+            raise ValueError(f"{self.name}: seat must be 0–{num_players - 1} at "
+                             f"{num_players} players, got {self.seat}")
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The equilibrium action at one observation."""

@@ -8,6 +8,10 @@
   ``rllib_checkpoint.json`` and ``learner_group/``), such as ``runs/<name>/checkpoints/
   step_<N>``.
 
+Anything else is refused in one line saying what it is; a stable-baselines3 model or run
+folder (``model.zip``, ``checkpoints/model_<t>_steps.zip``) is named as one, with the
+``model:path=…`` spec that plays it (and ``model:path=`` names an RLlib run in turn).
+
 The shared self-play policy's module (``SHARED_POLICY``, a
 ``pagadores_agents.rllib_module.MaskedPPOTorchRLModule``) is loaded from the learner's state
 in it and checked: it must take Pagadores' observations (``Box(49,)``) and actions
@@ -18,7 +22,6 @@ imported only when a policy is loaded, so importing ``pagadores_agents`` never l
 
 from __future__ import annotations
 
-import json
 import types
 from pathlib import Path
 from typing import Any
@@ -27,52 +30,51 @@ import numpy as np
 
 from pagadores_env.policies import BasePolicy, register_policy
 
-from .sb3_adapter import LOGIT_ROWS, check_spaces
+from .run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint, sb3_run_model
+from .sb3_adapter import LOGIT_ROWS, check_spaces, detect_algo
 
 #: The module id every seat is mapped to in RLlib self-play (``pagadores_train.rllib``).
 SHARED_POLICY = "shared"
-#: A run folder's checkpoints: ``step_<N>`` algorithm checkpoints and the resume pointer.
-CHECKPOINTS, LATEST = "checkpoints", "latest.json"
-#: The file ``Algorithm.save_to_path`` writes at the root of an algorithm checkpoint.
-ALGORITHM_MARKER = "rllib_checkpoint.json"
 EXPECTED = ("an RLlib run folder (runs/<name>, with checkpoints/latest.json) or an RLlib "
             "algorithm checkpoint (a folder holding rllib_checkpoint.json)")
 
 
-def latest_checkpoint(run_dir: Path) -> Path | None:
-    """The algorithm checkpoint ``run_dir/checkpoints/latest.json`` names, or None if there
-    is no such record (missing, damaged, or naming no checkpoint folder of the run)."""
-    try:
-        name = str(json.loads((run_dir / CHECKPOINTS / LATEST).read_text())["checkpoint"])
-    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
-        return None
-    folder = run_dir / CHECKPOINTS / name
-    plain = name not in ("", ".", "..") and Path(name).name == name
-    return folder if plain and (folder / ALGORITHM_MARKER).is_file() else None
-
-
 def algorithm_checkpoint(path: str | Path) -> Path:
     """The algorithm checkpoint ``path`` means (see the module doc), or ``ValueError``
-    saying what ``path`` is and what is expected."""
+    saying what ``path`` is and what is expected; a stable-baselines3 model or run folder
+    is named as one, with the ``model:path=`` spec that plays it."""
     folder = Path(str(path))
     if not folder.exists():
         raise ValueError(f"RLlib checkpoint {str(folder)!r} does not exist; expected {EXPECTED}")
     if not folder.is_dir():
-        raise ValueError(f"RLlib checkpoint {str(folder)!r} is a file; expected {EXPECTED}")
+        try:
+            detect_algo(folder)
+        except ValueError:
+            raise ValueError(f"RLlib checkpoint {str(folder)!r} is a file; expected {EXPECTED}"
+                             ) from None
+        raise ValueError(f"{str(folder)!r} is a stable-baselines3 model, not an RLlib "
+                         f"checkpoint: play it as model:path={folder}")
     if (folder / ALGORITHM_MARKER).is_file():
         return folder
-    if (folder / CHECKPOINTS).is_dir():
-        found = latest_checkpoint(folder)
-        if found is None:
-            raise ValueError(f"run folder {str(folder)!r} has no usable {CHECKPOINTS}/{LATEST} "
-                             f"(no finished checkpoint yet?); expected {EXPECTED}")
+    found = latest_checkpoint(folder)
+    if found is not None:
         return found
+    model = sb3_run_model(folder)
+    if model is not None:
+        raise ValueError(f"{str(folder)!r} is a stable-baselines3 run folder, not an RLlib "
+                         f"run: play its model as model:path={model}")
+    if (folder / CHECKPOINTS).is_dir():
+        raise ValueError(f"run folder {str(folder)!r} has no usable {CHECKPOINTS}/{LATEST} "
+                         f"(no finished checkpoint yet?); expected {EXPECTED}")
     raise ValueError(f"{str(folder)!r} is not an RLlib checkpoint; expected {EXPECTED}")
 
 
 class RLlibPolicy(BasePolicy):
     """Deterministic play of the shared policy of an RLlib checkpoint; ``act_batch`` is one
     forward pass."""
+
+    #: What ``path`` is, as a spec that leaves it out is told (``policies.make_policy``).
+    parameter_forms = {"path": "RUN_FOLDER"}
 
     def __init__(self, path: str, seed: int | None = None) -> None:
         super().__init__(seed)

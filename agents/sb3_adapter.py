@@ -7,6 +7,9 @@ and action spaces must be the environment's (``Box(49,)``, ``Discrete(2)``; a Pe
 registered as ``model`` of game ``perudo``: ``Box(267,)``, ``Discrete(181)``), so a model of
 another environment is refused at once with both spaces named, not at its first decision.
 Play is deterministic.
+``path`` is the model's file; a run folder is refused naming the spec that plays it: an SB3
+run's ``model:path=<run>/model.zip`` (or its newest checkpoint), an RLlib run's or
+checkpoint's ``rllib:path=…`` (``rllib_adapter``).
 MaskablePPO gets the action mask; the other algorithms cannot take one, so an illegal choice
 is replaced by the legal action. torch and SB3 are imported only when a model is loaded, so
 importing ``pagadores_agents`` stays light.
@@ -38,6 +41,8 @@ from pagadores_env.perudo.observation import OBS_SIZE as PERUDO_OBS_SIZE
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.perudo.rules import NUM_ACTIONS as PERUDO_ACTIONS
 from pagadores_env.policies import BasePolicy, register_policy
+
+from .run_folders import is_rllib_run, sb3_run_model
 
 #: algo name -> (module, class). MaskablePPO lives in sb3-contrib.
 ALGORITHMS: dict[str, tuple[str, str]] = {
@@ -101,14 +106,15 @@ class SB3Policy(BasePolicy):
 
     #: The game whose observations and actions the model must take (``check_spaces``).
     game, obs_size, num_actions = "Pagadores", OBS_SIZE, len(Action)
+    #: What ``path`` is, as a spec that leaves it out is told (``policies.make_policy``).
+    parameter_forms = {"path": "FILE"}
 
     def __init__(self, path: str, algo: str | None = None, device: str = "cpu",
                  seed: int | None = None) -> None:
         super().__init__(seed)
         file = Path(str(path))
         if file.is_dir():
-            raise ValueError(f"model path {str(file)!r} is a directory; expected the .zip file "
-                             "a stable-baselines3 model was saved to (e.g. runs/<name>/model.zip)")
+            raise ValueError(self._folder_problem(file))
         if not file.is_file():
             raise ValueError(f"model file {str(file)!r} does not exist")
         algo = detect_algo(file) if algo is None else str(algo).lower()
@@ -121,6 +127,20 @@ class SB3Policy(BasePolicy):
             reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
             raise ValueError(f"{str(file)!r} does not load as a {cls} model: {reason}") from None
         self._adopt(model, algo, f"model:path={path}")
+
+    @staticmethod
+    def _folder_problem(folder: Path) -> str:
+        """Why the folder ``folder`` is no model path, with the spec that plays what it holds:
+        an SB3 run folder's model, an RLlib run or checkpoint as ``rllib:path=``."""
+        if is_rllib_run(folder):
+            return (f"model path {str(folder)!r} is an RLlib run folder or checkpoint, not a "
+                    f"stable-baselines3 model: play it as rllib:path={folder}")
+        model = sb3_run_model(folder)
+        if model is not None:
+            return (f"model path {str(folder)!r} is a run folder, not a model file: play its "
+                    f"model as model:path={model}")
+        return (f"model path {str(folder)!r} is a directory; expected the .zip file a "
+                "stable-baselines3 model was saved to (e.g. runs/<name>/model.zip)")
 
     @classmethod
     def of_model(cls, model: Any, seed: int | None = None) -> SB3Policy:

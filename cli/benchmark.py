@@ -9,9 +9,13 @@ import shlex
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from pagadores_train.benchmark import BACKENDS, load_suite, run_suite
+from pagadores_train.benchmark import BACKENDS, check_out_dir, load_suite, run_suite
 from pagadores_train.benchmark_stats import SUMMARY, write_summary
+from pagadores_train.lock import hold_run_folder
+from pagadores_train.progress import BARS, LINES
+from pagadores_train.train import is_write_failure, warn, write_failure
 
 from .main import INTERRUPTED, fail
 
@@ -37,7 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2,
                         help="trials at once (local processes, or the local Ray's CPUs; "
                              "default 2)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--force", action="store_true",
+                        help="take over --out when its lock was left by another host (a suite "
+                             "there that is gone)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="a status line per finished trial instead of a progress bar")
     return parser
 
 
@@ -49,11 +57,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     began = time.perf_counter()
     try:
         suite = load_suite(args.suite)
-        run_suite(suite, args.out, args.backend, args.workers, args.address,
-                  progress=not args.no_progress)
-        write_summary(args.out)
-    except ValueError as err:  # SuiteError, and the config checks' ConfigError
+        check_out_dir(Path(args.out))  # refuses a folder that is not ours before locking it
+        with hold_run_folder(Path(args.out), args.force, "benchmark folder", say=warn):
+            run_suite(suite, args.out, args.backend, args.workers, args.address,
+                      progress=LINES if args.no_progress else BARS)
+            write_summary(args.out)
+    except ValueError as err:  # SuiteError, FolderInUse, and the config checks' ConfigError
         fail(parser, err)
+    except OSError as err:
+        if not is_write_failure(err):
+            raise
+        print(f"{PROG}: error: {write_failure(err)}; the finished trials are kept and a rerun "
+              "resumes with the others", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         again = shlex.join([*PROG.split(), *(sys.argv[2:] if argv is None else argv)])
         print(f"\n{PROG}: interrupted: finished trials are kept; resume with: {again}",

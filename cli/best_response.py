@@ -1,6 +1,7 @@
 """``pagadores best-response``: the exact best response of one seat against scripted
 opponents at 2–4-player tables (``pagadores_env.solver.multi`` does the work and sets the
-size limits)."""
+size limits). Its solver pass reports its positions as it goes
+(``main.add_progress_options``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.solver.cost import MAX_ROWS, check_size, memory_limit, table_cards, within_limits
 from pagadores_env.solver.multi import best_response_multi
 
-from .main import fail
+from .main import add_progress_options, fail, progress_of
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "the first round (default 0)")
     parser.add_argument("--opponent", default="sensible",
                         help="policy spec for every other seat (default: sensible)")
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     try:
         check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
@@ -48,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         others = [s for s in range(args.players) if s != args.hero_seat]
         opponents = [make_policy(args.opponent, seed=k, seat=seat)
                      for k, seat in enumerate(others)]
-        result = best_response_multi(opponents, args.players, args.cards, args.hero_seat)
+        with progress_of(args).solver_phase("best response") as progress:
+            result = best_response_multi(opponents, args.players, args.cards, args.hero_seat,
+                                         progress=progress)
     except ValueError as err:
         fail(parser, err)
     print(f"{args.players} players, {args.cards} cards each, hero seat {args.hero_seat} vs "

@@ -5,6 +5,12 @@ best response's against each, and each agent's exploitability, from the exact ya
 (``pagadores_train.yardstick``). With ``--players 3`` (or more): every seat's value in the
 equilibrium, and for every agent its NashConv when all seats play it and its exact win
 probability at seat 0 against ``sensible`` in every other seat (``pagadores_env.solver``).
+
+The default agents are every registered player that plays as its bare name (``model`` and
+``rllib`` need a path: ``policies.required_parameters``). At 3+ players an agent that cannot
+play the table (``optimal``) is left out with a note saying why, and a list of which none can
+is refused in one line before any work. The tabulations (2 players) and solver passes (3+)
+report their progress (``main.add_progress_options``).
 """
 
 from __future__ import annotations
@@ -13,14 +19,21 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pagadores_env.checks import check_int
-from pagadores_env.policies import check_tables, make_policy, registered_policies
+from pagadores_env.policies import (
+    check_tables,
+    make_policy,
+    registered_policies,
+    required_parameters,
+)
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.solver import exact_evaluate, nash_conv, solve
+from pagadores_train.progress import SILENT, Reporter
 from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
-from .main import fail
+from .main import add_progress_options, fail, progress_of
 
 #: Every shipped player of the two-player table, in the README's order (weakest idea first).
 SHIPPED = ("random", "stop-first", "always-throw", "threshold", "sensible", "lookahead", "optimal")
@@ -28,14 +41,20 @@ SHIPPED = ("random", "stop-first", "always-throw", "threshold", "sensible", "loo
 BASELINE = "sensible"
 
 
-def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS) -> str:
+def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS,
+                   progress: Reporter = SILENT) -> str:
     """A Markdown table: each agent's exact win probability against every other (row against
     column, averaged over who insteeks first), the best response's against each, and each
-    agent's exploitability. Stochastic agents are built with seed 0 and marked ``†``."""
+    agent's exploitability. Stochastic agents are built with seed 0 and marked ``†``.
+    ``progress`` hears phase ``tabulating``, one step per agent."""
     names = list(agent_names)
     if not names:
         raise ValueError("pairwise_table needs at least one agent name")
-    sticks = [yardstick(name, cards) for name in names]
+    sticks = []
+    with progress.phase("tabulating", len(names), "agent") as phase:
+        for name in names:
+            sticks.append(yardstick(name, cards))
+            phase.step(note=name)
     labels = [name + ("" if s.exact else DRAWN) for name, s in zip(names, sticks,
                                                                            strict=True)]
     rows = [["row vs column", *labels, "exploitability"]]
@@ -61,9 +80,10 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS)
 
 
 def shipped_agents() -> list[str]:
-    """Every registered player but ``model`` (which needs a file): ``SHIPPED``'s order, then
-    the others (such as ``equilibrium``) by name."""
-    names = [n for n in registered_policies() if n != "model"]
+    """Every registered player that plays as its bare name (not ``model`` or ``rllib``, which
+    need a path: ``policies.required_parameters``): ``SHIPPED``'s order, then the others
+    (such as ``equilibrium``) by name."""
+    names = [n for n in registered_policies() if not required_parameters(n)]
     return [n for n in SHIPPED if n in names] + sorted(n for n in names if n not in SHIPPED)
 
 
@@ -75,34 +95,38 @@ def _markdown(rows: list[list[str]]) -> list[str]:
 
 def multiplayer_table(num_players: int = 3, cards: int = MAX_CARDS,
                       agent_names: Sequence[str] | None = None,
-                      log: Callable[[str], None] | None = None) -> str:
+                      log: Callable[[str], None] | None = None,
+                      progress: Reporter = SILENT) -> str:
     """Markdown tables of a ``num_players`` table with ``cards`` each, seat 0 insteeking
     first: every seat's equilibrium value, then per agent (default: ``shipped_agents()``) its
     NashConv when every seat plays it and its win probability at seat 0 against ``BASELINE``
     in every other seat. An agent that cannot play the table is left out with a note saying
-    why; ``log`` hears each agent's time."""
+    why; ``ValueError`` (before any solve) for a bad spec or when no agent can play it.
+    ``log`` hears each agent's time, ``progress`` the agents' checks (phase ``checking``,
+    which for ``equilibrium`` is the table's solve), the equilibrium's solve when that has
+    not cached it (phase ``solving``) and the agents' solver passes (phase ``exact``, one
+    step per pass)."""
     n = check_int("num_players", num_players, 3, MAX_PLAYERS)
     names = shipped_agents() if agent_names is None else list(agent_names)
     say = log or (lambda _: None)
+    playing, left_out = _who_plays(names, n, cards, progress)
     began = time.perf_counter()
-    spe = solve(n, cards).win_probabilities()
+    with progress.solver_phase("solving") as callback:
+        spe = solve(n, cards, progress=callback).win_probabilities()
     say(f"equilibrium solved in {time.perf_counter() - began:.1f} s")
     lines = _markdown([["", *(f"seat {s}" for s in range(n))],
                        ["equilibrium (SPE)", *map(decimals, spe)]])
     against = f"{n - 1} × {BASELINE}" if n > 2 else BASELINE
     rows = [["agent", "NashConv (every seat plays it)", f"win at seat 0 vs {against}"]]
-    left_out = []
-    for name in names:
-        try:
-            check_tables([make_policy(name, seat=0)], n, cards)
-        except ValueError as err:
-            left_out.append(f"`{name}` is not in the table: {err}.")
-            continue
-        began = time.perf_counter()
-        conv = nash_conv(name, n, cards).total
-        win = exact_evaluate([name, *[BASELINE] * (n - 1)], n, cards)[0]
-        rows.append([name, decimals(conv), decimals(win)])
-        say(f"{name}: {time.perf_counter() - began:.1f} s")
+    with progress.phase("exact", 2 * len(playing), "pass") as phase:
+        for name in playing:
+            began = time.perf_counter()
+            conv = nash_conv(name, n, cards).total
+            phase.step(note=f"{name}: NashConv")
+            win = exact_evaluate([name, *[BASELINE] * (n - 1)], n, cards)[0]
+            phase.step(note=f"{name}: win vs {BASELINE}")
+            rows.append([name, decimals(conv), decimals(win)])
+            say(f"{name}: {time.perf_counter() - began:.1f} s")
     others = ", ".join([f'"{BASELINE}"'] * (n - 1))
     notes = [
         f"Exact, {n} players with {cards} cards each, seat 0 insteeking the first round "
@@ -117,10 +141,36 @@ def multiplayer_table(num_players: int = 3, cards: int = MAX_CARDS,
     return "\n".join([*lines, "", *_markdown(rows)]) + "\n\n" + "\n\n".join(notes)
 
 
+def _who_plays(names: Sequence[str], num_players: int, cards: int, progress: Reporter
+               ) -> tuple[list[str], list[str]]:
+    """The agents of ``names`` that can play the table, and a note for each that cannot
+    (``policies.check_tables``: ``optimal`` plays two players only), checked as phase
+    ``checking``. ``ValueError`` for a bad spec, and in one line naming every reason when
+    none can play (the table would be empty)."""
+    policies = [make_policy(name, seat=0) for name in names]  # a bad spec is an error
+    playing, left_out, reasons = [], [], []
+    with progress.phase("checking", len(names), "agent") as phase:
+        for name, policy in zip(names, policies, strict=True):
+            try:
+                check_tables([policy], num_players, cards)
+            except ValueError as err:
+                left_out.append(f"`{name}` is not in the table: {err}.")
+                reasons.append(str(err))
+            else:
+                playing.append(name)
+            phase.step(note=name)
+    if not playing:
+        raise ValueError(f"no agent given can play {num_players} players with {cards} cards "
+                         f"each: {'; '.join(reasons)}")
+    return playing, left_out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print ``pairwise_table`` or, with ``--players`` 3 or more, ``multiplayer_table``
-    (Markdown on stdout; the time taken, per agent at 3+ players, on stderr). Bad options
-    end in one line and exit status 2 (``main.fail``)."""
+    (Markdown on stdout; the time taken, per agent at 3+ players, and with
+    ``--no-progress`` the status lines on stderr). Bad options, bad specs and a list of
+    agents none of which can play the table end in one line and exit status 2
+    (``main.fail``) before any work."""
     parser = argparse.ArgumentParser(
         prog="pagadores exact",
         description="The README's exact tables, in Markdown. At 2 players: every agent's "
@@ -130,21 +180,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{BASELINE} in the other seats (minutes at 3 players with 10 cards).")
     parser.add_argument("agents", nargs="*", metavar="AGENT",
                         help=f"agent specs (default at 2 players: {' '.join(SHIPPED)}; at 3+: "
-                             "every registered agent but model)")
+                             "every registered agent that needs no path; an agent that "
+                             "cannot play the table is left out with a note, and a list of "
+                             "which none can is refused)")
     parser.add_argument("--players", type=int, default=2,
                         help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 2)")
     parser.add_argument("--cards", type=int, default=MAX_CARDS,
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
+        # stdout is the Markdown document: status lines join the times on stderr
+        progress = replace(progress_of(args), stream=sys.stderr)
         if n == 2:
-            text = pairwise_table(args.agents or SHIPPED, cards)
+            text = pairwise_table(args.agents or SHIPPED, cards, progress)
         else:
             text = multiplayer_table(n, cards, args.agents or None,
-                                     log=lambda line: print(line, file=sys.stderr))
+                                     log=lambda line: print(line, file=sys.stderr),
+                                     progress=progress)
     except ValueError as err:
         fail(parser, err)
     print(text)

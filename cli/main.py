@@ -8,10 +8,17 @@ trainer's own options).
 Heavy modules (torch, stable-baselines3) are imported only by the subcommand that needs them.
 
 The command line speaks in single lines on stderr: bad input is ``pagadores <cmd>: error:
-...`` with exit status 2, and Ctrl-C ends with one line and status 130 (for every
-subcommand, unless it says more itself, as ``train`` does); in this module's own
-subcommands a warning (such as an unwritable solver cache) is ``pagadores <cmd>: warning:
-...``.
+...`` with exit status 2, Ctrl-C ends with one line and status 130 (for every subcommand,
+unless it says more itself, as ``train`` does), and a warning (such as an unwritable solver
+cache) is ``pagadores <cmd>: warning: ...`` in every subcommand, delegated or not.
+
+The commands that run long work (``evaluate``, ``tournament``, ``solve``, ``nashconv``,
+``exact``, ``best-response``) report it alike (``add_progress_options``): progress bars on
+stderr when it is a terminal by default, ``--no-progress`` for status lines instead (one per
+step of each phase, for logs; on stdout, where ``pagadores_train.progress`` puts them, but
+for ``exact``, whose stdout is a Markdown document), and ``--progress`` for bars even off a
+terminal (what it meant before bars became the default, kept so that older scripts still
+run).
 """
 
 from __future__ import annotations
@@ -25,7 +32,12 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+from pagadores_env.atomic import WriteError
+
+if TYPE_CHECKING:
+    from pagadores_train.progress import Reporter
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
@@ -71,11 +83,13 @@ def agents_help(every_game: bool = False) -> str:
 
 
 def _specs(game: str) -> str:
-    """``game``'s registered players, those with parameters as an example spec."""
-    from pagadores_env.policies import registered_policies
+    """``game``'s registered players, those with parameters as an example spec, or else as
+    the spec form of the parameters they need (``rllib:path=RUN_FOLDER``)."""
+    from pagadores_env.policies import registered_policies, spec_form
 
     examples = SPEC_EXAMPLES.get(game, {})
-    return ", ".join(examples.get(name, name) for name in registered_policies(game))
+    return ", ".join(examples.get(name) or spec_form(name, game)
+                     for name in registered_policies(game))
 
 
 _DESCRIPTIONS = {
@@ -142,12 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
             exact.add_argument("--exact", action="store_true",
                                help="exact columns at 3+ players whenever the solver covers "
                                     "the table, however long (minutes at 3 players, 10 cards)")
-        cmd.add_argument("--games", type=int, default=1000, help="games (per pair)")
+        cmd.add_argument("--games", type=int, default=1000,
+                         help="games (per pair), rounded up to whole seat rotations (a "
+                              "multiple of the players) and said so under the table")
         cmd.add_argument("--seed", type=int, default=0)
         cmd.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
         cmd.add_argument("--out", type=Path, metavar="DIR",
                          help=f"also write {name}.csv, {name}.json and {name}.png here")
-        cmd.add_argument("--progress", action="store_true", help="show a progress bar")
+        add_progress_options(cmd)
         cmd.set_defaults(run=run_evaluate if name == "evaluate" else run_tournament)
 
     for name, (_, helptext) in DELEGATED.items():
@@ -185,10 +201,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
         _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
         result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
-                                 seed=args.seed, dice=args.dice, progress=args.progress)
+                                 seed=args.seed, dice=args.dice, progress=progress_of(args))
         return _report(result, args.out, "evaluate")
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
-                             seed=args.seed, cards=args.cards, progress=args.progress,
+                             seed=args.seed, cards=args.cards, progress=progress_of(args),
                              exact=False if args.no_exact else args.exact or None)
     return _report(result, args.out, "evaluate")
 
@@ -202,10 +218,10 @@ def run_tournament(args: argparse.Namespace) -> int:
         from pagadores_train.perudo import tournament_perudo
 
         result = tournament_perudo(args.agents, num_games=args.games, seed=args.seed,
-                                   dice=args.dice, progress=args.progress)
+                                   dice=args.dice, progress=progress_of(args))
     else:
         result = tournament(args.agents, num_games=args.games, seed=args.seed,
-                            cards=args.cards, progress=args.progress)
+                            cards=args.cards, progress=progress_of(args))
     return _report(result, args.out, "tournament")
 
 
@@ -251,10 +267,41 @@ def _report(result: object, out: Path | None, stem: str) -> int:
             for ext in ("csv", "json", "png"):
                 writer = getattr(result, "plot" if ext == "png" else f"to_{ext}")
                 writer(out / f"{stem}.{ext}")
-        except OSError as err:
-            raise ValueError(f"cannot write the results into --out {out}: {err}") from None
+        except OSError as err:  # a full disk, a read-only folder: the files already there stay
+            reason = err.line if isinstance(err, WriteError) else f"cannot write into it: {err}"
+            raise ValueError(f"--out {out}: {reason}") from None
         print(f"wrote {out / stem}.csv, .json and .png")
     return 0
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """``--no-progress`` and ``--progress`` (exclusive; see the module docstring), read by
+    ``progress_of``."""
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--no-progress", dest="progress", action="store_const", const="lines",
+                     help="status lines instead of progress bars, one per step of each phase "
+                          "(tenth of the games, solver pass, pair): for logs. By default "
+                          "bars are drawn when stderr is a terminal")
+    how.add_argument("--progress", dest="progress", action="store_const", const="bars",
+                     help="progress bars even when stderr is not a terminal (bars are the "
+                          "default; this option is kept for older scripts)")
+
+
+def progress_of(args: argparse.Namespace) -> Reporter:
+    """The ``Reporter`` the progress options ask for: status lines (``--no-progress``), bars
+    (``--progress``, or by default on a terminal), else nothing. Bars need tqdm (the
+    ``train`` extra): without it, status lines stand in."""
+    from pagadores_train.progress import BARS, LINES, SILENT
+
+    if args.progress == "lines":
+        return LINES
+    if args.progress != "bars" and not sys.stderr.isatty():
+        return SILENT
+    try:
+        import tqdm  # noqa: F401  (only whether it is there)
+    except ImportError:
+        return LINES
+    return BARS
 
 
 def fail(parser: argparse.ArgumentParser, err: Exception | str) -> NoReturn:
@@ -265,9 +312,14 @@ def fail(parser: argparse.ArgumentParser, err: Exception | str) -> NoReturn:
 
 
 def _one_line_warning(command: str) -> Callable[..., None]:
-    """``warnings.showwarning`` for the command line: one line on stderr, no source line."""
+    """``warnings.showwarning`` for the command line: one line on stderr, no source line,
+    each message once (an unwritable cache is met by every solve that tries to write it)."""
+    shown: set[str] = set()
+
     def show(message: Warning | str, *_: object, **__: object) -> None:
-        print(f"pagadores {command}: warning: {message}", file=sys.stderr)
+        if str(message) not in shown:
+            shown.add(str(message))
+            print(f"pagadores {command}: warning: {message}", file=sys.stderr)
 
     return show
 
@@ -279,23 +331,17 @@ def _dispatch(argv: list[str]) -> tuple[str, Callable[[], int | None]]:
         module = importlib.import_module(DELEGATED[argv[0]][0])
         return argv[0], partial(module.main, argv[1:])
     args = build_parser().parse_args(argv)
-    return args.command, partial(_run_own, args)
-
-
-def _run_own(args: argparse.Namespace) -> int:
-    """Run one of this module's subcommands with warnings shown in one line each (the
-    delegated commands keep their own way of showing them)."""
-    with warnings.catch_warnings():  # restores the warnings machinery afterwards
-        warnings.showwarning = _one_line_warning(args.command)
-        return args.run(args)
+    return args.command, partial(args.run, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pagadores`` console script. Bad input exits with status 2 and
-    a message saying what was wrong."""
+    a message saying what was wrong; every subcommand's warnings are one line each."""
     command, run = _dispatch(list(sys.argv[1:] if argv is None else argv))
     try:
-        return run() or 0
+        with warnings.catch_warnings():  # restores the warnings machinery afterwards
+            warnings.showwarning = _one_line_warning(command)
+            return run() or 0
     except ValueError as err:
         print(f"pagadores {command}: error: {err}", file=sys.stderr)
         return 2

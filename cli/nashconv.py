@@ -1,6 +1,7 @@
 """``pagadores nashconv``: how far a profile of agents is from equilibrium, exactly — every
 seat's win probability under the profile, what its best response would win instead, the gain,
-and their sum, NashConv (``pagadores_env.solver.nash_conv`` does the work)."""
+and their sum, NashConv (``pagadores_env.solver.nash_conv`` does the work). Its one solver pass
+reports its positions as it goes (``main.add_progress_options``)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from pagadores_env.checks import check_int
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.solver import NashConv, nash_conv
 
-from .main import agents_help, fail
-from .solve import progress_bar
+from .main import add_progress_options, agents_help, fail, progress_of
 
 
 def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
@@ -48,13 +48,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 3)")
     parser.add_argument("--cards", type=int, default=MAX_CARDS,
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
     began = time.perf_counter()
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
-        with progress_bar("NashConv") as progress:
+        with progress_of(args).solver_phase("NashConv") as progress:
             result = nash_conv(profile, n, cards, progress=progress)
     except ValueError as err:
         fail(parser, err)

@@ -1,6 +1,7 @@
 """``pagadores solve``: solve (or load from the cache) the equilibrium of a table and print every
 seat's win probability, the time taken and where it is cached (``pagadores_env.solver`` does
-the work). At two players it is the zero-sum solution and also prints the game value.
+the work). At two players it is the zero-sum solution and also prints the game value. A solve
+at 3+ players reports its positions as it goes (``main.add_progress_options``).
 """
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,34 +18,9 @@ from pagadores_env.checks import check_int
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.solver import Solution, cache_path, cached, solve, solve_two_player
 from pagadores_env.solver.equilibrium import cache_path as equilibrium_path
-from pagadores_env.solver.sweep import Progress
+from pagadores_train.progress import Reporter
 
-from .main import fail
-
-
-@contextmanager
-def progress_bar(what: str) -> Iterator[Progress | None]:
-    """A solver ``progress(done, total)`` callback drawing a tqdm bar on stderr, closed on
-    leaving. ``None`` without tqdm (it comes with the ``train`` extra); tqdm itself hides the
-    bar when stderr is not a terminal."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        yield None
-        return
-    bars: list[tqdm] = []  # made at the first call, which brings the total
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(total=total, desc=what, unit="position", disable=None,
-                             leave=False))
-        bars[0].update(done - bars[0].n)
-
-    try:
-        yield update
-    finally:
-        for bar in bars:
-            bar.close()
+from .main import add_progress_options, fail, progress_of
 
 
 def per_seat(values: Sequence[float]) -> str:
@@ -75,17 +51,18 @@ def _two_players(cards: int, force: bool) -> _Solved:
                    path, failure)
 
 
-def _more_players(n: int, cards: int, force: bool) -> _Solved:
+def _more_players(n: int, cards: int, force: bool, progress: Reporter) -> _Solved:
     """Like ``solver.solve`` with its cache, but saying whether it loaded and whether the
-    cache was written (``solve`` only warns)."""
+    cache was written (``solve`` only warns); a solve reports its positions to
+    ``progress``."""
     path = equilibrium_path(n, (cards,) * n)
     solution, how, failure = None, "loaded from the cache", None
     if not force:
         with suppress(FileNotFoundError, ValueError):  # missing, damaged or stale: solve
             solution = Solution.load(path)
     if solution is None:
-        with progress_bar("solving") as progress:
-            solution = solve(n, cards, cache=False, progress=progress)
+        with progress.solver_phase("solving") as callback:
+            solution = solve(n, cards, cache=False, progress=callback)
         how = "solved now"
         try:
             solution.save(path)
@@ -114,13 +91,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
     parser.add_argument("--force", action="store_true",
                         help="solve again even if a cached solution exists")
+    add_progress_options(parser)
     args = parser.parse_args(argv)
     began = time.perf_counter()
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
         done = _two_players(cards, args.force) if n == 2 else \
-            _more_players(n, cards, args.force)
+            _more_players(n, cards, args.force, progress_of(args))
     except ValueError as err:
         fail(parser, err)
     elapsed = time.perf_counter() - began
@@ -136,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  solve time {done.seconds:.3f} s ({solved}{done.how}; this command took "
           f"{elapsed:.3f} s)")
     if done.failure is not None:
-        print(f"{parser.prog}: error: cannot write the cache file {done.path}: {done.failure} "
+        print(f"{parser.prog}: error: cannot write the cache file {done.path}: "
+              f"{done.failure.strerror or done.failure} "
               "(set PAGADORES_CACHE to a writable folder)", file=sys.stderr)
         return 2
     print(f"  cache file {done.path}")

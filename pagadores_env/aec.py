@@ -33,7 +33,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from .checks import check_choice, check_int, check_table
+from .checks import check_choice, check_int, check_seed, check_table
 from .dice import DiceStream
 from .engine import Action, Game, IllegalMoveError, as_action
 from .observation import OBS_SIZE
@@ -181,11 +181,13 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` reseeds the dice; without it the dice stream goes on
-        (a fresh unseeded generator on the very first reset).
+        (a fresh unseeded generator on the very first reset). A seed other than None or an
+        integer ≥ 0 raises ``ValueError`` and leaves the env as it was (``checks.check_seed``).
 
         With ``eliminated="stay"`` a game that is over before anyone has a decision (possible
         with 1 card) is no episode: the env deals again from the same dice stream, so the
         selected agent always has a decision after ``reset()``."""
+        seed = check_seed(seed)
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
             self._dice = DiceStream(self.np_random)
@@ -442,6 +444,10 @@ class _StrictOrderEnforcing(OrderEnforcingWrapper):
     attributes and calls of every agent step (``agents``, ``agent_selection``, ``last``,
     ``step``, the ``agent_iter`` iterator) go straight to the env instead of through
     ``__getattr__`` forwarding chains: the same results, at a fraction of the per-step cost."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # the stock wrapper marks itself reset before the env checks the seed: check it first
+        super().reset(seed=check_seed(seed), options=options)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         if not self._has_reset:

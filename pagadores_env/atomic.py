@@ -6,6 +6,10 @@ never crosses a file system), flushes them to disk and renames the file over ``p
 interrupted write (an exception, Ctrl-C, SIGKILL before the rename) leaves the old file as
 it was. The temporary file is created with mode 0666 minus the umask, as ``open`` would
 create the file (``tempfile`` would make it 0600, unreadable to the user's other accounts).
+
+A write that fails (a full disk, a read-only or missing folder) raises ``WriteError``: an
+``OSError`` whose ``filename`` is the file that was to be written (not the temporary one) and
+whose ``line`` says so in one line, for commands to print instead of a traceback.
 """
 
 from __future__ import annotations
@@ -17,16 +21,38 @@ from pathlib import Path
 from typing import BinaryIO
 
 
+class WriteError(OSError):
+    """A file that could not be written (``filename``), and why (``strerror``)."""
+
+    @property
+    def line(self) -> str:
+        """The failure in one line: which file, in which folder, and why."""
+        path = Path(str(self.filename))
+        return f"cannot write {path.name} in {path.parent}: {self.strerror or self}"
+
+
 def write_atomic(path: str | Path, data: bytes | str | Callable[[BinaryIO], object]) -> Path:
     """Replace ``path`` with ``data`` (text is written as UTF-8; a function is called with
     the open binary file, for data too big to hold as bytes) in one step; returns the path.
 
-    Raises ``OSError`` if the folder does not exist or cannot be written; the temporary file
-    is removed again whatever goes wrong, so a failed write leaves the folder as it was.
+    Raises ``WriteError`` if the folder does not exist or cannot be written (a full disk);
+    the temporary file is removed again whatever goes wrong, so a failed write leaves the
+    folder as it was.
     """
     path = Path(path)
     payload = data.encode() if isinstance(data, str) else data
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        _write(tmp, path, payload)
+    except WriteError:
+        raise
+    except OSError as err:
+        raise WriteError(err.errno, err.strerror, str(path)) from err
+    return path
+
+
+def _write(tmp: Path, path: Path, payload: bytes | Callable[[BinaryIO], object]) -> None:
+    """``write_atomic``'s steps: ``payload`` into ``tmp``, then ``tmp`` renamed to ``path``."""
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -40,4 +66,3 @@ def write_atomic(path: str | Path, data: bytes | str | Callable[[BinaryIO], obje
     except BaseException:  # also Ctrl-C: never leave the temporary file behind
         tmp.unlink(missing_ok=True)
         raise
-    return path

@@ -21,6 +21,18 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as every env takes it: None (fresh entropy, or the streams run on) or an
+    integer ≥ 0 of any kind but a bool, as a Python int, since numpy and Gymnasium seed with
+    non-negative Python ints only. The envs call it before they touch any state, so a bad
+    seed leaves a game in progress as it was."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be None or an integer ≥ 0, got {seed!r}")
+    return int(seed)
+
+
 def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
     """``value`` if it is one of ``allowed`` (compared by identity or, for strings, equality)."""
     if not any(value is a or (isinstance(value, str) and value == a) for a in allowed):

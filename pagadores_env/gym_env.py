@@ -18,8 +18,10 @@ Spaces
     observation: ``Box(-1, 1, (49,), float32)``, the same vector the PettingZoo env gives the
     acting seat (``observation.encode``; layout in ``observation.FIELDS``, seats rotated so
     the learner is slot 0). action: ``Discrete(2)``: 0 = stop, 1 = throw again (R3.6).
-    The legal actions are ``action_masks()`` (for sb3-contrib's MaskablePPO) and
-    ``info["action_mask"]`` (int8 ``[stop, throw again]``). At every decision both are legal.
+    The legal actions are ``action_masks()`` (for sb3-contrib's MaskablePPO, which finds it
+    through ``gym.make``'s wrappers; they do not forward it, so call it on ``env.unwrapped``)
+    and ``info["action_mask"]`` (int8 ``[stop, throw again]``). At every decision both are
+    legal.
 
 Options
     ``num_players`` 2–6, or a list of sizes (below); ``cards`` 1–10 each (or one count per

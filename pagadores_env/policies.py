@@ -21,10 +21,20 @@ instead of failing at the policy's first decision there. A policy that plays dif
 from game to game (a self-play opponent drawing a frozen snapshot of the learner per game and
 seat) offers ``new_games(games)``, called with the indices of games as they start, and
 ``act_games(games, seats, obs, mask)``: ``act_batch`` told each row's game and seat; the envs
-call both through ``opponents.start_games`` and ``opponents.game_actions``.
+call both through ``opponents.start_games`` and ``opponents.game_actions``. A player that must
+know its seat (the observation does not say it; ``equilibrium`` at 4+ players) offers
+``for_seat(seat, num_players)``: the player for that seat (the same object each time it is
+asked), or ``ValueError`` for a seat it cannot play; whoever seats one player at several
+seats (the evaluators' rotation, ``vector.evaluate.seat_players``) plays each seat with its
+copy.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
-colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). The
+colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A
+factory's parameters without a default must be given (``model:path=FILE``):
+``required_parameters`` names them, so listings can leave out such players, ``spec_form``
+shows a player's spec with them (a factory's ``parameter_forms``, ``{"path": "FILE"}``, says
+what each value is; else the name in capitals), and a spec that leaves one out is refused
+showing that form. The
 environment package only holds the registry; the ``pagadores_agents`` package registers its
 players through the ``pagadores_env.policies`` entry-point group, so nothing here imports it
 and the dependency arrow stays ``pagadores_env`` ← ``pagadores_agents``. Each game has its own
@@ -128,6 +138,25 @@ def registered_policies(game: str = "pagadores") -> list[str]:
     return sorted(_REGISTRY[_checked_game(game)])
 
 
+def required_parameters(name: str, game: str = "pagadores") -> list[str]:
+    """The parameters the registered player ``name`` of ``game`` cannot do without (its
+    factory's parameters without a default, such as ``model``'s ``path``), in the factory's
+    order; ``[]`` for a player that plays as its bare name. ``ValueError`` for an unknown
+    name, as ``make_policy`` says it."""
+    return _required(_factory(name, game))
+
+
+def spec_form(name: str, game: str = "pagadores") -> str:
+    """How a spec of the registered player ``name`` of ``game`` looks with the parameters it
+    needs (``required_parameters``), each as the form of its value: ``"model:path=FILE"``;
+    a player needing none is its bare name. The form is the factory's ``parameter_forms``
+    entry, else the parameter's name in capitals."""
+    factory = _factory(name, game)
+    forms = getattr(factory, "parameter_forms", {})
+    needed = ",".join(f"{k}={forms.get(k, k.upper())}" for k in _required(factory))
+    return f"{name}:{needed}" if needed else name
+
+
 def _checked_game(game: str) -> str:
     if game not in _REGISTRY:
         raise ValueError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
@@ -174,21 +203,15 @@ def make_policy(spec: str | Policy, *, game: str = "pagadores", **extra: Any) ->
     through).
 
     ``extra`` keyword arguments (such as ``seed``) are given to factories that accept them.
-    Unknown names and parameters raise ``ValueError`` listing what is allowed.
+    Unknown names and parameters raise ``ValueError`` listing what is allowed; a required
+    parameter left out (``required_parameters``) raises it showing the spec it needs.
     """
     if not isinstance(spec, str):
         if isinstance(spec, Policy):
             return spec
         raise ValueError(f"a policy must be a spec string or have act(obs, mask), got {spec!r}")
     name, params = parse_spec(spec)
-    players = _REGISTRY[_checked_game(game)]
-    if name not in players:
-        _load_plugins()
-    if name not in players:
-        of = "" if game == "pagadores" else f" of {game}"
-        raise ValueError(f"unknown policy{of} {name!r}; known: "
-                         f"{', '.join(registered_policies(game))}")
-    factory = players[name]
+    factory = _factory(name, game)
     accepted = inspect.signature(factory).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
     unknown = [k for k in params if k not in accepted and not takes_any]
@@ -199,7 +222,31 @@ def make_policy(spec: str | Policy, *, game: str = "pagadores", **extra: Any) ->
             f"allowed: {', '.join(allowed) or 'none'}"
         )
     params.update({k: v for k, v in extra.items() if k in accepted or takes_any})
+    missing = [k for k in _required(factory) if k not in params]
+    if missing:
+        raise ValueError(f"policy {name!r} needs its {' and '.join(missing)}: "
+                         f"{spec_form(name, game)}")
     try:
         return factory(**params)
     except (TypeError, ValueError) as err:
         raise ValueError(f"policy {spec!r}: {err}") from None
+
+
+def _factory(name: str, game: str) -> Callable[..., Policy]:
+    """The factory registered as ``name`` for ``game`` (plugins loaded if it is not yet
+    known), else ``ValueError`` listing the known names."""
+    players = _REGISTRY[_checked_game(game)]
+    if name not in players:
+        _load_plugins()
+    if name not in players:
+        of = "" if game == "pagadores" else f" of {game}"
+        raise ValueError(f"unknown policy{of} {name!r}; known: "
+                         f"{', '.join(registered_policies(game))}")
+    return players[name]
+
+
+def _required(factory: Callable[..., Policy]) -> list[str]:
+    """``factory``'s parameters that a spec must give: those without a default (``*args``
+    and ``**kwargs`` need nothing)."""
+    return [k for k, p in inspect.signature(factory).parameters.items()
+            if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

@@ -17,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .checks import check_seed
 from .engine import IllegalMoveError
 from .opponents import end_games, reseed_opponents, start_games
 from .policies import Policy
@@ -53,7 +54,10 @@ class SingleAgentEnv(gym.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode at the learner's first decision: ``seed`` reseeds the dice and the
-        opponents, without it both run on; ``options`` is ignored."""
+        opponents, without it both run on; ``options`` is ignored. A seed other than None or
+        an integer ≥ 0 raises ``ValueError`` and leaves the episode in play as it was
+        (``checks.check_seed``; a numpy integer seeds as the same int, which Gymnasium refuses)."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         self._reseed(seed)
         reseed_opponents(self.opponents, seed)

@@ -42,6 +42,9 @@ of the game that ended. One size runs exactly as it always did (the same streams
 draws, the same speed); several sizes cost speed, as each size's engine advances its rows in
 calls of its own (the README's "Decisions we made" has the measured steps/s).
 
+Seeds (the constructor's and ``seed()``'s) are None or an integer ≥ 0, as the Gym env's
+(``checks.check_seed``).
+
 MaskablePPO reads masks through ``env_method("action_masks")`` (``sb3_contrib.common.
 maskable.utils.get_action_masks``); both actions are legal at every decision (R3.6).
 """
@@ -57,6 +60,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from .checks import check_seed
 from .gym_env import draw_sizes, size_rng, tables
 from .observation import OBS_SIZE
 from .opponents import (
@@ -97,6 +101,7 @@ class PagadoresVecEnv(VecEnv):
                  cards: int | Sequence[int] = 10, opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  seed: int | None = None) -> None:
+        seed = check_seed(seed)
         setup = tables(num_players, cards, opponents, learner_seat)
         self.sizes = setup.sizes
         self.num_players = self.sizes[0] if len(self.sizes) == 1 else self.sizes
@@ -138,6 +143,12 @@ class PagadoresVecEnv(VecEnv):
             self._start()
         self._fresh = False
         return self._observe()
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """SB3's ``seed``: the next ``reset`` reseeds everything from ``seed`` (None: a random
+        one). A seed other than None or an integer ≥ 0 raises ``ValueError`` here, leaving
+        the env and its pending seed as they were, rather than at that reset."""
+        return super().seed(check_seed(seed))
 
     def step_async(self, actions: np.ndarray) -> None:
         """Take one action per game, each 0 (stop) or 1 (throw again), for ``step_wait``; else

@@ -25,3 +25,34 @@ class RowByRow:
 
 class Looping(RowByRow, BasePolicy):
     """The player ``spec`` names, behind ``BasePolicy``'s ``act_batch`` (a loop over ``act``)."""
+
+
+class SeatBound(BasePolicy):
+    """A player that must know its seat (``policies``' ``for_seat``): its copy for seat 0
+    plays ``threshold``, its copies for the other seats ``stop-first``; the player itself,
+    never told a seat, refuses to decide. ``asked`` counts each copy's decisions."""
+
+    name = "seat-bound"
+
+    def __init__(self, seat: int | None = None) -> None:
+        super().__init__()
+        self.seat = seat
+        self.inner = None if seat is None else make_policy(SEAT_BOUND[seat > 0])
+        self.asked = 0
+        self.copies: dict[int, SeatBound] = {}
+
+    def for_seat(self, seat: int, num_players: int) -> SeatBound:
+        return self.copies.setdefault(seat, SeatBound(seat))
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        if self.inner is None:
+            raise AssertionError("asked to decide without being told its seat")
+        self.asked += len(obs)
+        return np.asarray(self.inner.act_batch(obs, mask))
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+
+#: What ``SeatBound`` plays at seat 0 and at the other seats.
+SEAT_BOUND = ("threshold", "stop-first")

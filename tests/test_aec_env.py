@@ -575,6 +575,34 @@ def test_reset_with_a_seed_restarts_the_dice_and_without_continues_them():
     assert continued != first
 
 
+@pytest.mark.parametrize("bad", [-1, "abc", True, 2.0, [1]])
+def test_a_bad_seed_is_refused_in_one_line_and_changes_nothing(bad):
+    env, twin = pagadores_v0.env(num_players=3), pagadores_v0.env(num_players=3)
+    for each in (env, twin):
+        each.reset(seed=6)
+        each.step(1)
+    with pytest.raises(ValueError) as refused:
+        env.reset(seed=bad)
+    assert str(refused.value) == f"seed must be None or an integer ≥ 0, got {bad!r}"
+    for each in (env, twin):  # the game goes on as if the call had not been made
+        pick = random.Random(0)
+        for agent in each.agent_iter():
+            each.step(None if each.terminations[agent] else pick.randrange(2))
+    assert env.unwrapped.game.to_dict() == twin.unwrapped.game.to_dict()
+    fresh = pagadores_v0.env(num_players=3)
+    with pytest.raises(ValueError, match="^seed must be None or an integer ≥ 0"):
+        fresh.reset(seed=bad)
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before observe"):
+        fresh.last()  # still never reset
+
+
+def test_a_numpy_integer_seed_seeds_as_the_same_int():
+    env, twin = pagadores_v0.env(num_players=3), pagadores_v0.env(num_players=3)
+    play(env, seed=np.int64(21), actions=random.Random(0))
+    play(twin, seed=21, actions=random.Random(0))
+    assert env.unwrapped.game.to_dict() == twin.unwrapped.game.to_dict()
+
+
 # ---------------------------------------------------------------- rendering
 def test_render_modes_are_listed_in_metadata():
     assert set(pagadores_v0.raw_env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}

@@ -69,6 +69,31 @@ def test_bad_specs_give_clear_errors(spec, message):
         make_policy(spec)
 
 
+@pytest.mark.parametrize(("spec", "game", "message"), [
+    ("model", "pagadores", "policy 'model' needs its path: model:path=FILE"),
+    ("rllib", "pagadores", "policy 'rllib' needs its path: rllib:path=RUN_FOLDER"),
+    ("model:algo=ppo", "pagadores", "policy 'model' needs its path: model:path=FILE"),
+    ("model", "perudo", "policy 'model' needs its path: model:path=FILE"),
+])
+def test_a_player_without_a_required_parameter_is_shown_the_spec_it_needs(spec, game,
+                                                                          message):
+    with pytest.raises(ValueError) as refused:
+        make_policy(spec, game=game)
+    assert str(refused.value) == message
+
+
+def test_required_parameters_name_what_a_players_spec_must_give():
+    from pagadores_env.policies import required_parameters, spec_form
+
+    assert required_parameters("model") == required_parameters("rllib") == ["path"]
+    assert required_parameters("model", game="perudo") == ["path"]
+    for name in ("sensible", "threshold", "equilibrium", "random"):
+        assert required_parameters(name) == [] and spec_form(name) == name
+    assert spec_form("rllib") == "rllib:path=RUN_FOLDER"
+    with pytest.raises(ValueError, match="unknown policy 'nosuch'; known: .*sensible"):
+        required_parameters("nosuch")
+
+
 def test_spec_parameters_reach_the_policy():
     assert make_policy("threshold:min_strength=20").bar == 20
     assert make_policy("threshold:min_points=104").bar == classify((1, 2, 2)).strength
@@ -283,6 +308,32 @@ def test_a_directory_or_a_damaged_model_is_named(saved_models, tmp_path):
         make_policy(f"model:path={broken}")
 
 
+def test_a_run_folder_given_as_a_model_names_the_spec_that_plays_it(saved_models, tmp_path):
+    sb3_run = tmp_path / "sb3_run"
+    (sb3_run / "checkpoints").mkdir(parents=True)
+    (sb3_run / "checkpoints" / "model_2048_steps.zip").write_bytes(
+        saved_models["ppo"].read_bytes())
+    (sb3_run / "checkpoints" / "model_4096_steps.zip").write_bytes(
+        saved_models["ppo"].read_bytes())
+    with pytest.raises(ValueError, match=f"model path '{sb3_run}' is a run folder, not a model "
+                                         f"file: play its model as model:path={sb3_run}/"
+                                         "checkpoints/model_4096_steps.zip$"):
+        make_policy(f"model:path={sb3_run}")  # a run still training: its newest checkpoint
+    (sb3_run / "model.zip").write_bytes(saved_models["ppo"].read_bytes())
+    with pytest.raises(ValueError, match=f"play its model as model:path={sb3_run}/model.zip$"):
+        make_policy(f"model:path={sb3_run}")
+    rllib_run = tmp_path / "rllib_run"
+    (rllib_run / "checkpoints" / "step_200").mkdir(parents=True)
+    (rllib_run / "checkpoints" / "step_200" / "rllib_checkpoint.json").write_text("{}")
+    (rllib_run / "checkpoints" / "latest.json").write_text('{"checkpoint": "step_200"}')
+    for folder in (rllib_run, rllib_run / "checkpoints" / "step_200"):
+        with pytest.raises(ValueError) as refused:
+            make_policy(f"model:path={folder}")
+        assert str(refused.value) == (
+            f"policy 'model:path={folder}': model path '{folder}' is an RLlib run folder or "
+            f"checkpoint, not a stable-baselines3 model: play it as rllib:path={folder}")
+
+
 def test_env_package_and_heuristics_stay_free_of_torch_and_sb3():
     """``import pagadores_env`` (the envs, the batch engine, the players) imports neither torch
     nor stable-baselines3, nor ``pagadores_env.vec_env``, which needs them (``train`` extra)."""
@@ -480,3 +531,23 @@ def test_solution_action_values_agree_with_the_equilibrium_player_in_real_games(
                 throws += int(action)
             random_step(game, rng, p_again=0.4)
     assert decisions > 300 and 0 < throws < decisions
+
+
+def test_the_equilibrium_is_told_each_seat_by_whoever_rotates_it(private_cache, no_solve) -> None:
+    """``for_seat`` gives the player at each seat (made once, sharing the solved tables), or
+    refuses: a player given a fixed seat plays that seat only, and a seat the table does not
+    have is named with the table's seats, 0–3 at 4 players (not every table's 0–5)."""
+    anyone = make_policy("equilibrium")
+    copies = [anyone.for_seat(seat, 4) for seat in range(4)]
+    assert [c.seat for c in copies] == [0, 1, 2, 3]
+    assert copies == [anyone.for_seat(seat, 4) for seat in range(4)]  # the same objects
+    assert all(c.solutions is anyone.solutions for c in copies)
+    told = make_policy("equilibrium:seat=2")
+    assert told.for_seat(2, 4) is told
+    with pytest.raises(ValueError, match=r"^'equilibrium:seat=2' plays seat 2 only, but here "
+                                         r"it takes every seat 0–3 in turn \(seats rotate\)"):
+        told.for_seat(0, 4)
+    for refuse in (lambda p: p.check_table(4, 1), lambda p: p.for_seat(0, 4)):
+        with pytest.raises(ValueError) as refused:
+            refuse(make_policy("equilibrium:seat=9"))
+        assert str(refused.value) == "equilibrium: seat must be 0–3 at 4 players, got 9"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
 import pytest
 
 from pagadores_env import atomic
-from pagadores_env.atomic import write_atomic
+from pagadores_env.atomic import WriteError, write_atomic
 
 
 def test_writes_text_and_bytes_with_the_umask_mode(tmp_path) -> None:
@@ -46,3 +47,21 @@ def test_a_directory_in_the_way_is_not_replaced(tmp_path) -> None:
         write_atomic(tmp_path / "taken", "data")
     assert (tmp_path / "taken" / "keep.txt").read_text() == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_leaves_the_old_one(tmp_path,
+                                                                       monkeypatch) -> None:
+    target = tmp_path / "eval.csv"
+    target.write_text("old rows")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    with pytest.raises(WriteError) as caught:
+        write_atomic(target, "new rows")
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    assert caught.value.line == (f"cannot write eval.csv in {tmp_path}: "
+                                 "No space left on device")
+    assert target.read_text() == "old rows"
+    assert [p.name for p in tmp_path.iterdir()] == ["eval.csv"]

@@ -229,11 +229,21 @@ TASK = {"num_players": 2, "cards": 3, "opponents": ["sensible"], "budget": 64,
         "score": "exact-best-response"}
 
 
+def test_counts_may_be_written_in_scientific_notation(tmp_path: Path) -> None:
+    # as YAML reads them: 1e3 and 1.28e2 are strings, 2.0e+2 a float
+    path = write_suite(tmp_path, "tasks: [t]\nseeds: [1e3]\nalgorithms: {A2C: {n_envs: 2}}\n"
+                                 "budget: 1.28e2\n", TASK | {"eval_games": 2.0e+2})
+    suite = load_suite(path)
+    assert suite.seeds == (1000,)
+    assert (suite.tasks[0].budget, suite.tasks[0].eval_games) == (128, 200)
+
+
 @pytest.mark.parametrize(("suite", "task", "message"), [
     (GOOD | {"seed": [0]}, None, "unknown key 'seed' in the suite"),
     (GOOD | {"algorithms": {"SAC": {}}}, None, "unknown algorithm 'SAC'"),
     (GOOD | {"tasks": ["nope"]}, None, "no task file"),
     (GOOD | {"seeds": [0, 0]}, None, "distinct seeds"),
+    (GOOD | {"seeds": [1000, "1e3"]}, None, "distinct seeds"),  # one seed, written twice
     (GOOD | {"seeds": [-1]}, None, "seeds[0] must be an integer ≥ 0"),
     (GOOD | {"algorithms": {"A2C": {"hyperparams": {"n_steps": 0}}}}, None,
      "algo.hyperparams.n_steps must be"),

@@ -3,14 +3,17 @@ and delegation to the trainer, the benchmark and the solver."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
+from pagadores_env import atomic
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 
@@ -163,6 +166,15 @@ def test_evaluate_bad_agent_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown policy 'nobody'" in err
 
 
+@pytest.mark.parametrize(("agent", "form"), [("model", "model:path=FILE"),
+                                             ("rllib", "rllib:path=RUN_FOLDER")])
+def test_evaluate_an_agent_without_its_path_exits_2_showing_the_spec(
+        agent: str, form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["evaluate", agent, "sensible", "--games", "10"], capsys)
+    assert code == 2
+    assert err == f"pagadores evaluate: error: policy {agent!r} needs its path: {form}\n"
+
+
 # --------------------------------------------------------------------------- delegation
 def test_train_bad_config_exits_2_naming_the_key(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -195,6 +207,7 @@ def test_help_lists_every_registered_agent(capsys: pytest.CaptureFixture[str]) -
     assert "optimal" in epilog
     for name in registered_policies():
         assert name in epilog
+    assert "rllib:path=RUN_FOLDER" in " ".join(epilog.split())  # what it cannot do without
 
 
 @pytest.mark.parametrize("command", ["bench", "exact", "solve", "nashconv", "best-response"])
@@ -264,9 +277,24 @@ def test_a_failed_write_at_the_end_is_one_line_and_keeps_the_table(
     assert "sensible" in out  # the results were shown before the write failed
     lines = err.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith(f"pagadores evaluate: error: cannot write the results into "
-                               f"--out {tmp_path}: ")
+    assert lines[0].startswith(f"pagadores evaluate: error: --out {tmp_path}: cannot write "
+                               f"evaluate.json in {tmp_path}: ")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["evaluate.csv", "evaluate.json"]
+
+
+def test_a_full_disk_under_out_is_one_line_naming_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: the OSError's own text, naming the temporary file of the atomic write."""
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    code, out, err = run_cli(["evaluate", "sensible", "random", "--games", "10", "--no-exact",
+                              "--out", str(tmp_path)], capsys)
+    assert code == 2 and "sensible" in out
+    assert err == (f"pagadores evaluate: error: --out {tmp_path}: cannot write evaluate.csv "
+                   f"in {tmp_path}: No space left on device\n")
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
 
 def test_an_unwritable_solver_cache_is_a_one_line_warning(
@@ -434,20 +462,88 @@ def test_exact_commands_refuse_bad_input_in_one_line(
     assert not list(solver_cache.glob("equilibrium_*"))
 
 
-def test_the_progress_bar_is_optional(monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("flags", "expected"), [([], "SILENT"), (["--no-progress"], "LINES"),
+                                                 (["--progress"], "BARS")])
+def test_the_progress_options_choose_bars_status_lines_or_nothing_off_a_terminal(
+        flags: list[str], expected: str) -> None:
+    """Bars by default, drawn only on a terminal (pytest's stderr is none), so a log gets no
+    control characters; ``--no-progress`` status lines; ``--progress`` bars anyway."""
+    import argparse
+
+    from pagadores_cli.main import add_progress_options, progress_of
+    from pagadores_train import progress
+
+    parser = argparse.ArgumentParser()
+    add_progress_options(parser)
+    assert progress_of(parser.parse_args(flags)) == getattr(progress, expected)
+
+
+def test_without_tqdm_status_lines_stand_in_for_the_bars(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
     import sys
 
-    from pagadores_cli.solve import progress_bar
+    from pagadores_cli.main import add_progress_options, progress_of
+    from pagadores_train.progress import LINES
 
-    with progress_bar("solving") as progress:  # tqdm hides itself: stderr is no terminal
-        assert progress is not None
-        progress(1, 3)
-        progress(3, 3)
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if the train extra were missing
-    with progress_bar("solving") as progress:
-        assert progress is None
-    assert capsys.readouterr() == ("", "")
+    parser = argparse.ArgumentParser()
+    add_progress_options(parser)
+    assert progress_of(parser.parse_args(["--progress"])) == LINES
+
+
+def _timeless(text: str) -> list[str]:
+    """``text``'s lines with every duration replaced, so two runs compare equal."""
+    import re
+
+    return [re.sub(r"\d+(\.\d+)? s\b", "T s", line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize(("argv", "phase"), [
+    (["evaluate", "sensible", "random", "--games", "20", "--cards", "2"], "evaluate"),
+    (["evaluate", "--game", "perudo", "random", "bluffer", "--games", "20", "--dice", "1"],
+     "evaluate"),
+    (["tournament", "sensible", "random", "stop-first", "--games", "4", "--cards", "2"],
+     "tournament"),
+    (["solve", "--players", "3", "--cards", "2", "--force"], "solving"),
+    (["nashconv", "sensible", "--players", "3", "--cards", "2"], "NashConv"),
+    (["best-response", "--players", "3", "--cards", "2"], "best response"),
+    (["exact", "--cards", "2", "sensible", "optimal"], "tabulating"),
+    (["exact", "--players", "3", "--cards", "1", "sensible"], "exact"),
+])
+def test_every_long_command_reports_its_phases_in_status_lines_with_no_progress(
+        argv: list[str], phase: str, solver_cache: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """With ``--no-progress`` a long command says what it is doing, a line when a phase
+    starts, per step and when it ends, and otherwise prints what it printed before; without
+    it (bars, not drawn off a terminal) nothing of that is printed."""
+    import re
+
+    def is_status(line: str) -> bool:  # the phase's lines (an evaluation's exact ones too)
+        return re.match(rf"{phase}( \(exact\))?: ", line) is not None
+
+    code, out, err = run_cli([*argv, "--no-progress"], capsys)
+    assert code == 0, err
+    status = [line for line in (out + err).splitlines() if line.startswith(f"{phase}: ")]
+    assert len(status) >= 3
+    assert re.fullmatch(rf"{phase}: [\d,]+ \w+", status[0])
+    assert all(re.fullmatch(rf"{phase}: [\d,]+/[\d,]+ \w+( \(.*\))? \[\d+ s\]", line)
+               for line in status[1:-1])
+    assert re.fullmatch(rf"{phase}: done \[\d+ s\]", status[-1])
+    if argv[0] == "exact":  # its stdout is a Markdown document: the lines go to stderr
+        assert not any(map(is_status, out.splitlines()))
+    quiet_code, quiet_out, quiet_err = run_cli(argv, capsys)
+    assert quiet_code == 0
+    assert not any(map(is_status, (quiet_out + quiet_err).splitlines()))
+    assert [line for line in _timeless(out) if not is_status(line)] == _timeless(quiet_out)
+
+
+def test_a_refused_table_is_one_line_with_status_lines_asked_for(
+        solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["nashconv", "optimal", "--no-progress"])
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
 
 
 def test_exact_report_at_three_players_matches_the_solver(solver_cache: Path,
@@ -474,8 +570,80 @@ def test_every_shipped_agent_is_in_the_multiplayer_report() -> None:
     from pagadores_cli.exact_report import SHIPPED, shipped_agents
     from pagadores_env.policies import registered_policies
 
-    assert set(shipped_agents()) == set(registered_policies()) - {"model"}
+    assert "model" not in shipped_agents() and "rllib" not in shipped_agents()  # need a path
+    assert set(shipped_agents()) == set(registered_policies()) - {"model", "rllib"}
     assert shipped_agents()[:len(SHIPPED)] == list(SHIPPED)
+
+
+def test_the_multiplayer_report_leaves_out_agents_that_need_a_path_without_a_word(
+        solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["exact", "--players", "3", "--cards", "1"], capsys)
+    assert code == 0
+    assert "`rllib` is not in the table" not in out and "path" not in out
+    assert "`optimal` is not in the table: 'optimal' plays 2-player games only" in out
+    assert "| equilibrium | 0.0000 |" in out
+
+
+def test_a_multiplayer_report_that_no_agent_can_play_is_refused_before_any_solve(
+        solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["exact", "--players", "3", "--cards", "3", "optimal"])
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("pagadores exact: error: no agent given can play 3 players with 3 cards "
+                   "each: 'optimal' plays 2-player games only (the exact solver is "
+                   "two-player), got 3 players\n")
+    assert not list(solver_cache.glob("equilibrium_*"))  # nothing was solved
+
+
+@pytest.mark.parametrize("argv", [["nashconv", "equilibrium", "--players", "3", "--cards", "2"],
+                                  ["exact", "--players", "3", "--cards", "1", "sensible"],
+                                  ["exact", "--cards", "2", "sensible", "optimal"]])
+def test_the_exact_commands_warn_in_one_line_and_go_on_with_an_unwritable_cache(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As the README says of every command but ``solve``: one line, once, and the result."""
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("")
+    monkeypatch.setenv("PAGADORES_CACHE", str(blocker / "cache"))
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0 and ("| sensible |" in out or "NashConv (sum" in out)
+    warned = [line for line in err.splitlines() if "warning" in line]
+    assert warned and len(set(warned)) == len(warned)  # each file's warning once
+    assert all(line.startswith(f"pagadores {argv[0]}: warning: could not cache the solution "
+                               f"at {blocker / 'cache'}/") for line in warned)
+    assert "Traceback" not in err and "UserWarning" not in err
+
+
+def test_evaluate_says_why_it_played_more_games_than_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["evaluate", "sensible", "random", "--players", "3", "--games", "10",
+                            "--cards", "2", "--no-exact"], capsys)
+    assert code == 0
+    assert out.startswith("12 games, 3 players")
+    assert "12 games: 10 rounded up to whole seat rotations of 3" in out
+    _, whole, _ = run_cli(["evaluate", "sensible", "random", "--players", "3", "--games", "12",
+                           "--cards", "2", "--no-exact"], capsys)
+    assert "rounded up" not in whole
+
+
+def test_evaluate_refuses_a_fixed_seat_that_the_rotation_cannot_keep(
+        solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["evaluate", "equilibrium:seat=0", "sensible", "--players", "4",
+                              "--cards", "1", "--games", "8"], capsys)
+    assert (code, out) == (2, "")
+    assert err == ("pagadores evaluate: error: 'equilibrium:seat=0' plays seat 0 only, but "
+                   "here it takes every seat 0–3 in turn (seats rotate): leave out seat=, and "
+                   "each seat's copy is told its seat\n")
+    code, _, err = run_cli(["evaluate", "equilibrium:seat=9", "sensible", "--players", "4",
+                            "--cards", "1", "--games", "8"], capsys)
+    assert code == 2
+    assert err == ("pagadores evaluate: error: equilibrium: seat must be 0–3 at 4 players, "
+                   "got 9\n")
+    code, out, _ = run_cli(["evaluate", "equilibrium", "sensible", "--players", "4", "--cards",
+                            "1", "--games", "8", "--no-exact"], capsys)
+    assert code == 0 and out.startswith("8 games, 4 players")
 
 
 def test_bench_solver_section_measures_each_table_in_its_own_process(

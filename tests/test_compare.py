@@ -112,3 +112,22 @@ def test_the_final_table_puts_every_agent_under_each_opponent(folder, tmp_path):
 def test_bad_compare_lists_are_refused(value, message, tmp_path):
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
         config_from_dict({"eval": {"compare": value}})
+
+
+def test_a_cache_hit_is_one_status_line_and_a_miss_reports_its_solver_pass(folder, capsys):
+    """A run's log tells where its exact numbers came from: the miss's solver pass reports
+    its positions (``learner_exact(..., progress=)``), the hit that replaces it says so."""
+    from pagadores_train.progress import LINES
+
+    key = compare.cache_key("sensible", ["random"], 3, 2, 0)
+
+    def compute():
+        return learner_exact(train.make_policy("sensible"), ["random"], 3, 2,
+                             progress=LINES, label="sensible: exact")
+
+    first = compare.cached_exact(key, compute, progress=LINES, label="sensible: exact")
+    missed = capsys.readouterr().out.splitlines()
+    assert missed[0].startswith("sensible: exact: ") and missed[0].endswith(" positions")
+    assert missed[-1].startswith("sensible: exact: done [")
+    assert compare.cached_exact(key, compute, progress=LINES, label="sensible: exact") == first
+    assert capsys.readouterr().out == f"sensible: exact: from the cache {compare.cache_path()}\n"

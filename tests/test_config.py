@@ -350,6 +350,45 @@ def test_yaml_exponent_floats_are_read_as_numbers() -> None:
     assert config.algo.hyperparams["learning_rate"] == pytest.approx(3e-4)
 
 
+def test_integers_may_be_written_in_scientific_notation_when_whole(tmp_path: Path) -> None:
+    # YAML 1.1 reads 1e6 and 1.5e3 as strings and 5.0e+4 as a float: each is the int it means
+    path = tmp_path / "sci.yaml"
+    path.write_text("total_timesteps: 1e6\ncheckpoint_every: 1.5e3\neval: {every: 5.0e+4}\n"
+                    "algo: {hyperparams: {n_steps: 2.048e3}}\n")
+    config = load_config(path)
+    read = (config.total_timesteps, config.checkpoint_every, config.eval.every,
+            config.algo.hyperparams["n_steps"])
+    assert read == (1_000_000, 1500, 50_000, 2048)
+    assert all(type(value) is int for value in read)
+    rllib = tmp_path / "rllib.yaml"
+    rllib.write_text("total_timesteps: 2e5\nrllib: {train_batch_size: 4e3}\n")
+    config = load_rllib_config(rllib)  # the RLlib schema checks with the same validator
+    assert (config.total_timesteps, config.rllib.train_batch_size) == (200_000, 4000)
+
+
+@pytest.mark.parametrize("value", ["1.5e-3", 2.5, "1e", "1e6 steps", "nan", "1e400", True])
+def test_a_count_that_is_no_whole_number_is_refused_naming_the_key(value: object) -> None:
+    with pytest.raises(ConfigError) as refused:
+        config_from_dict({"total_timesteps": value})
+    assert str(refused.value) == f"total_timesteps must be an integer ≥ 1, got {value!r}"
+
+
+def test_count_flags_take_what_the_config_takes() -> None:
+    import argparse
+
+    from pagadores_train.config import count_argument
+
+    parser = argparse.ArgumentParser(prog="pagadores train", exit_on_error=False)
+    parser.add_argument("--timesteps", type=count_argument)
+    assert parser.parse_args(["--timesteps", "1e6"]).timesteps == 1_000_000
+    assert parser.parse_args(["--timesteps", "1.5e3"]).timesteps == 1500
+    assert parser.parse_args(["--timesteps", "20000"]).timesteps == 20_000
+    with pytest.raises(argparse.ArgumentError,
+                       match="^argument --timesteps: must be a whole number such as 300000 or "
+                             "3e5, got '1.5e-3'$"):
+        parser.parse_args(["--timesteps", "1.5e-3"])
+
+
 def test_linear_schedules_are_accepted_where_sb3_takes_them() -> None:
     config = config_from_dict({"algo": {"hyperparams": {"learning_rate": "lin_1e-3",
                                                         "clip_range": "lin_0.2"}}})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from pagadores_train.evaluate import (
     tournament,
     wilson_interval,
 )
+from pagadores_train.progress import LINES, Reporter
 from tests.players import RowByRow
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -216,6 +218,82 @@ def test_progress_bar_can_be_shown(capsys):
     assert "evaluate" in capsys.readouterr().err
 
 
+def _status(text: str, phase: str) -> list[str]:
+    """The status lines of ``phase`` in ``text``: its start, its steps, its end."""
+    return [line for line in text.splitlines() if line.startswith(f"{phase}: ")]
+
+
+def _steps(lines: list[str], phase: str, unit: str) -> list[tuple[int, int, str]]:
+    """``(done, total, note)`` of each step line; fails on any other line between the first
+    and the last."""
+    steps = []
+    for line in lines[1:-1]:
+        match = re.fullmatch(rf"{re.escape(phase)}: ([\d,]+)/([\d,]+) {unit}(?: \((.*)\))? "
+                             rf"\[\d+ s\]", line)
+        assert match, line
+        steps.append((int(match[1].replace(",", "")), int(match[2].replace(",", "")),
+                      match[3] or ""))
+    return steps
+
+
+def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(capsys):
+    """``progress=LINES``: one line as the games start, one each time another tenth of them
+    has finished, one at the end; then the exact columns, one step per agent tabulated.
+    Counted, not timed."""
+    result = evaluate_agents(["sensible", "random"], 2, 200, seed=1, cards=2,
+                             progress=LINES, label="against random")
+    out = capsys.readouterr().out
+    games = _status(out, "against random")
+    assert games[0] == "against random: 200 games"
+    assert re.fullmatch(r"against random: done \[\d+ s\]", games[-1])
+    steps = _steps(games, "against random", "games")
+    done = [d for d, total, _ in steps if total == 200]
+    assert len(done) == len(steps) and 1 <= len(done) <= 10 and done[-1] == 200
+    assert [d * 10 // 200 for d in done] == sorted(set(d * 10 // 200 for d in done))  # tenths
+    exact = _status(out, "against random (exact)")
+    assert exact[0] == "against random (exact): 2 agents"
+    assert _steps(exact, "against random (exact)", "agents") == [
+        (1, 2, "sensible"), (2, 2, "random")]
+    assert len(out.splitlines()) == len(games) + len(exact) and result.has_exact
+
+
+def test_a_tournament_reports_one_status_line_per_pair_and_nothing_per_match(capsys):
+    tournament(["sensible", "random", "stop-first"], num_games=4, cards=2, progress=LINES)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "tournament: 3 pairs" and re.fullmatch(r"tournament: done \[\d+ s\]",
+                                                                lines[-1])
+    assert _steps(lines, "tournament", "pairs") == [
+        (1, 3, "sensible vs random"), (2, 3, "sensible vs stop-first"),
+        (3, 3, "random vs stop-first")]
+
+
+def test_progress_goes_to_the_reporter_given(capsys):
+    import io
+
+    stream = io.StringIO()
+    evaluate_agents(["sensible", "random"], 2, 10, cards=2, exact=False,
+                    progress=Reporter(bars=False, stream=stream))
+    assert stream.getvalue().splitlines()[0] == "evaluate: 10 games"
+    assert capsys.readouterr() == ("", "")  # and the default reports nothing
+    evaluate_agents(["sensible", "random"], 2, 10, cards=2, exact=False)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_table_says_why_more_games_were_played_than_asked():
+    """Games are rounded up to whole seat rotations (every agent in every seat equally
+    often, R3.1), and the table says so rather than leave 2,001 games unexplained."""
+    rounded = evaluate_agents(["sensible", "random"], 3, 2000, cards=1, exact=False)
+    assert rounded.num_games == 2001 and rounded.games_asked == 2000
+    assert ("2,001 games: 2,000 rounded up to whole seat rotations of 3 (every agent sits in "
+            "every seat equally often)") in rounded.table().splitlines()
+    whole = evaluate_agents(["sensible", "random"], 3, 2001, cards=1, exact=False)
+    assert "rounded up" not in whole.table()
+    pairs = tournament(["sensible", "random"], num_games=5, cards=1)
+    assert pairs.num_games == 6
+    assert "6 games per pair: 5 rounded up to whole seat rotations of 2" in pairs.table()
+    assert "rounded up" not in tournament(["sensible", "random"], num_games=6, cards=1).table()
+
+
 # ---------------------------------------------------------------- tournament
 @pytest.fixture(scope="module")
 def small_tournament():
@@ -316,3 +394,19 @@ def test_policies_are_asked_about_the_table_before_any_game():
     assert TwoSeatsOnly.decisions == 0
     with pytest.raises(ValueError, match="'optimal' plays 2-player games only"):
         evaluate_agents(["sensible", "optimal"], num_players=4, num_games=4)
+
+
+def test_a_seat_the_rotation_cannot_keep_is_refused_before_any_game(tmp_path, monkeypatch):
+    """Seats rotate, so an agent told one seat (``equilibrium:seat=0``) would be played at
+    every seat: refused in one line. Without a seat, the equilibrium's copy at each seat is
+    told its seat, which it needs at 4 players (R6.2)."""
+    monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path))
+    for players in (3, 4):
+        with pytest.raises(ValueError) as refused:
+            evaluate_agents(["equilibrium:seat=0", "sensible"], players, players, cards=1)
+        assert str(refused.value) == (
+            f"'equilibrium:seat=0' plays seat 0 only, but here it takes every seat "
+            f"0–{players - 1} in turn (seats rotate): leave out seat=, and each seat's copy is "
+            f"told its seat")
+    result = evaluate_agents(["equilibrium", "sensible"], 4, 8, cards=1, exact=False)
+    assert result.rows[0].seat_counts == (2, 2, 2, 2)

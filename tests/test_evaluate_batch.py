@@ -18,7 +18,7 @@ from pagadores_env.vector import VectorGame
 from pagadores_env.vector import evaluate as batch_evaluation
 from pagadores_env.vector.evaluate import EvalGame, Played, play_lineup, play_out
 from pagadores_train.evaluate import evaluate_agents
-from tests.players import Looping, RowByRow
+from tests.players import SEAT_BOUND, Looping, RowByRow, SeatBound
 
 
 # ---------------------------------------------------------------- any player plays
@@ -152,6 +152,31 @@ def test_play_lineup_reports_every_finished_game():
     assert sum(heard) == 500 == len(played.winner)
     assert (played.placements[np.arange(500), played.winner] == 1).all()
     np.testing.assert_array_equal(played.player_of, 0)
+
+
+def test_a_player_that_must_know_its_seat_plays_each_seat_as_its_copy_for_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """Seats rotate, so ``SeatBound`` sits at every seat; each seat's games are played by its
+    copy for that seat (``threshold`` at seat 0, ``stop-first`` elsewhere), and counted as
+    the one player's. Its Monte-Carlo win per seat matches the exact value of that seat's
+    copy (4 standard errors), which differs from the other copy's by 8 or more."""
+    from pagadores_env.solver import exact_evaluate
+
+    monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path))
+    games = 6000
+    played = play_lineup([SeatBound(), make_policy("sensible")], [0, 1, 1], games,
+                         np.random.default_rng(4), cards=2)
+    totals = played.totals(2)
+    np.testing.assert_array_equal(totals.seated[0], [games // 3] * 3)
+    for seat in range(3):
+        def exact(spec: str, seat: int = seat) -> float:
+            return exact_evaluate([spec if s == seat else "sensible" for s in range(3)], 3, 2)[
+                seat]
+
+        mine, other = exact(SEAT_BOUND[seat > 0]), exact(SEAT_BOUND[seat == 0])
+        se = (mine * (1 - mine) / (games // 3)) ** 0.5
+        assert abs(other - mine) > 8 * se  # the test tells the copies apart
+        assert abs(totals.wins[0, seat] / (games // 3) - mine) < 4 * se, seat
 
 
 def test_play_out_refuses_games_that_restart_forever():

@@ -5,6 +5,7 @@ note saying why when they are left out (Monte Carlo only)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -13,7 +14,8 @@ from pagadores_env.solver import exact_evaluate, nash_conv
 from pagadores_train import evaluate as evaluation
 from pagadores_train import yardstick
 from pagadores_train.evaluate import evaluate_agents
-from tests.players import RowByRow
+from pagadores_train.progress import LINES
+from tests.players import SEAT_BOUND, RowByRow, SeatBound
 
 LINEUP = ["sensible", "random", "stop-first"]
 
@@ -141,3 +143,41 @@ def test_a_learner_is_measured_against_each_opponent_and_in_every_seat() -> None
     # one pass: the learner everywhere, each opponent at the two seats beside it
     assert yardstick.learner_cost(player, ["random", "stop-first"], 3, 1) == (
         one_pass + 2 * (one_pass * 2 // 3))
+
+
+def test_a_player_that_must_know_its_seat_is_measured_as_its_copy_at_each_seat() -> None:
+    """The exact columns seat a player as the games do (``SeatBound``: its copy for each
+    seat; the player itself refuses to decide)."""
+    result = evaluate_agents([SeatBound(), "sensible"], 3, 3, cards=2, exact=True)
+    rotations = [exact_evaluate([SEAT_BOUND[g > 0] if seat == g else "sensible"
+                                 for seat in range(3)], 3, 2)[g] for g in range(3)]
+    assert result.rows[0].exact_win_probability == pytest.approx(sum(rotations) / 3,
+                                                                 abs=1e-12)
+
+
+def _phase(lines: list[str], label: str, unit: str) -> list[str]:
+    """``label``'s step lines, checking that its first line starts it and its last ends it."""
+    mine = [line for line in lines if line.startswith(f"{label}: ")]
+    assert re.fullmatch(rf"{re.escape(label)}: [\d,]+ {unit}", mine[0])
+    assert re.fullmatch(rf"{re.escape(label)}: done \[\d+ s\]", mine[-1])
+    return [re.sub(r" \[\d+ s\]$", "", line) for line in mine[1:-1]]
+
+
+def test_the_exact_columns_report_one_status_line_per_solver_pass(capsys) -> None:
+    evaluate_agents(LINEUP, 3, 3, cards=1, exact=True, progress=LINES)
+    lines = capsys.readouterr().out.splitlines()
+    assert "evaluate (exact): 3 passes" in lines
+    assert _phase(lines, "evaluate (exact)", "passes") == [
+        f"evaluate (exact): {g + 1}/3 passes (rotation {g})" for g in range(3)]
+
+
+def test_a_learners_one_solver_pass_reports_its_positions_by_tenths(capsys) -> None:
+    yardstick.learner_exact(evaluation.make_policy("sensible"), ["random"], 3, 2,
+                            progress=LINES, label="exact at step 100")
+    lines = capsys.readouterr().out.splitlines()
+    total = int(lines[0].removeprefix("exact at step 100: ").removesuffix(" positions"))
+    steps = _phase(lines, "exact at step 100", "positions")
+    done = [int(re.fullmatch(rf"exact at step 100: (\d+)/{total} positions", line)[1])
+            for line in steps]
+    assert 1 <= len(done) <= 10 and done[-1] == total
+    assert len(lines) == len(steps) + 2

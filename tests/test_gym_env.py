@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 import warnings
 
 import gymnasium as gym
@@ -18,6 +19,7 @@ from pagadores_env.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
 from pagadores_env.observation import OBS_SIZE, encode
 from pagadores_env.render import render_table
 from pagadores_env.rewards import final_reward, placement_reward
+from tests.test_wheel import readme_snippets
 
 
 def make(**kwargs) -> PagadoresGymEnv:
@@ -101,6 +103,28 @@ def rollout_from_here(env, steps: int = 60):
     return trace
 
 
+#: Seeds every env refuses: negative, not integers, a bool (an int to Python, not a seed).
+BAD_SEEDS = [-1, "abc", True, 2.0, [1]]
+
+
+@pytest.mark.parametrize("bad", BAD_SEEDS)
+def test_a_bad_seed_is_refused_in_one_line_and_the_game_goes_on(bad):
+    env, twin = (gym.make("Pagadores-v0", num_players=3, opponents=["random", "sensible"],
+                          info_events=True) for _ in range(2))
+    for each in (env, twin):
+        each.reset(seed=4)
+    with pytest.raises(ValueError) as refused:
+        env.reset(seed=bad)
+    assert str(refused.value) == f"seed must be None or an integer ≥ 0, got {bad!r}"
+    assert_same_trace(rollout_from_here(env.unwrapped), rollout_from_here(twin.unwrapped))
+
+
+def test_a_numpy_integer_seed_seeds_as_the_same_int():
+    env, twin = (make(num_players=3, opponents=["random"], info_events=True) for _ in range(2))
+    assert_same_trace(rollout(env, np.int64(11), np.random.default_rng(0)),
+                      rollout(twin, 11, np.random.default_rng(0)))
+
+
 def test_subproc_vec_env_smoke():
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
@@ -128,6 +152,35 @@ def test_maskable_ppo_can_train_a_few_steps():
                         n_epochs=1, seed=0, device="cpu")
     model.learn(64)
     assert model.num_timesteps >= 64
+
+
+#: How the README's Gymnasium snippet says a mask is read, in its code or its comments.
+MASK_READS = re.compile(r'[\w.]*action_masks\(\w*\)|info\["action_mask"\]')
+
+
+@pytest.mark.slow
+def test_the_readmes_gymnasium_snippet_runs_and_every_mask_read_it_names_works():
+    """The README's snippet (trained a few hundred steps) runs, and each way it names to
+    read a mask gives the mask on its ``gym.make`` env, wrappers and all."""
+    import torch
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    (snippet,) = [s for s in readme_snippets() if 'gym.make("Pagadores-v0"' in s]
+    reads = set(MASK_READS.findall(snippet))
+    assert reads, "the snippet names no way to read a mask"
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the wheel test runs the snippets: the network is tiny
+    try:
+        names: dict = {}
+        exec(compile(snippet, "README.md", "exec"), names)
+    finally:
+        torch.set_num_threads(threads)
+    env = names["env"]
+    assert isinstance(env, gym.Wrapper)  # what gym.make gives, not the env itself
+    _, info = env.reset(seed=1)
+    for read in reads:
+        mask = eval(read, {"env": env, "info": info, "get_action_masks": get_action_masks})
+        np.testing.assert_array_equal(mask, env.unwrapped.action_masks(), err_msg=read)
 
 
 # ---------------------------------------------------------------- episodes, rewards, info

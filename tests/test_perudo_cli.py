@@ -15,6 +15,7 @@ from pagadores_cli.main import main
 from pagadores_env.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
 from pagadores_env.seeding import child_seed
 from pagadores_train.perudo import evaluate_perudo, tournament_perudo
+from pagadores_train.progress import LINES
 
 AGENTS = ["random", "probabilistic", "bluffer"]
 
@@ -39,6 +40,34 @@ def test_each_cell_is_the_perudo_evaluation_of_its_pair() -> None:
     assert result.wins[1][0] > result.wins[0][1]  # the bidder beats random at 2 dice
     assert result.table().splitlines()[0].startswith(
         "Perudo round-robin, 22 two-player games per pair, 2 dice, seed 3;")
+
+
+def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tenth(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """100 games at 3 players are 102 (whole seat rotations), said under the table; with
+    status lines, one as the games start, one per tenth of them finished, one at the end."""
+    result = evaluate_perudo(["probabilistic", "random"], 3, 100, dice=1, progress=LINES)
+    assert result.num_games == 102
+    assert result.table().splitlines()[-1] == (
+        "102 games: 100 rounded up to whole seat rotations of 3 (every agent sits in every "
+        "seat equally often)")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "evaluate: 102 games" and re.fullmatch(r"evaluate: done \[\d+ s\]",
+                                                                lines[-1])
+    done = [int(re.fullmatch(r"evaluate: (\d+)/102 games \[\d+ s\]", line)[1])
+            for line in lines[1:-1]]
+    assert done == sorted(set(done)) and done[-1] == 102 and len(done) <= 10
+    assert "rounded up" not in evaluate_perudo(["probabilistic", "random"], 3, 102,
+                                               dice=1).table()
+
+
+def test_a_perudo_tournament_reports_one_status_line_per_pair(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tournament_perudo(AGENTS, num_games=2, dice=1, progress=LINES)
+    lines = [re.sub(r" \[\d+ s\]$", "", line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == ["tournament: 3 pairs", "tournament: 1/3 pairs (random vs probabilistic)",
+                     "tournament: 2/3 pairs (random vs bluffer)",
+                     "tournament: 3/3 pairs (probabilistic vs bluffer)", "tournament: done"]
 
 
 def test_the_command_plays_the_perudo_tournament_its_options_ask_for(

@@ -241,6 +241,38 @@ def test_a_seeded_gym_env_repeats_exactly():
     assert run(9)[0] != run(10)[0]
 
 
+@pytest.mark.parametrize("bad", [-1, "abc", True, 2.0, [1]])
+def test_a_bad_seed_is_refused_in_one_line_and_the_game_goes_on(bad):
+    """In both envs: one line naming the seed, and the game in play goes on as if the call
+    had not been made."""
+    def finish_aec(env):
+        pick = random.Random(0)
+        for agent in env.agent_iter():
+            legal = np.flatnonzero(env.last()[0]["action_mask"]).tolist()
+            env.step(None if env.terminations[agent] else pick.choice(legal))
+        return env.unwrapped.game.history
+
+    def finish_gym(env):
+        pick, trace, done = random.Random(0), [], False
+        while not done:
+            obs, reward, done, _, _ = env.step(
+                pick.choice(np.flatnonzero(env.action_masks()).tolist()))
+            trace.append((obs.tobytes(), reward))
+        return env.game.history, trace
+
+    for new, finish in [(lambda: perudo_v0.env(num_players=3, dice=2), finish_aec),
+                        (lambda: gymnasium.make("Perudo-v0", num_players=3, dice=2,
+                                                opponents="random"),
+                         lambda env: finish_gym(env.unwrapped))]:
+        env, twin = new(), new()
+        for each in (env, twin):
+            each.reset(seed=8)
+        with pytest.raises(ValueError) as refused:
+            env.reset(seed=bad)
+        assert str(refused.value) == f"seed must be None or an integer ≥ 0, got {bad!r}"
+        assert finish(env) == finish(twin)
+
+
 def test_gym_illegal_action_modes():
     env = make(num_players=2, dice=2, learner_seat=0)
     env.reset(seed=1)

@@ -188,6 +188,27 @@ def test_bad_paths_are_one_line_errors(tmp_path: Path, make: Any, message: str) 
     assert "\n" not in str(caught.value)
 
 
+def test_a_stable_baselines3_run_or_model_is_named_as_one(tmp_path: Path) -> None:
+    from stable_baselines3 import PPO
+
+    run = tmp_path / "default"  # what pagadores train writes for an SB3 config
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.yaml").write_text("algo: {name: PPO}\n")
+    model = run / "checkpoints" / "model_16_steps.zip"
+    PPO("MlpPolicy", gym.make("Pagadores-v0"), n_steps=16, batch_size=16, device="cpu").save(model)
+    (run / "checkpoints" / "latest.json").write_text(
+        json.dumps({"model": model.name, "wall_time_s": 1.0}))
+    with pytest.raises(ValueError, match=f"'{run}' is a stable-baselines3 run folder, not an "
+                                         f"RLlib run: play its model as model:path={model}$"):
+        make_policy(f"rllib:path={run}")
+    (run / "model.zip").write_bytes(model.read_bytes())
+    with pytest.raises(ValueError, match=f"play its model as model:path={run}/model.zip$"):
+        make_policy(f"rllib:path={run}")
+    with pytest.raises(ValueError, match=f"'{model}' is a stable-baselines3 model, not an "
+                                         f"RLlib checkpoint: play it as model:path={model}$"):
+        make_policy(f"rllib:path={model}")
+
+
 def test_a_right_checkpoint_loads_without_a_run(tmp_path: Path) -> None:
     player = make_policy(f"rllib:path={fake_checkpoint(tmp_path, 49)}")
     assert player.act_batch(rows(3), np.array([[0, 1], [1, 0], [0, 1]])).tolist() == [1, 0, 1]

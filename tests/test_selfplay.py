@@ -226,18 +226,27 @@ def test_gym_env_and_one_game_vec_env_draw_the_same_snapshots(pool, num_players)
     assert len(np.unique(gym_draws[:, :num_players])) > 2  # the draws vary, so this could fail
 
 
-def test_snapshot_callback_adds_every_n_steps_and_resumes_the_pace(tmp_path):
+def test_snapshots_are_taken_after_updates_every_n_steps_and_resume_the_pace(tmp_path):
+    """Snapshots come after an update (``pagadores_train.callbacks``): with rollouts of 64
+    steps and ``every=40``, at 64 and 128, and the one labelled 64 holds the policy trained
+    on 64 steps (before, it was taken mid-rollout at step 40 with the untrained policy)."""
     pool = SnapshotPool(tmp_path / "selfplay")
     model = tiny_model(0)
     pool.add(model, 0)
-    model.learn(64, callback=SnapshotEvery(pool, every=40))
-    assert pool.timesteps == [0, 40]
+    model.learn(128, callback=SnapshotEvery(pool, every=40))
+    assert pool.timesteps == [0, 64, 128]
+    trained = tiny_model(0)
+    trained.learn(64)
+    saved = MaskablePPO.load(pool.folder / "snapshot_64.zip", device="cpu")
+    for mine, theirs in zip(saved.policy.parameters(), trained.policy.parameters(),
+                            strict=True):
+        assert torch.equal(mine, theirs)
     resumed = SnapshotPool(pool.folder).restore()
-    model.learn(64, callback=SnapshotEvery(resumed, every=40), reset_num_timesteps=False)
-    assert resumed.timesteps == [0, 40, 80, 120]
-    rewound = SnapshotPool(pool.folder).restore(up_to=90)  # resuming a checkpoint of step 90
-    rewound.add(model, 100)
-    assert SnapshotPool(pool.folder).restore().timesteps == [0, 40, 80, 100]
+    model.learn(128, callback=SnapshotEvery(resumed, every=40), reset_num_timesteps=False)
+    assert resumed.timesteps == [0, 64, 128, 192, 256]
+    rewound = SnapshotPool(pool.folder).restore(up_to=150)  # resuming a checkpoint of step 150
+    rewound.add(model, 160)
+    assert SnapshotPool(pool.folder).restore().timesteps == [0, 64, 128, 160]
     with pytest.raises(ValueError, match="every must be a whole number of timesteps >= 1"):
         SnapshotEvery(pool, every=0)
 
@@ -432,9 +441,10 @@ def test_a_priority_run_repeats_under_its_seed(pool):
 
 
 def selfplay_run(out, timesteps: int, **changes):
-    """``configs/selfplay_3p.yaml`` shrunk to seconds: a snapshot every 128 steps."""
+    """``configs/selfplay_3p.yaml`` shrunk to seconds: rollouts of 2 envs x 64 steps, a
+    snapshot every 128 steps (after every update)."""
     config = tiny(load_config(CONFIGS / "selfplay_3p.yaml"), out, timesteps,
-                  vec_env={"n_envs": 4, "kind": "batch"}, **changes)
+                  vec_env={"n_envs": 2, "kind": "batch"}, **changes)
     config.env.selfplay.every = 128
     return config
 

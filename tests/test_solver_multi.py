@@ -609,3 +609,16 @@ def test_a_profile_of_the_wrong_length_names_the_count(profile) -> None:
         with pytest.raises(ValueError, match=f"one agent for every seat or 3 agents "
                                              f"\\(one per seat\\), got {len(profile)}"):
             call(profile, 3, 1)
+
+
+def test_a_profile_of_one_agent_in_a_list_plays_every_seat() -> None:
+    assert exact_evaluate(["sensible"], 3, 2) == exact_evaluate("sensible", 3, 2)
+    assert nash_conv(["sensible"], 3, 2) == nash_conv("sensible", 3, 2)
+
+
+@pytest.mark.parametrize("profile", [["nope"], "nope", ["sensible", "nope", "sensible"]])
+def test_an_unknown_agent_in_a_profile_is_named(profile) -> None:
+    for call in (exact_evaluate, nash_conv):
+        with pytest.raises(ValueError, match="^unknown policy 'nope'; known: .*sensible") as no:
+            call(profile, 3, 2)
+        assert "\n" not in str(no.value)

@@ -124,11 +124,12 @@ def _evaluate_failing_at(step: int, error: BaseException,
     real = trainer.evaluate_model
     state = {"armed": True}
 
-    def evaluate_model(model: Any, config: Any, games: int, final: bool = False) -> Any:
+    def evaluate_model(model: Any, config: Any, games: int, final: bool = False,
+                       **reporting: Any) -> Any:
         if state["armed"] and model.num_timesteps == step:
             state["armed"] = False
             raise error
-        return real(model, config, games, final=final)
+        return real(model, config, games, final=final, **reporting)
     monkeypatch.setattr(trainer, "evaluate_model", evaluate_model)
 
 
@@ -357,54 +358,41 @@ def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]
     assert "pagadores train: error: argument --timesteps" in capsys.readouterr().err
 
 
-class FakeBar:
-    """Stands in for SB3's tqdm to record the progress bar's total and count."""
-
-    made: list[FakeBar] = []
-
-    def __init__(self, total: int) -> None:
-        self.total, self.n = total, 0
-        self.made.append(self)
-
-    def update(self, n: int) -> None:
-        self.n += n
-
-    def refresh(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
+def training_lines(out: str) -> list[str]:
+    """The training phase's status lines (``pagadores_train.progress``, bars off), without
+    their elapsed time."""
+    return [line.partition(" [")[0] for line in out.splitlines()
+            if line.startswith("training")]
 
 
-@pytest.fixture
-def bars(monkeypatch: pytest.MonkeyPatch) -> list[FakeBar]:
-    from stable_baselines3.common import callbacks
-
-    monkeypatch.setattr(FakeBar, "made", [])
-    monkeypatch.setattr(callbacks, "tqdm", FakeBar)
-    return FakeBar.made
-
-
-def test_the_progress_bar_total_is_the_timesteps_really_run(tmp_path: Path,
-                                                             bars: list[FakeBar]) -> None:
+def test_training_progress_counts_the_timesteps_really_run_and_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """SB3 stops only after whole rollouts (here 2 envs x 64 steps): asked for 200 it runs
-    256, and the bar must say 256, not end at 256/200."""
-    result = train(base(tmp_path, 200, progress_bar=True))
+    256; the training phase counts to 256 and the run says once why (before, the bar ended
+    at 256/200 and nothing was said)."""
+    result = train(base(tmp_path, 200))
     assert result.timesteps == 256
-    assert [(b.total, b.n) for b in bars] == [(256, 256)]
-    resumed = train(base(tmp_path, 300, progress_bar=True))  # from 256: one more rollout
+    out = capsys.readouterr().out
+    assert out.count("training to step 256: total_timesteps 200 rounded up to whole rollouts "
+                     "of 128 steps\n") == 1
+    lines = training_lines(out)
+    assert lines[1] == "training: 256 steps" and lines[-2:] == [
+        "training: 256/256 steps", "training: done"]
+    resumed = train(base(tmp_path, 300))  # from 256: one more rollout
     assert resumed.timesteps == 384
-    assert [(b.total, b.n) for b in bars[1:]] == [(128, 128)]
+    lines = training_lines(capsys.readouterr().out)
+    assert lines[1] == "training: 128 steps" and lines[-2:] == [
+        "training: 128/128 steps", "training: done"]
 
 
 @pytest.mark.parametrize(("name", "runs"), [("a2c_2p", 384), ("dqn_2p", 304)])
-def test_the_progress_bar_knows_every_algorithms_rollout(name: str, runs: int, tmp_path: Path,
-                                                         bars: list[FakeBar]) -> None:
+def test_training_progress_knows_every_algorithms_rollout(
+        name: str, runs: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A2C: rollouts of 2 envs x 64 steps; DQN: train_freq 4 steps of 2 envs."""
-    result = train(tiny(load_config(CONFIGS / f"{name}.yaml"), tmp_path, 300,
-                        progress_bar=True))
+    result = train(tiny(load_config(CONFIGS / f"{name}.yaml"), tmp_path, 300))
     assert result.timesteps == runs
-    assert [(b.total, b.n) for b in bars] == [(runs, runs)]
+    assert training_lines(capsys.readouterr().out)[-2:] == [
+        f"training: {runs}/{runs} steps", "training: done"]
 
 
 def test_train_says_what_it_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

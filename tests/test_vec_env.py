@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -94,6 +96,31 @@ def test_same_seed_same_run() -> None:
     for other in runs[1:]:
         for a, b in zip(runs[0], other, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("bad", [-1, "abc", True, 2.0, [1]])
+def test_a_bad_seed_is_refused_in_one_line_and_changes_nothing(bad: object) -> None:
+    message = f"^seed must be None or an integer ≥ 0, got {re.escape(repr(bad))}$"
+    with pytest.raises(ValueError, match=message):
+        PagadoresVecEnv(4, opponents="random", seed=bad)
+    env, twin = (PagadoresVecEnv(4, opponents="random", seed=5) for _ in range(2))
+    env.seed(9)  # a good seed waiting for the next reset stays waiting
+    twin.seed(9)
+    with pytest.raises(ValueError, match=message):
+        env.seed(bad)
+    for each in (env, twin):
+        each.step(np.ones(4, np.int64))
+    runs = [[each.reset()] + list(each.step(np.zeros(4, np.int64))[:3]) for each in (env, twin)]
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_numpy_integer_seed_seeds_as_the_same_int() -> None:
+    env, twin = (PagadoresVecEnv(4, opponents="random") for _ in range(2))
+    env.seed(np.int64(3))
+    twin.seed(3)
+    np.testing.assert_array_equal(env.reset(), twin.reset())
+    assert env.seed(np.uint32(7)) == [7, 8, 9, 10]
 
 
 def test_vec_env_matches_gym_env_in_expectation() -> None:

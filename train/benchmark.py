@@ -70,6 +70,8 @@ from .config import (
     read_yaml,
     spec_list,
 )
+from .lock import LOCK
+from .progress import Reporter, reporter
 from .ray_cluster import join_or_start
 
 #: How often a pool worker checks that the command that started it still runs (seconds).
@@ -189,9 +191,11 @@ def load_suite(path: str | Path) -> Suite:
                 isinstance(n, str) and n.strip() and "/" not in n for n in names):
             raise ConfigError(f"tasks must be a non-empty list of task names, got {names!r}")
         seeds = data["seeds"]
-        if not isinstance(seeds, list) or not seeds or len(set(map(str, seeds))) < len(seeds):
+        if not isinstance(seeds, list) or not seeds:
             raise ConfigError(f"seeds must be a non-empty list of distinct seeds, got {seeds!r}")
-        seeds = [integer(0)(s, f"seeds[{i}]") for i, s in enumerate(seeds)]
+        given, seeds = seeds, [integer(0)(s, f"seeds[{i}]") for i, s in enumerate(seeds)]
+        if len(set(seeds)) < len(seeds):  # compared as numbers: 1000 and 1e3 are one seed
+            raise ConfigError(f"seeds must be a non-empty list of distinct seeds, got {given!r}")
         algorithms = mapping(data["algorithms"], "algorithms")
         if not algorithms:
             raise ConfigError("algorithms must name at least one algorithm")
@@ -269,12 +273,13 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     """Train the trial's run from scratch and score its final model: the trial record."""
     from pagadores_env.policies import make_policy
 
+    from .progress import SILENT
     from .train import train
 
     began = time.perf_counter()
     config = trial_config(spec, Path(out))
     with contextlib.redirect_stdout(io.StringIO()):  # the run's own lines, per trial
-        result = train(config, fresh=True)
+        result = train(config, fresh=True, progress=SILENT)  # the suite reports per trial
     player = make_policy(f"model:path={result.run_dir / 'model.zip'}")
     score, raw = measure(player, spec.task)
     return {"task": spec.task.name, "algo": spec.algo, "seed": spec.seed,
@@ -362,7 +367,8 @@ def check_out_dir(out: Path) -> None:
     the benchmark never writes into a folder of other files."""
     if out.exists() and not out.is_dir():
         raise SuiteError(f"--out {out} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+    if out.is_dir() and any(p.name != LOCK for p in out.iterdir()) \
+            and not (out / MARKER).is_file():
         raise SuiteError(f"--out {out} holds files not written by pagadores benchmark (no "
                          f"{MARKER}); pick a new or empty folder")
 
@@ -386,9 +392,12 @@ def finished(out: Path, spec: TrialSpec) -> bool:
 
 
 def run_suite(suite: Suite, out: str | Path, backend: str = "local", workers: int = 2,
-              address: str | None = None, progress: bool = True) -> list[dict[str, Any]]:
+              address: str | None = None, progress: bool | Reporter = True
+              ) -> list[dict[str, Any]]:
     """Run every unfinished trial of ``suite`` on ``backend``, writing each record under
-    ``out/trials/`` the moment it finishes; returns the records of the trials run now."""
+    ``out/trials/`` the moment it finishes; returns the records of the trials run now.
+    ``progress`` reports a step per trial (``pagadores_train.progress``). Two suites must not
+    share ``out`` at once: ``pagadores benchmark`` holds its lock (``pagadores_train.lock``)."""
     out = Path(out)
     if backend not in BACKENDS:
         raise SuiteError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -402,28 +411,18 @@ def run_suite(suite: Suite, out: str | Path, backend: str = "local", workers: in
         write_atomic(out / MARKER, json.dumps({"written_by": "pagadores benchmark"}) + "\n")
     run = _run_local if backend == "local" else _run_ray
     done = []
-    bar = _bar(len(trial_specs(suite)), len(trial_specs(suite)) - len(pending), progress)
-    try:
+    with reporter(progress).phase("trials", len(pending), "trial") as phase:
         for record in run(pending, str(out), workers, address):
             write_atomic(out / TRIALS / f"{record_id(record)}.json",
                          json.dumps(record, indent=1) + "\n")
             done.append(record)
-            bar.update(1)
-    finally:
-        bar.close()
+            phase.step(note=record_id(record))
     return done
 
 
 def record_id(record: dict[str, Any]) -> str:
     """The trial id of a record (as ``TrialSpec.trial_id``)."""
     return f"{record['task']}__{record['algo']}__seed{record['seed']}"
-
-
-def _bar(total: int, initial: int, enabled: bool) -> Any:
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, initial=initial, desc="trials", unit="trial",
-                disable=not enabled)
 
 
 def _run_local(specs: list[TrialSpec], out: str, workers: int,

@@ -15,7 +15,9 @@ computes them, later runs read them. Only agents that play the same whatever the
 cached (``CACHEABLE``, under their whole spec); a ``model:path=…`` file can change under its
 name, so it is never cached. A cache file that does not read is set aside (renamed with a
 ``.damaged`` suffix, never deleted) and rebuilt, with a warning; every write is atomic and
-merges with what another process may have written since.
+merges with what another process may have written since. Progress: a miss is the solver
+pass ``compute`` reports itself (``learner_exact(..., progress=)``); a hit, which replaces
+it, is said in one status line, so a run's log tells where its exact numbers came from.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pagadores_env.atomic import write_atomic
 from pagadores_env.policies import parse_spec
 from pagadores_env.solver import cache_dir
 
+from .progress import Reporter, reporter
 from .yardstick import LearnerExact
 
 CACHE_NAME = "exact_agents_v1.json"
@@ -83,15 +86,18 @@ def _measured(entry: dict[str, object]) -> LearnerExact | None:
         return None
 
 
-def cached_exact(key: str | None, compute: Callable[[], LearnerExact]) -> LearnerExact:
+def cached_exact(key: str | None, compute: Callable[[], LearnerExact],
+                 progress: bool | Reporter = False, label: str = "exact") -> LearnerExact:
     """The exact numbers stored under ``key``, else ``compute()``'s (stored under ``key``
-    unless it is None)."""
+    unless it is None). A hit is one status line to ``progress``: ``label: from the cache
+    FILE``."""
     if key is None:
         return compute()
     path = cache_path()
     stored = _read(path).get(key)
     measured = None if stored is None else _measured(stored)
     if measured is not None:
+        reporter(progress).say(f"{label}: from the cache {path}")
         return measured
     measured = compute()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -34,16 +34,21 @@ the chosen game's registry once the whole config is read (``_check_specs``).
 ``name`` is a plain folder name (no path separators, not ``.`` or ``..``), so a run folder is
 always a child of ``output_dir``. ``env.cards`` is one count for every seat or a list with one
 count per seat (R1.1). An empty YAML file is refused rather than read as "all defaults".
+Wherever an integer goes, a whole number in scientific notation does too (``total_timesteps:
+1e6``, ``1.5e3``; not ``1.5e-3``), as ``count_argument`` takes it on the command line.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import inspect
 import math
+import re
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -115,19 +120,58 @@ Check = Callable[[Any, str], Any]
 
 # --------------------------------------------------------------------------- value checks
 # Each check takes (value, key path) and returns the value (possibly normalised) or raises.
+#: A number as a config or a command line may write it: digits, a decimal point, an exponent.
+_NUMERAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: The largest exponent a whole number may be written with: a float's (1e308). Larger ones
+#: are refused rather than expanded, so a typo cannot build a number of a million digits.
+_MAX_EXPONENT = 308
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int if it is a whole number: an int (not a bool), a float with no
+    fraction (``1.5e+3``), or a string of one in plain or scientific notation (``"1e6"``,
+    ``"1.5e3"``: YAML 1.1 reads ``1e6`` as a string, its floats needing a dot and a signed
+    exponent), read exactly; else None (``1.5e-3``, ``"abc"``, NaN, infinity)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if not isinstance(value, str) or not _NUMERAL.fullmatch(value.strip()):
+        return None
+    exact = Decimal(value.strip())
+    if exact.adjusted() > _MAX_EXPONENT or exact != exact.to_integral_value():
+        return None
+    return int(exact)
+
+
 def integer(lo: int | None = None, hi: int | None = None) -> Check:
-    """An int in ``lo..hi`` (a missing bound is open); bools are not ints."""
+    """An int in ``lo..hi`` (a missing bound is open): any whole number ``whole_number``
+    reads, so ``1e6`` is 1000000 and ``1.5e3`` 1500; bools are not ints. Returns an int."""
     if lo is not None and hi is not None:
         allowed = f"{lo}–{hi}"
     else:
         allowed = "an integer" + (f" ≥ {lo}" if lo is not None else "")
 
     def check(value: Any, key: str) -> int:
-        if (isinstance(value, bool) or not isinstance(value, int)
-                or (lo is not None and value < lo) or (hi is not None and value > hi)):
+        whole = whole_number(value)
+        if whole is None or (lo is not None and whole < lo) or (hi is not None and whole > hi):
             raise ConfigError(f"{key} must be {allowed}, got {value!r}")
-        return value
+        return whole
     return check
+
+
+def count_argument(text: str) -> int:
+    """An ``argparse`` ``type=`` for a command-line count such as ``--timesteps``: a whole
+    number written as a config may write it (``300000``, ``3e5``, ``1.5e3``), so the flag
+    and the key it overrides take the same numbers; the config's check of that key then says
+    whether it is in range."""
+    whole = whole_number(text)
+    if whole is None:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number such as 300000 or 3e5, got {text!r}")
+    return whole
 
 
 def number(lo: float = -math.inf, hi: float = math.inf, above: bool = False) -> Check:
@@ -308,6 +352,8 @@ class SelfPlayConfig:
                          "'priority': more often the ones the learner loses to")
     scripted_share: float = setting(0.0, number(0.0, 1.0),
                                    "chance a seat plays one of env.opponents instead")
+    max_snapshots: int = setting(50, integer(1), "snapshots kept in the pool (and on disk): "
+                                "the oldest goes when a new one comes")
 
 
 @dataclass
@@ -403,9 +449,12 @@ class Config:
     vec_env: VecEnvConfig = field(default_factory=VecEnvConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     checkpoint_every: int = setting(50_000, integer(1), "save a checkpoint every N timesteps")
+    keep_checkpoints: int = setting(5, integer(0), "checkpoints kept on disk, the newest "
+                                   "(0: all); the resume point is always kept")
     output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
     torch_threads: int = setting(1, integer(1, 64), "torch CPU threads (small nets: 1 is fastest)")
-    progress_bar: bool = setting(True, boolean, "show SB3's tqdm/rich progress bar")
+    progress_bar: bool = setting(True, boolean, "progress as tqdm bars; false: a status "
+                                "line per step of each long phase (pagadores_train.progress)")
 
     @property
     def run_dir(self) -> Path:

@@ -6,7 +6,7 @@ engine (``pagadores_env.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-s
 one ``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked
 row by row):
 
-``evaluate_agents(agents, num_players, num_games, seed, cards, progress, exact)``
+``evaluate_agents(agents, num_players, num_games, seed, cards, progress, exact, label)``
     ``agents[0]`` is the agent under test; the rest fill the other seats, either one entry per
     other seat (``len(agents) == num_players``) or a single opponent reused in every other
     seat (``len(agents) == 2``). An agent is a spec string (``"threshold:min_points=100"``,
@@ -14,7 +14,11 @@ row by row):
     Seats are rotated: in game ``g`` entry ``i`` sits at seat ``(i + g) % num_players``. Seat 0
     always insteeks the first round (R3.1), so rotation also rotates who starts; ``num_games``
     is rounded up to a multiple of ``num_players`` so every entry sits in every seat equally
-    often and nobody profits from seat order.
+    often and nobody profits from seat order (the table says so when it rounded:
+    ``rounding_note``). A player that must know its seat (``equilibrium`` at 4+ players: the
+    observation does not say it) is told it: each seat it rotates through is played by its
+    copy for that seat (``policies``' ``for_seat``; ``vector.evaluate.seat_players``), and one
+    given a fixed ``seat=`` is refused, as a rotation cannot keep it there.
 
 ``tournament(agents, num_games, seed, cards, progress, match, result_type) -> TournamentResult``
     Round-robin: every pair of agents plays ``num_games`` two-player games with rotated
@@ -52,6 +56,11 @@ Randomness (``pagadores_env.seeding``): agent row ``r``'s own generator is seede
 agent without ``vectorised = True`` was played on separate ``engine.Game`` tables with dice
 ``(seed, 0, g)`` per game: those results differ from today's within sampling error.)
 
+Progress (``progress``: a ``pagadores_train.progress.Reporter``, or True for bars) is reported
+per phase: the games (a status line per tenth of them, as chunks finish), the exact passes
+(one step per agent tabulated at two players, per solver pass at three or more) and a
+tournament's pairs (one step per pair).
+
 Both results write CSV, JSON and a plot (``to_csv``, ``to_json``, ``plot``), each file
 atomically (``pagadores_env.atomic``): an interrupted write leaves the earlier file.
 """
@@ -76,8 +85,9 @@ from pagadores_env.engine import Game
 from pagadores_env.policies import Policy, check_tables, make_policy
 from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.seeding import child_rng, child_seed
-from pagadores_env.vector.evaluate import Totals, play_lineup
+from pagadores_env.vector.evaluate import Totals, play_lineup, seat_players
 
+from .progress import Reporter, reporter
 from .yardstick import (
     DRAWN,
     QUICK_ROWS,
@@ -192,6 +202,9 @@ class EvalResult:
     rows: tuple[AgentStats, ...]
     #: Why a 3+-player evaluation has no exact columns ("" when it has them or was not asked).
     exact_note: str = ""
+    #: The games asked for, which ``num_games`` rounds up to whole seat rotations
+    #: (``rounding_note``); None where not known.
+    games_asked: int | None = None
 
     @property
     def has_exact(self) -> bool:
@@ -208,7 +221,8 @@ class EvalResult:
         title = (f"{self.num_games} games, {self.num_players} players, {self.cards} cards, "
                  f"seed {self.seed}; mean game length "
                  f"{self.mean_game_length:.2f} rounds; fair share {1 / self.num_players:.3f}")
-        notes = [self.exact_note] if self.exact_note else []
+        notes = [note for note in (rounding_note(self.num_games, self.games_asked,
+                                                 self.num_players), self.exact_note) if note]
         if self.has_exact:
             notes.append(_TABLE_NOTE.format(decimals(self.rows[0].exact_nash_conv or 0.0))
                          if multi else _EXACT_NOTE)
@@ -278,6 +292,9 @@ class TournamentResult:
     rating_high: tuple[float, ...]
     rank_best: tuple[int, ...]
     rank_worst: tuple[int, ...]
+    #: The games per pair asked for, which ``num_games`` rounds up to even
+    #: (``rounding_note``); None where not known.
+    games_asked: int | None = None
 
     def ranked(self) -> list[int]:
         """Agent indices from the highest rating down (ties keep the given order)."""
@@ -305,7 +322,8 @@ class TournamentResult:
         note = ("rating: Bradley–Terry on the Elo scale with its 95% interval; rank a–b: the "
                 "ranks the rating differences allow at 95% for all pairs together (agents "
                 "with overlapping ranks are not told apart by these games)")
-        return "\n".join([title, _aligned([header, *body]), note])
+        rounded = rounding_note(self.num_games, self.games_asked, 2, "games per pair")
+        return "\n".join([title, _aligned([header, *body]), note, *filter(None, [rounded])])
 
     def to_csv(self, path: str | Path) -> None:
         """The win-rate matrix after the ratings, their intervals and rank ranges (agents in
@@ -358,24 +376,28 @@ class TournamentResult:
 
 # ---------------------------------------------------------------------- public API
 def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
-                    seed: int = 0, cards: int = 10, progress: bool = False,
-                    exact: bool | None = None) -> EvalResult:
+                    seed: int = 0, cards: int = 10, progress: bool | Reporter = False,
+                    exact: bool | None = None, label: str = "evaluate") -> EvalResult:
     """Play ``num_games`` games (rounded up to a multiple of ``num_players``) with rotated seats
     on the batch engine (``play_lineup``); what ``pagadores evaluate`` runs.
 
     ``agents[0]`` is under test; ``agents[1:]`` is one entry per other seat or one opponent
     reused. Spec strings are built with ``make_policy(spec, seed=...)``; policy objects are
-    ``reset(seed)`` when they have ``reset``. ``progress`` shows a tqdm bar. ``exact`` adds the
-    exact yardstick to each row: ``None`` (default) at two players always, at three or more
-    when the solver covers the table and its passes ask at most ``yardstick.QUICK_ROWS``
-    policy rows (else ``exact_note`` says why not); ``True`` whenever covered. The exact win
+    ``reset(seed)`` when they have ``reset``; a player that must know its seat plays each seat
+    as its copy for that seat (``seat_players``). ``progress`` (a ``Reporter``, or True for
+    bars) reports the games as phase ``label`` and the exact columns as ``label (exact)``
+    (see the module docstring). ``exact`` adds the exact yardstick to each row: ``None``
+    (default) at two players always, at three or more when the solver covers the table and
+    its passes ask at most ``yardstick.QUICK_ROWS`` policy rows (else ``exact_note`` says why
+    not); ``True`` whenever covered. The exact win
     at 3+ players is the average over the seat rotation the games play, seat 0 insteeking
     first in each (``yardstick.lineup_exact``), so it is what ``win_rate`` estimates.
     After the games, each agent is reseeded as before them and tabulated, so the exact
     columns depend only on the arguments too. Raises ``ValueError`` on a bad agent count,
     spec, ``num_players``, ``num_games``, ``seed``, ``cards`` or ``exact`` (``True`` at a
-    table the solver does not cover), and for an agent that cannot play this table
-    (``policies.check_tables``, e.g. ``optimal`` at 3+ players), all before any game.
+    table the solver does not cover), for an agent that cannot play this table
+    (``policies.check_tables``, e.g. ``optimal`` at 3+ players) and for one given a seat the
+    rotation cannot keep it in (``equilibrium:seat=0``), all before any game.
     """
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     check_int("num_games", num_games, 1)
@@ -385,28 +407,29 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     agents = list(agents)
     row_of_entry = entry_rows(len(agents), num_players)
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
-    check_tables(policies, num_players, cards)
+    check_tables(seat_players(policies, num_players)[0], num_players, cards)
     note = ""
     if num_players > 2 and exact is not False:
         exact, note = _lineup_plan(exact, policies, num_players, cards)
     games = -(-num_games // num_players) * num_players
-    bar = _progress_bar(games, progress, "evaluate")
-    played = play_lineup(policies, row_of_entry, games, child_rng(seed, 3), cards, CHUNK,
-                         None if bar is None else bar.update)
-    if bar is not None:
-        bar.close()
+    report = reporter(progress)
+    with report.phase(label, games, "game") as phase:
+        played = play_lineup(policies, row_of_entry, games, child_rng(seed, 3), cards, CHUNK,
+                             phase.step)
     totals = played.totals(len(policies))
     labels = _labels(agents, policies)
     rows = tuple(_stats(totals, r, labels[r], row_of_entry.count(r))
                  for r in range(len(policies)))
     if exact and num_players == 2:
-        rows = _with_exact(rows, policies, seed, cards)
+        rows = _with_exact(rows, policies, seed, cards, report, f"{label} (exact)")
     elif exact:
         measured = lineup_exact(policies, row_of_entry, cards,
                                 before_pass=lambda: [_reseed(p, seed, r)
-                                                     for r, p in enumerate(policies)])
+                                                     for r, p in enumerate(policies)],
+                                progress=report, label=f"{label} (exact)")
         rows = tuple(with_lineup_exact(stats, measured, r) for r, stats in enumerate(rows))
-    return EvalResult(num_players, games, seed, cards, float(played.rounds.mean()), rows, note)
+    return EvalResult(num_players, games, seed, cards, float(played.rounds.mean()), rows, note,
+                      games_asked=num_games)
 
 
 def _stats(totals: Totals, row: int, label: str, copies: int) -> AgentStats:
@@ -452,12 +475,15 @@ def _lineup_plan(exact: bool | None, policies: list[Policy], num_players: int,
 
 
 def _with_exact(rows: tuple[AgentStats, ...], policies: list[Policy], seed: int,
-                cards: int) -> tuple[AgentStats, ...]:
-    """The two rows with each agent's exact yardstick against the other."""
+                cards: int, report: Reporter, label: str) -> tuple[AgentStats, ...]:
+    """The two rows with each agent's exact yardstick against the other (phase ``label``:
+    one step per agent tabulated)."""
     sticks: list[Yardstick] = []
-    for row, policy in enumerate(policies):
-        _reseed(policy, seed, row)  # the table is drawn as from a fresh start of the run
-        sticks.append(yardstick(policy, cards))
+    with report.phase(label, len(policies), "agent") as phase:
+        for row, (policy, stats) in enumerate(zip(policies, rows, strict=True)):
+            _reseed(policy, seed, row)  # the table is drawn as from a fresh start of the run
+            sticks.append(yardstick(policy, cards))
+            phase.step(note=stats.label)
     return tuple(with_exact(stats, asdict(mine.against(theirs)), mine.exact)
                  for mine, theirs, stats in zip(sticks, reversed(sticks), rows, strict=True))
 
@@ -490,12 +516,13 @@ def pagadores_match(pair: list[AgentLike], num_games: int, seed: int, cards: int
 
 
 def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
-               cards: int = 10, progress: bool = False, match: Match = pagadores_match,
+               cards: int = 10, progress: bool | Reporter = False, match: Match = pagadores_match,
                result_type: type[TournamentResult] = TournamentResult) -> TournamentResult:
     """Round-robin of two-player matches, ``num_games`` per pair (seats rotated, so rounded
     up to even), rated by Bradley–Terry (``bradley_terry``). ``match`` plays each pair
     (another game's evaluation, such as Perudo's, with ``cards`` its starting hand) and
-    ``result_type`` holds the outcome."""
+    ``result_type`` holds the outcome. ``progress`` (a ``Reporter``, or True for bars)
+    reports phase ``tournament``, one step per pair played."""
     agents = list(agents)
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {len(agents)}")
@@ -504,26 +531,23 @@ def tournament(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0
     wins = np.zeros((size, size), dtype=np.int64)
     played = 0
     pairs = [(i, j) for i in range(size) for j in range(i + 1, size)]
-    bar = _progress_bar(len(pairs), progress, "tournament")
-    for i, j in pairs:
-        result = match([agents[i], agents[j]], num_games, child_seed(seed, 2, i, j), cards)
-        wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
-        played = result.num_games
-        if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
+    labels = _labels(agents, agents)
+    with reporter(progress).phase("tournament", len(pairs), "pair") as phase:
+        for i, j in pairs:
+            result = match([agents[i], agents[j]], num_games, child_seed(seed, 2, i, j), cards)
+            wins[i, j], wins[j, i] = result.rows[0].wins, result.rows[1].wins
+            played = result.num_games
+            phase.step(note=f"{labels[i]} vs {labels[j]}")
     rates = tuple(tuple(None if i == j else wins[i, j] / played for j in range(size))
                   for i in range(size))
-    labels = _labels(agents, agents)
     rating = bradley_terry(wins)
     covariance = bradley_terry_covariance(wins, rating)
     half = Z95 * np.sqrt(np.diag(covariance))
     best, worst = rank_ranges(rating, covariance)
     return result_type(tuple(labels), played, seed, cards,
-                            tuple(map(tuple, wins.tolist())), rates, tuple(rating.tolist()),
-                            tuple((rating - half).tolist()), tuple((rating + half).tolist()),
-                            tuple(best.tolist()), tuple(worst.tolist()))
+                       tuple(map(tuple, wins.tolist())), rates, tuple(rating.tolist()),
+                       tuple((rating - half).tolist()), tuple((rating + half).tolist()),
+                       tuple(best.tolist()), tuple(worst.tolist()), games_asked=num_games)
 
 
 def bradley_terry(wins: np.ndarray, prior: float = BT_PRIOR, iterations: int = 1000,
@@ -587,6 +611,17 @@ def rank_ranges(rating: np.ndarray, covariance: np.ndarray,
 
 
 # ---------------------------------------------------------------------- helpers
+def rounding_note(played: int, asked: int | None, num_players: int,
+                  unit: str = "games") -> str:
+    """The table's line saying why ``played`` games were played when ``asked`` were asked
+    for: rounded up to whole seat rotations, so every agent sits in every seat equally often
+    (R3.1: seat 0 insteeks first). "" when nothing was rounded (or ``asked`` is unknown)."""
+    if asked is None or asked == played:
+        return ""
+    return (f"{played:,} {unit}: {asked:,} rounded up to whole seat rotations of "
+            f"{num_players} (every agent sits in every seat equally often)")
+
+
 def entry_rows(count: int, num_players: int) -> list[int]:
     """Which of ``count`` agents each seat's entry of a ``num_players`` lineup plays: one
     agent per seat, or two (the agent under test, then one opponent in every other seat).
@@ -633,14 +668,6 @@ def _aligned(rows: list[tuple[str, ...]]) -> str:
              for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
-
-
-def _progress_bar(total: int, enabled: bool, label: str) -> Any:
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm  # only when asked for: tqdm is a training extra
-
-    return tqdm(total=total, desc=label, unit="game" if label == "evaluate" else "pair")
 
 
 def _figure(size: tuple[float, float] = (7.0, 4.5)) -> Any:

@@ -1,13 +1,16 @@
 """Perudo's evaluation: agents against each other through the Perudo engine, with honest
 error bars (the Perudo counterpart of ``pagadores_train.evaluate.evaluate_agents``).
 
-``evaluate_perudo(agents, num_players, num_games, seed, dice, progress)`` plays
+``evaluate_perudo(agents, num_players, num_games, seed, dice, progress, label)`` plays
 ``perudo.engine.Game`` tables in lock-step, so each agent answers all its pending decisions
 in one ``act_batch`` call (one forward pass for a model). ``agents[0]`` is under test; the
 rest fill the other seats, one entry per other seat or a single opponent reused. Seats are
 rotated: in game ``g`` entry ``i`` sits at seat ``(i + g) % num_players``. Seat 0 starts the
 first round (P2.2), so rotation also rotates who starts, and ``num_games`` is rounded up to a
-multiple of ``num_players`` so every entry sits in every seat equally often.
+multiple of ``num_players`` so every entry sits in every seat equally often (the table says
+so when it rounded: ``evaluate.rounding_note``). ``progress`` (a
+``pagadores_train.progress.Reporter``, or True for bars) hears the games as phase ``label``, a
+status line per tenth of them; a tournament reports one step per pair.
 
 ``tournament_perudo(agents, num_games, seed, dice, progress)`` is ``evaluate.tournament``'s
 round-robin (win-rate matrix, Bradley–Terry ratings with 95 % intervals, rank ranges) with
@@ -71,9 +74,11 @@ from .evaluate import (
     _labels,
     _reseed,
     entry_rows,
+    rounding_note,
     tournament,
     wilson_interval,
 )
+from .progress import Phase, Reporter, reporter
 
 #: Why a Perudo run's evaluations carry no exact columns.
 EXACT_NOTE = ("exact: skipped: Perudo's exact yardstick (eval.exact) solves 2 players with 1 "
@@ -123,7 +128,8 @@ class PerudoEvalResult(EvalResult):
         title = (f"Perudo: {self.num_games} games, {self.num_players} players, {self.cards} "
                  f"dice, seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds;"
                  f" fair share {1 / self.num_players:.3f}")
-        return "\n".join([title, _aligned([header, *body])])
+        rounded = rounding_note(self.num_games, self.games_asked, self.num_players)
+        return "\n".join([title, _aligned([header, *body]), *filter(None, [rounded])])
 
 
 @dataclass(frozen=True)
@@ -169,13 +175,13 @@ class DiceShaping(gymnasium.Wrapper):
 
 
 def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games: int = 1000,
-                    seed: int = 0, dice: int = MAX_DICE,
-                    progress: bool = False) -> PerudoEvalResult:
+                    seed: int = 0, dice: int = MAX_DICE, progress: bool | Reporter = False,
+                    label: str = "evaluate") -> PerudoEvalResult:
     """Play ``num_games`` Perudo games (rounded up to a multiple of ``num_players``) with
-    rotated seats; see the module docstring. Spec strings name Perudo's players
-    (``make_policy(spec, game="perudo")``); policy objects are reseeded when they have
-    ``reset``. Raises ``ValueError`` in one line on a bad agent count or spec,
-    ``num_players``, ``num_games``, ``seed`` or ``dice``, before any game."""
+    rotated seats, reported to ``progress`` as phase ``label``; see the module docstring.
+    Spec strings name Perudo's players (``make_policy(spec, game="perudo")``); policy objects
+    are reseeded when they have ``reset``. Raises ``ValueError`` in one line on a bad agent
+    count or spec, ``num_players``, ``num_games``, ``seed`` or ``dice``, before any game."""
     check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     check_int("num_games", num_games, 1)
     check_int("seed", seed, 0)
@@ -188,14 +194,16 @@ def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games
     games = -(-num_games // num_players) * num_players
     rows_at = [[row_of_entry[(seat - g) % num_players] for seat in range(num_players)]
                for g in range(games)]
-    tables = play_games(policies, rows_at, num_players, dice, child_rng(seed, 3), progress)
+    with reporter(progress).phase(label, games, "game") as phase:
+        tables = play_games(policies, rows_at, num_players, dice, child_rng(seed, 3), phase)
     totals = _Totals(len(policies), num_players)
     for table, rows in zip(tables, rows_at, strict=True):
         totals.add(table, rows, dice)
     labels = _labels(agents, policies)
     stats = tuple(totals.stats(r, labels[r], row_of_entry.count(r)) for r in range(len(policies)))
     length = float(np.mean([table.round for table in tables]))
-    return PerudoEvalResult(num_players, games, seed, dice, length, stats)
+    return PerudoEvalResult(num_players, games, seed, dice, length, stats,
+                            games_asked=num_games)
 
 
 def perudo_match(pair: list[AgentLike], num_games: int, seed: int, dice: int) -> EvalResult:
@@ -204,7 +212,8 @@ def perudo_match(pair: list[AgentLike], num_games: int, seed: int, dice: int) ->
 
 
 def tournament_perudo(agents: Sequence[AgentLike], num_games: int = 1000, seed: int = 0,
-                      dice: int = MAX_DICE, progress: bool = False) -> TournamentResult:
+                      dice: int = MAX_DICE, progress: bool | Reporter = False
+                      ) -> TournamentResult:
     """Round-robin of 2-player Perudo matches, as a ``PerudoTournamentResult`` (see the module
     docstring). Raises ``ValueError`` in one line on a bad spec, ``num_games``, ``seed`` or
     ``dice`` before any game, so a misspelt last agent does not cost the other pairs' games."""
@@ -216,14 +225,14 @@ def tournament_perudo(agents: Sequence[AgentLike], num_games: int = 1000, seed: 
 
 
 def play_games(policies: Sequence[Policy], rows_at: Sequence[Sequence[int]], num_players: int,
-               dice: int, rng: np.random.Generator, progress: bool = False) -> list[Game]:
+               dice: int, rng: np.random.Generator, phase: Phase | None = None) -> list[Game]:
     """Play one game per entry of ``rows_at`` (seat → policy row) to the end, in lock-step:
     every round's dice from one face stream of ``rng``, in game order (so the draws depend
-    only on the games), and each policy's pending decisions in one ``batch_actions`` call."""
+    only on the games), and each policy's pending decisions in one ``batch_actions`` call.
+    ``phase`` (``pagadores_train.progress``) hears of each game as it ends."""
     faces = FaceStream(rng)
     tables = [Game(num_players, dice) for _ in rows_at]
     active = list(range(len(tables)))
-    bar = _bar(len(tables), progress)
     while active:
         waiting: list[list[int]] = [[] for _ in policies]
         still = []
@@ -231,8 +240,8 @@ def play_games(policies: Sequence[Policy], rows_at: Sequence[Sequence[int]], num
             table = tables[g]
             roll_to_decision(table, faces)
             if table.is_terminal():
-                if bar is not None:
-                    bar.update(1)
+                if phase is not None:
+                    phase.step()
                 continue
             still.append(g)
             waiting[rows_at[g][table.current]].append(g)
@@ -246,8 +255,6 @@ def play_games(policies: Sequence[Policy], rows_at: Sequence[Sequence[int]], num
             for g, action in zip(mine, batch_actions(policy, obs, mask), strict=True):
                 tables[g].apply_action(int(action))
         active = still
-    if bar is not None:
-        bar.close()
     return tables
 
 
@@ -292,10 +299,3 @@ class _Totals:
                           float(self.dice_lost[row] / self.rounds_in[row]),
                           tuple(self.seated[row].tolist()))
 
-
-def _bar(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm  # only when asked for: tqdm is a training extra
-
-    return tqdm(total=total, desc="evaluate", unit="game")

@@ -3,7 +3,8 @@
 Training, evaluations, exact solver passes, comparisons, benchmark trials and solves all
 report through a ``Reporter``. It shows each phase of work either as a tqdm bar on stderr
 (``bars=True``, the default of every command) or, with bars off (``--no-progress``, or a run
-whose output is a log file), as status lines on stderr: one when the phase starts, one per
+whose output is a log file), as status lines on stdout, with the command's other news (errors
+stay alone on stderr): one when the phase starts, one per
 step (per opponent, per exact pass, per chunk of games), and one when it ends. A phase with
 many small steps (a solver sweep reports every position) prints a line each time it passes
 another tenth of its total, so a log grows by a bounded number of lines per phase whatever the
@@ -17,16 +18,20 @@ Usage::
             ...
             phase.step(note=opponent)
 
-A solver's ``progress(done, total)`` callback is ``phase.callback`` (absolute progress).
-Lines look like ``final evaluation: 2/6 opponents (sensible) [14 s]``; their wording is for
-people, and tests count them rather than time them.
+A solver's ``progress(done, total)`` callback is ``phase.callback`` (absolute progress), or
+``reporter.solver_phase(label)``, whose phase starts at the solver's first call: that call
+brings the total and comes only once the solver has accepted its arguments, so a refused
+table reports nothing before its one-line error. Lines look like ``final evaluation: 2/6
+opponents (sensible) [14 s]``; their wording is for people, and tests count them rather than
+time them.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -45,8 +50,8 @@ def plural(unit: str, count: int) -> str:
 @dataclass(frozen=True)
 class Reporter:
     """How progress is shown: bars (``bars``), status lines, or nothing (``enabled`` False).
-    ``stream`` is where lines go (standard error when None, looked up at each write so that
-    pytest's capture sees them)."""
+    ``stream`` is where they go (None: bars to standard error, lines to standard output,
+    looked up at each write so that pytest's capture sees them)."""
 
     bars: bool = True
     enabled: bool = True
@@ -64,10 +69,30 @@ class Reporter:
             return Phase(label, total, unit, bar, None)
         return Phase(label, total, unit, None, self)
 
+    @contextmanager
+    def solver_phase(self, label: str, unit: str = "position"
+                     ) -> Iterator[Callable[[int, int], None]]:
+        """A solver ``progress(done, total)`` callback for one pass, whose phase starts at
+        its first call (see the module docstring) and ends when the block does."""
+        phases: list[Phase] = []
+
+        def update(done: int, total: int) -> None:
+            if not phases:
+                phases.append(self.phase(label, total, unit))
+            phases[0].callback(done, total)
+
+        finished = False
+        try:
+            yield update
+            finished = True
+        finally:
+            for phase in phases:
+                phase.close(finished)
+
     def say(self, message: str) -> None:
         """One status line, whatever the mode (nothing when disabled)."""
         if self.enabled:
-            print(message, file=self.stream or sys.stderr, flush=True)
+            print(message, file=self.stream or sys.stdout, flush=True)
 
 
 #: Reports nothing: what library calls default to.

@@ -49,7 +49,9 @@ checkpoints/          ``step_<N>/``: the newest RLlib algorithm checkpoint (all 
 final_eval.csv        the final evaluation, the same columns as an SB3 run's
 ====================  ===========================================================
 
-A checkpoint is saved every ``checkpoint_every`` steps and at the end, into a temporary
+A run holds its folder while it runs (``pagadores_train.lock``: a second run of the folder is
+refused in one line), and its steps are trained steps: a checkpoint is saved after
+``algo.train()`` returns, every ``checkpoint_every`` steps and at the end, into a temporary
 folder in ``checkpoints/`` that is renamed to ``step_<N>`` once complete; then ``latest.json``
 is replaced atomically and the older ``step_<N>`` folders are removed. A kill at any moment
 leaves the previous checkpoint whole. The trained policy is ``rllib:path=OUTPUT_DIR/NAME``
@@ -95,11 +97,11 @@ from typing import Any
 
 import yaml
 
-from pagadores_agents.rllib_adapter import (
+from pagadores_agents.rllib_adapter import SHARED_POLICY
+from pagadores_agents.run_folders import (
     ALGORITHM_MARKER,
     CHECKPOINTS,
     LATEST,
-    SHARED_POLICY,
     latest_checkpoint,
 )
 from pagadores_env.atomic import write_atomic
@@ -127,6 +129,8 @@ from .config import (
     spec_list,
     text,
 )
+from .lock import hold_run_folder
+from .progress import BARS, LINES, Reporter
 from .ray_cluster import join_or_start
 from .train import (
     RESUMABLE_CHANGES,
@@ -441,10 +445,21 @@ def resume_point(run_dir: Path) -> ResumePoint | None:
 
 
 # --------------------------------------------------------------------------- the pipeline
-def train(config: RLlibConfig, fresh: bool = False) -> RunResult:
+def train(config: RLlibConfig, fresh: bool = False, force: bool = False,
+          progress: Reporter | None = None) -> RunResult:
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
-    ``ConfigError``/``RunError`` before changing anything in the run folder, ``Interrupted``
-    on Ctrl-C once the run has started (its ``timesteps``: the last checkpoint's step)."""
+    ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
+    for a folder another run holds: ``pagadores_train.lock``, ``force`` as there),
+    ``Interrupted`` on Ctrl-C once the run has started (its ``timesteps``: the last
+    checkpoint's step). ``progress`` reports the long phases (default: bars, or status lines
+    with ``progress_bar: false``)."""
+    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+    with hold_run_folder(config.run_dir, force, say=warn):
+        return train_locked(config, fresh, progress or (BARS if config.progress_bar else LINES))
+
+
+def train_locked(config: RLlibConfig, fresh: bool, progress: Reporter) -> RunResult:
+    """``train`` once this process holds the run folder."""
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
     point = None
@@ -454,14 +469,15 @@ def train(config: RLlibConfig, fresh: bool = False) -> RunResult:
     steps = point.timesteps if point else 0
     clock = Clock(point.wall_time_s if point else 0.0)
     if steps < config.total_timesteps:
-        steps = learn(config, point, clock)
+        steps = learn(config, point, clock, progress)
     else:
         say(f"run {run_dir} is already complete at {steps:,} steps: re-evaluating")
-    final = final_evaluation(config, steps, clock())
+    final = final_evaluation(config, steps, clock(), progress)
     return RunResult(run_dir, steps, clock(), final)
 
 
-def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
+def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock,
+          progress: Reporter) -> int:
     """Build PPO, resume it from ``point`` (or set up a new run folder), train it to
     ``total_timesteps`` (``train_to``); the step reached. Ray is joined or started for it
     and left as found."""
@@ -498,7 +514,7 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
                          yaml.safe_dump(config.to_dict(), sort_keys=False))
         except OSError as err:
             raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
-        return train_to(algo, config, point.timesteps if point else None, clock)
+        return train_to(algo, config, point.timesteps if point else None, clock, progress)
     finally:
         torch.set_num_threads(threads)
         if algo is not None:
@@ -509,38 +525,43 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock) -> int:
             ray.shutdown()
 
 
-def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock) -> int:
-    """Run PPO iterations until ``total_timesteps`` env steps, with a progress bar,
+def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock,
+             progress: Reporter) -> int:
+    """Run PPO iterations until ``total_timesteps`` env steps, reporting ``progress``,
     checkpointing every ``checkpoint_every`` steps and at the end; ``saved_at`` is the
     step of the run's checkpoint (None: none yet). ``Interrupted`` on Ctrl-C."""
     from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED_LIFETIME
-    from tqdm import tqdm
 
     steps = saved_at or 0
     every, batch = config.checkpoint_every, config.rllib.train_batch_size
     planned = steps + -(-(config.total_timesteps - steps) // batch) * batch  # whole batches
-    bar = tqdm(total=planned, initial=steps, unit="step", disable=not config.progress_bar,
-               dynamic_ncols=True)
+    if planned > config.total_timesteps:
+        say(f"training to about step {planned:,}: total_timesteps "
+            f"{config.total_timesteps:,} rounded up to whole batches of {batch:,} steps")
+    phase = progress.phase("training", planned - steps, "step")
+    start, finished = steps, False
     try:
         while steps < config.total_timesteps:
             result = algo.train()
             now = int(result[NUM_ENV_STEPS_SAMPLED_LIFETIME])
-            bar.total = max(bar.total, now)  # a batch may run a few steps over
-            bar.update(now - steps)
+            phase.total = max(phase.total, now - start)  # a batch may run a few steps over
+            phase.advance_to(now - start)
             steps = now
             if steps // every > (saved_at or 0) // every and steps < config.total_timesteps:
                 save_checkpoint(algo, config.run_dir, steps, clock())
                 saved_at = steps
         if saved_at != steps:
             save_checkpoint(algo, config.run_dir, steps, clock())
+        finished = True
     except KeyboardInterrupt:
         raise Interrupted(saved_at) from None
     finally:
-        bar.close()
+        phase.close(finished)
     return steps
 
 
-def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float) -> list[Evaluation]:
+def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float,
+                     progress: Reporter) -> list[Evaluation]:
     """The run's policy (``rllib:path=RUN_DIR``) against every evaluation opponent, with the
     exact numbers where the solver covers the table; written to ``final_eval.csv``."""
     at = evaluation_config(config)
@@ -549,9 +570,10 @@ def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float) -> lis
     def exact(table: Config) -> LearnerExact:
         env = table.env
         return learner_exact(player, table.eval.opponents, env.num_players, env.cards,
-                             table.seed)
+                             table.seed, progress=progress, label="exact pass of the policy")
 
-    final = evaluate_player(player, at, config.eval.games, True, exact)
+    final = evaluate_player(player, at, config.eval.games, True, exact, progress,
+                            "final evaluation")
     write_csv(config.run_dir / "final_eval.csv", eval_rows(final, steps, wall_time_s))
     return final
 
@@ -573,4 +595,11 @@ def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
 
 #: ``pagadores train`` with an RLlib config (``pagadores_train.train.run``): exit code 2 on a
 #: bad config, an unusable run folder or no Ray, 130 on Ctrl-C.
-TRAINER = Trainer(load_rllib_config, rllib_config_from_dict, train, headline, interrupted)
+def resume_step(run_dir: Path) -> int | None:
+    """The step a rerun of the RLlib run in ``run_dir`` resumes from (None: none saved)."""
+    point = resume_point(run_dir)
+    return None if point is None else point.timesteps
+
+
+TRAINER = Trainer(load_rllib_config, rllib_config_from_dict, train, headline, interrupted,
+                  resume_step)

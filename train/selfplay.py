@@ -7,8 +7,15 @@ copy that later training of the learner does not touch. A new pool is empty;
 ``restore(up_to)`` reloads the folder's pool up to a resumed checkpoint's step (the next
 snapshot then rewrites the listing without the later ones), so a resumed run continues with
 the same pool. ``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps after the
-pool's last; the first one is added before ``learn``, whose first reset already draws
-opponents.
+pool's last, after an update (``pagadores_train.callbacks``); the first one is added before
+``learn``, whose first reset already draws opponents.
+
+A pool keeps at most ``max_snapshots`` (``env.selfplay.max_snapshots``) that may be drawn, so
+a long run needs a bounded amount of disk: when a new snapshot would make one more, the oldest
+is retired. Its file is removed and it is never drawn again, but it keeps its index and its
+record (marked ``"retired"`` in the listing), and the games that drew it play on with it to
+their end. A run resumed from a checkpoint before a retirement cannot bring that snapshot back:
+it continues with the pool the folder holds.
 
 The pool also keeps the learner's record against each snapshot (``wins`` and ``games``): a
 game counts once for every snapshot that sat in it and decided at least once (a seat that
@@ -61,7 +68,6 @@ from typing import Any
 
 import numpy as np
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback
 
 from pagadores_agents.sb3_adapter import SB3Policy
 from pagadores_env.atomic import write_atomic
@@ -70,6 +76,7 @@ from pagadores_env.opponents import reseed_opponents
 from pagadores_env.policies import BasePolicy, Policy, batch_actions, make_policy
 from pagadores_env.rules import MAX_PLAYERS
 
+from .callbacks import AfterUpdate, isolated_rng
 from .config import SAMPLES
 
 POOL_FILE = "pool.json"
@@ -79,11 +86,18 @@ class SnapshotPool:
     """Frozen snapshots of the learner, saved in ``folder``, and the learner's record against
     each: ``wins[k]`` of ``games[k]`` (see the module docstring)."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, max_snapshots: int | None = None) -> None:
+        if max_snapshots is not None and (isinstance(max_snapshots, bool)
+                                          or not isinstance(max_snapshots, int)
+                                          or max_snapshots < 1):
+            raise ValueError(f"max_snapshots must be a whole number >= 1 or None, got "
+                             f"{max_snapshots!r}")
         self.folder = Path(folder)
+        self.max_snapshots = max_snapshots
         self.timesteps: list[int] = []
         self.files: list[str] = []
-        self.snapshots: list[SB3Policy] = []
+        #: None for a retired snapshot (index kept, so records and drawn indices stay put)
+        self.snapshots: list[SB3Policy | None] = []
         self.wins = np.zeros(0, np.int64)
         self.games = np.zeros(0, np.int64)
         self._records: list[dict[str, list[int]]] = []  # each entry's record as saved
@@ -99,7 +113,10 @@ class SnapshotPool:
         self.timesteps, self.files, self.snapshots, self._records = [], [], [], []
         self.wins, self.games = np.zeros(0, np.int64), np.zeros(0, np.int64)
         for entry in kept:
-            self._load(entry["file"], entry["timesteps"])
+            if entry["retired"]:
+                self._append(entry["file"], entry["timesteps"], None)
+            else:
+                self._load(entry["file"], entry["timesteps"])
             self._records.append({"wins": entry["wins"], "games": entry["games"]})
         if kept:
             self.wins[:-1], self.games[:-1] = kept[-1]["wins"], kept[-1]["games"]
@@ -107,6 +124,11 @@ class SnapshotPool:
 
     def __len__(self) -> int:
         return len(self.snapshots)
+
+    @property
+    def active(self) -> np.ndarray:
+        """The indices of the snapshots that may be drawn (all but the retired ones)."""
+        return np.flatnonzero([s is not None for s in self.snapshots])
 
     def add(self, model: BaseAlgorithm, timesteps: int) -> SB3Policy:
         """Save ``model`` as the snapshot of step ``timesteps`` (later than the pool's last)
@@ -120,9 +142,16 @@ class SnapshotPool:
         record = {"wins": self.wins.tolist(), "games": self.games.tolist()}
         snapshot = self._load(name, timesteps)
         self._records.append(record)
-        entries = [{"file": f, "timesteps": t} | r
-                   for f, t, r in zip(self.files, self.timesteps, self._records, strict=True)]
+        active = self.active
+        retired = active[:-self.max_snapshots] if self.max_snapshots else active[:0]
+        for k in retired.tolist():
+            self.snapshots[k] = None
+        entries = [{"file": f, "timesteps": t} | r | ({"retired": True} if p is None else {})
+                   for f, t, r, p in zip(self.files, self.timesteps, self._records,
+                                         self.snapshots, strict=True)]
         write_atomic(self.folder / POOL_FILE, json.dumps({"snapshots": entries}, indent=2))
+        for k in retired.tolist():  # the listing no longer needs them
+            (self.folder / self.files[k]).unlink(missing_ok=True)
         return snapshot
 
     def count(self, snapshots: np.ndarray, learner_won: np.ndarray) -> None:
@@ -138,12 +167,15 @@ class SnapshotPool:
 
     def _load(self, name: str, timesteps: int) -> SB3Policy:
         snapshot = SB3Policy(str(self.folder / name))
+        self._append(name, timesteps, snapshot)
+        return snapshot
+
+    def _append(self, name: str, timesteps: int, snapshot: SB3Policy | None) -> None:
         self.files.append(name)
         self.timesteps.append(timesteps)
         self.snapshots.append(snapshot)
         self.wins = np.append(self.wins, 0)
         self.games = np.append(self.games, 0)
-        return snapshot
 
 
 def priority_weights(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
@@ -177,7 +209,7 @@ def _entry(entry: dict[str, Any], index: int) -> dict[str, Any]:
         raise ValueError(f"snapshot {index} has a record of {wins} wins in {games} games; "
                          f"allowed: {index} counts each, 0 <= wins <= games")
     return {"file": str(entry["file"]), "timesteps": int(entry["timesteps"]),
-            "wins": wins, "games": games}
+            "wins": wins, "games": games, "retired": entry.get("retired") is True}
 
 
 class SelfPlayOpponent(BasePolicy):
@@ -203,6 +235,9 @@ class SelfPlayOpponent(BasePolicy):
         # per game and seat: a snapshot index (>= 0) or -1 - (a scripted policy's index)
         self._drawn = np.zeros((0, MAX_PLAYERS), np.int64)
         self._decided = np.zeros((0, MAX_PLAYERS), bool)  # per game and seat, this game
+        # per game and seat: the snapshot drawn, held here so that one the pool retires
+        # meanwhile plays on to the end of the games that drew it
+        self._players = np.empty((0, MAX_PLAYERS), object)
         self.name = f"selfplay:sample={sample},scripted_share={scripted_share}"
 
     def reset(self, seed: int | None = None) -> None:
@@ -219,19 +254,26 @@ class SelfPlayOpponent(BasePolicy):
         share = self.scripted_share if len(self.pool) else 1.0
         shape = (games.size, MAX_PLAYERS)
         scripted = self.rng.random(shape) < share
+        active = self.pool.active
         if self.sample == "uniform":
-            snapshot = self.rng.integers(0, max(len(self.pool), 1), size=shape)
-        elif self.sample == "priority" and len(self.pool):
-            weights = priority_weights(self.pool.wins, self.pool.games)
-            snapshot = self.rng.choice(len(self.pool), size=shape, p=weights)
+            snapshot = active[self.rng.integers(0, max(len(active), 1), size=shape)] \
+                if len(active) else self.rng.integers(0, 1, size=shape)
+        elif self.sample == "priority" and len(active):
+            weights = priority_weights(self.pool.wins[active], self.pool.games[active])
+            snapshot = active[self.rng.choice(len(active), size=shape, p=weights)]
         else:  # latest, or an empty pool, where every seat is scripted
             snapshot = np.full(shape, len(self.pool) - 1, np.int64)
         other = self.rng.integers(0, max(len(self.scripted), 1), size=shape)
         if games.size and games.max() >= len(self._drawn):
             self._drawn = _grown(self._drawn, games.max() + 1)
             self._decided = _grown(self._decided, games.max() + 1)
+            self._players = _grown(self._players, games.max() + 1)
         self._drawn[games] = np.where(scripted, -1 - other, snapshot)
         self._decided[games] = False
+        snapshots = np.empty(len(self.pool) + 1, object)  # the last entry: none (scripted)
+        for k, held in enumerate(self.pool.snapshots):
+            snapshots[k] = held
+        self._players[games] = snapshots[np.where(scripted, -1, snapshot)]
 
     def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
         """Add the learner's result in each of ``games`` (its episode there just ended) to the
@@ -246,12 +288,15 @@ class SelfPlayOpponent(BasePolicy):
                   mask: np.ndarray) -> np.ndarray:
         """The actions of rows taken in ``games`` by ``seats``: each snapshot or scripted
         policy drawn there answers its rows in one batch."""
-        drawn = self._drawn[np.asarray(games), np.asarray(seats)]
-        self._decided[np.asarray(games), np.asarray(seats)] = True
+        games, seats = np.asarray(games), np.asarray(seats)
+        drawn = self._drawn[games, seats]
+        self._decided[games, seats] = True
         actions = np.zeros(len(drawn), np.int64)
         for who in np.unique(drawn).tolist():
             rows = drawn == who
-            player: Policy = self.pool.snapshots[who] if who >= 0 else self.scripted[-1 - who]
+            first = np.flatnonzero(rows)[0]
+            player: Policy = (self._players[games[first], seats[first]] if who >= 0
+                              else self.scripted[-1 - who])
             actions[rows] = batch_actions(player, obs[rows], mask[rows])
         return actions
 
@@ -272,9 +317,11 @@ def _grown(table: np.ndarray, games: int) -> np.ndarray:
     return grown
 
 
-class SnapshotEvery(BaseCallback):
-    """Adds the learner to ``pool`` every ``every`` timesteps after the pool's last snapshot
-    (so a resumed run keeps the pace); the pool must hold the first one already."""
+class SnapshotEvery(AfterUpdate):
+    """Adds the learner to ``pool`` after the update that is ``every`` timesteps or more past
+    the pool's last snapshot (so a resumed run keeps the pace; ``pagadores_train.callbacks``:
+    a snapshot labelled N holds the policy trained on N steps); the pool must hold the first
+    one already."""
 
     def __init__(self, pool: SnapshotPool, every: int) -> None:
         super().__init__()
@@ -283,7 +330,7 @@ class SnapshotEvery(BaseCallback):
         self.pool = pool
         self.every = every
 
-    def _on_step(self) -> bool:
+    def _after_update(self) -> None:
         if self.num_timesteps - self.pool.timesteps[-1] >= self.every:
-            self.pool.add(self.model, self.num_timesteps)
-        return True
+            with isolated_rng():  # loading the snapshot builds a network
+                self.pool.add(self.model, self.num_timesteps)

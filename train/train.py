@@ -1,17 +1,25 @@
 """Train a stable-baselines3 agent on Pagadores-v0 (or Perudo-v0) from a YAML config.
 
-Read top to bottom, ``train(config)`` does: check the run folder → make the vectorised env →
-build the model, or resume it from the folder's newest good checkpoint → set up the folder →
-learn with callbacks that evaluate and checkpoint on a schedule → save the final model →
-evaluate it against every evaluation opponent → draw the learning curve. It says in one line
-what it does: starting a new run, resuming from step N, or re-evaluating a complete run.
+Read top to bottom, ``train(config)`` does: check the run folder and hold it
+(``pagadores_train.lock``) → make the vectorised env → build the model, or resume it from the
+folder's newest good checkpoint → set up the folder → learn with callbacks that evaluate and
+checkpoint on a schedule → save the final model → evaluate it against every evaluation
+opponent → draw the learning curve. It says in one line what it does: starting a new run,
+resuming from step N, or re-evaluating a complete run; and, when ``total_timesteps`` is not a
+whole number of rollouts, the step it will really stop at.
+
+**Step N means N steps trained.** A checkpoint, an evaluation (its ``timesteps``), a self-play
+snapshot or a tensorboard point labelled N holds the policy after training on N steps: they
+are taken after an update, at rollout boundaries (``pagadores_train.callbacks``), so with
+rollouts of 16,384 steps ``eval.every: 100000`` evaluates at 114,688, 212,992, …
 
 A run folder ``OUTPUT_DIR/NAME/`` holds:
 
 ====================  ===========================================================
 config.yaml           the validated config, defaults filled in
 model.zip             the final model (load with ``ALGO.load`` or ``model:path=…``)
-checkpoints/          ``model_<timesteps>_steps.zip``, ``latest.json`` (resume point),
+checkpoints/          ``model_<timesteps>_steps.zip`` (the newest ``keep_checkpoints``),
+                      ``latest.json`` (resume point),
                       ``replay_buffer_<timesteps>_steps.pkl`` (the newest checkpoint's)
                       for off-policy algorithms
 selfplay/             with ``env.selfplay``: the learner's frozen snapshots
@@ -31,8 +39,13 @@ final_eval.csv        the same columns for the final evaluation (``eval.final_ga
 compare.csv           with ``eval.compare``: each of those agents measured on the final
                       evaluation's games and measures (``agent`` column first;
                       ``pagadores_train.compare``)
-learning_curve.png    eval.csv drawn: win rates over timesteps (+ exploitability at two
+learning_curve.png    eval.csv drawn: win rates over trained steps (+ exploitability at two
                       players, NashConv at three or more, when exact)
+results.md            the final table as printed, with the commit, platform and library
+                      versions it was printed with (``write_results``; ``make results``
+                      publishes the default run's under ``docs/results/``)
+run.lock              while a run holds the folder (``pagadores_train.lock``): another run
+                      of it is refused in one line naming the host and process
 ====================  ===========================================================
 
 Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
@@ -59,15 +72,21 @@ instead of solving again.
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
 model, its timestep count, the eval CSV (rows after the checkpoint are dropped and redone),
-the self-play pool (snapshots after the checkpoint are dropped) and the tensorboard log carry
-on. Only ``total_timesteps``, ``progress_bar``, ``name`` and
-``output_dir`` may differ; ``total_timesteps`` may not go below a step the run has already
-passed (the model cannot be untrained). A run that has reached ``total_timesteps`` is not
-trained again; its final evaluation is redone and replaces ``final_eval.csv``. At a step
-where both are due the evaluation is written before the checkpoint, so a kill never loses an
-evaluation the checkpoint has passed; an evaluation still missing at the resume step (as a
-Ctrl-C during it leaves) is done first. Seeded runs repeat exactly (a resumed run is
-reproducible from its checkpoint, not identical to an uninterrupted run).
+the self-play pool (snapshots after the checkpoint are dropped) and the tensorboard log
+carry on. Only ``total_timesteps``, ``progress_bar``, ``name``, ``output_dir``,
+``keep_checkpoints`` and the evaluation's size (``eval.games``, ``eval.final_games``,
+``eval.exact``: what is measured, not what is trained) may differ; ``total_timesteps`` may
+not go below a step the run has already passed (the model cannot be untrained). A run that
+has reached ``total_timesteps`` is not trained again; its final evaluation is redone and
+replaces ``final_eval.csv``. At a step where both are due the evaluation is written before
+the checkpoint, so a kill never loses an evaluation the checkpoint has passed; an evaluation
+still missing at the resume step (as a Ctrl-C during it leaves) is done first. Seeded runs
+repeat exactly (a resumed run is reproducible from its checkpoint, not identical to an
+uninterrupted run).
+
+A run folder written before step labels meant trained steps (its ``latest.json`` has no
+``step_means``) says so once when resumed; its older rows and checkpoints keep their labels,
+each one rollout less trained than it says.
 
 **Damaged checkpoints.** If ``latest.json`` is missing, empty or names a missing or damaged
 model, the run resumes from the newest ``model_<t>_steps.zip`` that loads, and says so on
@@ -80,9 +99,20 @@ and folders a run writes (the table above, the checkpoint and tensorboard files 
 and leftover temporary files) and leaves anything else. The model is built before anything
 is removed or written, so a config SB3 refuses changes nothing.
 
-**Ctrl-C** once the run has started saves a checkpoint at the current step and prints the
-command that resumes (before that, nothing has been written, and it prints the command to
-start again); the command line exits with status 130.
+**Ctrl-C** once the run has started lets the rollout in progress and its update finish (a few
+seconds), saves a checkpoint there and prints the command that resumes; during an evaluation
+it stops at once and saves the checkpoint of the step evaluated. A second Ctrl-C stops at once
+and keeps the previous checkpoint (``pagadores_train.callbacks``). Before the run has started,
+nothing has been written, and it prints the command to start again; the command line exits
+with status 130.
+
+**Progress.** Every long phase (training, each evaluation, the exact solver passes, each
+compared agent) reports through ``pagadores_train.progress``: bars, or with ``--no-progress``
+(``progress_bar: false``) status lines on stdout, one per step of the phase.
+
+**A full disk** (or any file the run cannot write) ends the command in one line naming the
+file, its folder and the step a rerun resumes from (exit status 1); every file written is
+atomic, so nothing written before is lost.
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
 resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine
@@ -94,18 +124,21 @@ at its act in a note; at other tables the note says why there is none
 response to the learner, recomputed every rollout (``pagadores_train.best_response``).
 
 Command line: ``pagadores train CONFIG [--timesteps N] [--name NAME] [--output-dir DIR]
-[--fresh] [--no-progress]`` (also ``python -m pagadores_train.train``).
+[--fresh] [--force] [--eval-games N] [--no-exact] [--no-progress]`` (also ``python -m
+pagadores_train.train``). Counts may be written as YAML does (``3e5``).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import io
 import json
-import re
+import platform
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -117,21 +150,22 @@ from typing import Any
 
 import torch
 import yaml
-from stable_baselines3.common import callbacks as sb3_callbacks
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from pagadores_agents.run_folders import CHECKPOINT_MODEL, FINAL_MODEL
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
-from pagadores_env.atomic import write_atomic
+from pagadores_env.atomic import WriteError, write_atomic
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.policies import Policy, make_policy
 from pagadores_env.vec_env import PagadoresVecEnv
 
 from .best_response import BestResponseOpponent, RespondEachRollout
+from .callbacks import AfterUpdate, Every, RunCallbacks, isolated_rng
 from .compare import cache_key, cached_exact
 from .config import (
     ACTIVATIONS,
@@ -140,6 +174,7 @@ from .config import (
     ConfigError,
     algorithm_class,
     config_from_dict,
+    count_argument,
     describe,
     load_config,
     make_env_in_worker,
@@ -147,7 +182,9 @@ from .config import (
     table_sizes,
 )
 from .evaluate import AgentStats, evaluate_agents
+from .lock import FolderInUse, hold_run_folder
 from .perudo import evaluate_perudo, exact_measures
+from .progress import BARS, LINES, SILENT, Phase, Reporter
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 from .yardstick import (
     DRAWN,
@@ -169,23 +206,30 @@ EVERY_ROWS = 13 * 10**7
 #: The same at the final evaluation only: about three times as many.
 FINAL_ROWS = 32 * 10**7
 LATEST = "latest.json"
+#: The final table as printed, with what printed it (``write_results``).
+RESULTS = "results.md"
+#: What ``latest.json`` records a checkpoint's step to mean (``step_means``): the policy
+#: after training on that many steps. Checkpoints from before it was recorded were saved
+#: before their rollout's update (``pagadores_train.callbacks``).
+TRAINED_STEPS = "trained"
 #: The run's sub-folder of self-play snapshots (``selfplay.SnapshotPool``).
 SELFPLAY = "selfplay"
 #: Config keys that may differ when a run is continued.
-RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir"})
+RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir",
+                               "keep_checkpoints", "eval.games", "eval.final_games",
+                               "eval.exact"})
 #: What a run writes into its folder: files, and in its sub-folders the entries matching
 #: these patterns. ``--fresh`` removes exactly these (and leftover temporary files).
 #: ``eval.compare``'s agents measured like the model (``compare_agents``), and its columns.
 COMPARE = "compare.csv"
 COMPARE_FIELDS = ("agent", *EVAL_FIELDS[2:])
-RUN_FILES = ("config.yaml", "model.zip", "eval.csv", "final_eval.csv", COMPARE,
-             "learning_curve.png")
+RUN_FILES = ("config.yaml", FINAL_MODEL, "eval.csv", "final_eval.csv", COMPARE,
+             "learning_curve.png", RESULTS)
 RUN_FOLDERS = {"checkpoints": ("model_*_steps.zip", "replay_buffer_*_steps.pkl", LATEST),
                "tensorboard": ("*_[0-9]*",),  # SB3's <tb_log_name>_<run id>
                SELFPLAY: ("snapshot_*.zip", POOL_FILE)}
 #: The temporary files ``pagadores_env.atomic.write_atomic`` leaves if killed mid-write.
 TEMPORARY = ".*.tmp"
-CHECKPOINT_NAME = re.compile(r"model_(\d+)_steps\.zip")
 
 
 class RunError(ValueError):
@@ -202,15 +246,28 @@ class Interrupted(KeyboardInterrupt):
 
 
 # --------------------------------------------------------------------------- the pipeline
-def train(config: Config, fresh: bool = False) -> RunResult:
+def train(config: Config, fresh: bool = False, force: bool = False,
+          progress: Reporter | None = None) -> RunResult:
     """Train (or continue training) ``config`` and evaluate the result; see the module doc.
-    Raises ``ConfigError``/``RunError`` before changing anything in the run folder, and
-    ``Interrupted`` on Ctrl-C once the run has started."""
+    Raises ``ConfigError``/``RunError`` before changing anything in the run folder (among
+    them a folder another run holds: ``pagadores_train.lock``; ``force`` takes over a lock
+    another host left), and ``Interrupted`` on Ctrl-C once the run has started. ``progress``
+    reports the long phases (default: bars, or status lines with ``progress_bar: false``)."""
     torch.set_num_threads(config.torch_threads)
+    progress = progress or (BARS if config.progress_bar else LINES)
     _last_exact.clear()  # reused within a run only
     run_dir = config.run_dir
+    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+    with hold_run_folder(run_dir, force, say=warn):
+        return train_locked(config, fresh, progress)
+
+
+def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:
+    """``train`` once this process holds the run folder."""
+    run_dir = config.run_dir
     saved = saved_run(config, fresh)
-    pool = SnapshotPool(run_dir / SELFPLAY) if config.env.selfplay.every else None
+    pool = SnapshotPool(run_dir / SELFPLAY, config.env.selfplay.max_snapshots) \
+        if config.env.selfplay.every else None
     responder = BestResponseOpponent() if config.env.best_response else None
     env = make_vec_env(config, pool, responder)
     try:
@@ -238,11 +295,22 @@ def train(config: Config, fresh: bool = False) -> RunResult:
             responder.respond_to(PerudoSB3Policy.of_model(model))
             opponents.append(RespondEachRollout(responder))
         say(start)
-        checkpoints = CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock)
+        planned = planned_timesteps(model, config.total_timesteps)
+        if model.num_timesteps < config.total_timesteps < planned:
+            say(f"training to step {planned:,}: total_timesteps {config.total_timesteps:,} "
+                f"rounded up to whole rollouts of {rollout_steps(model):,} steps")
+        checkpoints = CheckpointEvery(config.checkpoint_every, run_dir / "checkpoints", clock,
+                                      config.keep_checkpoints)
+        # Evaluation before checkpoint: a checkpoint must never pass a missing evaluation;
+        # opponents before the checkpoint, which must not pass a snapshot.
+        callbacks = RunCallbacks([EvaluateEvery(config, run_dir / "eval.csv", clock, progress),
+                                  *opponents, checkpoints], say=warn)
         try:
-            final, compared = learn_and_evaluate(model, config, clock, checkpoints, opponents)
+            final, compared = learn_and_evaluate(model, config, clock, checkpoints, callbacks,
+                                                 progress)
         except KeyboardInterrupt:
-            raise Interrupted(save_on_interrupt(checkpoints, model)) from None
+            saved_at = None if callbacks.mid_rollout else save_on_interrupt(checkpoints, model)
+            raise Interrupted(saved_at) from None
     finally:
         env.close()
     return RunResult(run_dir, model.num_timesteps, clock(), final, compared)
@@ -258,38 +326,35 @@ def restore_pool(pool: SnapshotPool, timesteps: int) -> None:
 
 
 def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
-                       checkpoints: CheckpointEvery,
-                       opponents: Sequence[BaseCallback] = (),
+                       checkpoints: CheckpointEvery, callbacks: RunCallbacks,
+                       progress: Reporter = SILENT,
                        ) -> tuple[list[Evaluation], dict[str, list[Evaluation]]]:
-    """Learn up to ``total_timesteps`` (if not there yet; with the callbacks that keep the
-    learner's ``opponents`` current: self-play snapshots, best responses), then save the
+    """Learn up to ``total_timesteps`` (if not there yet) with ``callbacks`` (evaluations,
+    the callbacks that keep the learner's opponents current, checkpoints), then save the
     model, its final evaluation and the ``eval.compare`` agents' (``compare_agents``), and
     draw the learning curve."""
     run_dir = config.run_dir
     remaining = max(0, config.total_timesteps - model.num_timesteps)
     if remaining:
-        # Evaluation before checkpoint: a checkpoint must never pass a missing evaluation.
-        # opponents before the checkpoint, which must not pass a snapshot
-        callbacks: list[BaseCallback] = [EvaluateEvery(config, run_dir / "eval.csv", clock),
-                                         *opponents, checkpoints]
-        bar = ProgressBar() if config.progress_bar else None
-        if bar is not None:
-            callbacks.append(bar)
+        bar = TrainingProgress(progress)
+        callbacks.callbacks.append(bar)
+        finished = False
         try:
-            model.learn(remaining, callback=callbacks, reset_num_timesteps=False,
-                        progress_bar=False, tb_log_name=config.algo.name)
+            with callbacks.interrupts_deferred():
+                model.learn(remaining, callback=callbacks, reset_num_timesteps=False,
+                            progress_bar=False, tb_log_name=config.algo.name)
+            finished = True
         finally:
-            if bar is not None:
-                bar.close()  # also on Ctrl-C, so the resume line is not drawn over
+            bar.close(finished)  # also on Ctrl-C, so the resume line is not drawn over
         checkpoints.save(model)  # so a rerun resumes from exactly here
-    write_atomic(run_dir / "model.zip", saved_bytes(model.save))
-    final = final_evaluation(model, config)
+    write_atomic(run_dir / FINAL_MODEL, saved_bytes(model.save))
+    final = final_evaluation(model, config, progress)
     write_csv(run_dir / "final_eval.csv", eval_rows(final, model.num_timesteps, clock()))
     if config.eval.compare:
         count = len(config.eval.compare)
         say(f"measuring {count} agent{'s' if count > 1 else ''} for comparison (exact numbers "
             "from the cache, else solver passes: pagadores_train.compare)")
-    compared = compare_agents(config)
+    compared = compare_agents(config, progress)
     if compared:
         write_csv(run_dir / COMPARE, [{"agent": spec} | r.row() for spec, results
                                       in compared.items() for r in results], COMPARE_FIELDS)
@@ -385,7 +450,7 @@ def is_run_config(path: Path) -> bool:
 def has_progress(run_dir: Path) -> bool:
     """Whether the folder holds a trained model: a checkpoint or a final model."""
     checkpoints = run_dir / "checkpoints"
-    return ((checkpoints / LATEST).exists() or (run_dir / "model.zip").exists()
+    return ((checkpoints / LATEST).exists() or (run_dir / FINAL_MODEL).exists()
             or any(checkpoints.glob("model_*_steps.zip")))
 
 
@@ -499,6 +564,11 @@ def resume(config: Config, env: VecEnv, run_dir: Path) -> tuple[BaseAlgorithm, C
             warn(f"{folder}: {'; '.join(problems)}: resuming from {path.name}, the newest "
                  "good checkpoint")
             record = {"wall_time_s": _wall_time_at(run_dir / "eval.csv", model.num_timesteps)}
+        if record.get("step_means", TRAINED_STEPS) != TRAINED_STEPS:
+            warn(f"{run_dir} was written before a step meant trained steps: its checkpoints "
+                 f"and evaluations up to step {model.num_timesteps:,} hold the policy of one "
+                 "rollout earlier and keep their labels; from here on, step N is the policy "
+                 "after training on N steps")
         # Re-seed from the checkpoint so a resumed run repeats; the env seeds move on too.
         model.set_random_seed(config.seed + model.num_timesteps)
         if hasattr(model, "replay_buffer"):
@@ -509,15 +579,17 @@ def resume(config: Config, env: VecEnv, run_dir: Path) -> tuple[BaseAlgorithm, C
 
 
 def read_latest(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
-    """``latest.json``'s record (``model``: a checkpoint's file name, ``wall_time_s``), or
-    None and what is wrong with it."""
+    """``latest.json``'s record (``model``: a checkpoint's file name, ``wall_time_s``,
+    ``step_means``: ``TRAINED_STEPS``, or None in a run from before it was recorded), or None
+    and what is wrong with it."""
     path = folder / LATEST
     if not path.exists():
         return None, [f"{LATEST} is missing"]
     try:
         record = json.loads(path.read_text())
-        record = {"model": record["model"], "wall_time_s": float(record["wall_time_s"])}
-        if CHECKPOINT_NAME.fullmatch(record["model"]):
+        record = {"model": record["model"], "wall_time_s": float(record["wall_time_s"]),
+                  "step_means": record.get("step_means")}
+        if CHECKPOINT_MODEL.fullmatch(record["model"]):
             return record, []
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
         pass
@@ -528,8 +600,8 @@ def checkpoint_candidates(folder: Path, record: dict[str, Any] | None) -> list[P
     """Model files to resume from, best first: the one ``record`` names, then every
     ``model_<t>_steps.zip`` from the newest."""
     saved = sorted((p for p in folder.glob("model_*_steps.zip")
-                    if CHECKPOINT_NAME.fullmatch(p.name)),
-                   key=lambda p: int(CHECKPOINT_NAME.fullmatch(p.name)[1]), reverse=True)
+                    if CHECKPOINT_MODEL.fullmatch(p.name)),
+                   key=lambda p: int(CHECKPOINT_MODEL.fullmatch(p.name)[1]), reverse=True)
     first = [folder / record["model"]] if record is not None else []
     return list(dict.fromkeys(first + saved))
 
@@ -577,13 +649,19 @@ def hyperparams(config: Config) -> dict[str, Any]:
     return params
 
 
-def planned_timesteps(model: BaseAlgorithm, total_timesteps: int) -> int:
-    """The step ``model.learn`` stops at when asked to reach ``total_timesteps``: it checks
-    only between rollouts of ``n_steps`` (on-policy) or ``train_freq`` (off-policy, in steps)
-    steps of every env, so it runs on to the end of the rollout that crosses the total."""
+def rollout_steps(model: BaseAlgorithm) -> int:
+    """The steps of one rollout, between two updates: ``n_steps`` (on-policy) or
+    ``train_freq`` (off-policy, in steps) steps of every env."""
     per_env = (model.n_steps if isinstance(model, OnPolicyAlgorithm)
                else model.train_freq.frequency)
-    rollout = per_env * model.n_envs
+    return per_env * model.n_envs
+
+
+def planned_timesteps(model: BaseAlgorithm, total_timesteps: int) -> int:
+    """The step ``model.learn`` stops at when asked to reach ``total_timesteps``: it checks
+    only between rollouts (``rollout_steps``), so it runs on to the end of the rollout that
+    crosses the total."""
+    rollout = rollout_steps(model)
     remaining = max(0, total_timesteps - model.num_timesteps)
     return model.num_timesteps + -(-remaining // rollout) * rollout
 
@@ -646,8 +724,8 @@ class Evaluation:
                 "nash_conv": "" if nash is None else round(nash, 5)}
 
 
-def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
-                   final: bool = False) -> list[Evaluation]:
+def evaluate_model(model: BaseAlgorithm, config: Config, games: int, final: bool = False,
+                   progress: Reporter = SILENT, label: str = "evaluation") -> list[Evaluation]:
     """The model against every evaluation opponent (``evaluate_player``). It plays through
     the ``model:path=…`` player (``pagadores_agents.sb3_adapter``), from a temporary copy;
     its exact numbers at three or more players are reused for the same weights
@@ -657,22 +735,28 @@ def evaluate_model(model: BaseAlgorithm, config: Config, games: int,
         model.save(path)
         player = make_policy(f"model:path={path}", game=config.env.game)
         return evaluate_player(player, config, games, final,
-                               lambda at: measured_exactly(model, player, at))
+                               lambda at: measured_exactly(model, player, at, progress),
+                               progress, label)
 
 
 def evaluate_player(player: Policy, config: Config, games: int, final: bool,
-                    exact_of: Callable[[Config], LearnerExact]) -> list[Evaluation]:
+                    exact_of: Callable[[Config], LearnerExact], progress: Reporter = SILENT,
+                    label: str = "evaluation") -> list[Evaluation]:
     """``player`` against every evaluation opponent at every table size of the run, on the
     same seeded games each time so points on the learning curve (and rows of the final table)
     are comparable. Exact numbers at two players cost one tabulation of the player;
     opponents' tabulations are cached across evaluations. At three or more players they are
     ``exact_of(config at that size)`` (solver passes), so they are done when quick or
-    ``final`` (see "Exact numbers" above; ``exact_plan``)."""
+    ``final`` (see "Exact numbers" above; ``exact_plan``). ``progress`` reports the phase
+    (``label``): a step per opponent and table size, and one for the exact numbers."""
     sizes = table_sizes(config.env)
-    if len(sizes) == 1:
-        return evaluate_at_size(player, config, games, final, exact_of)
-    return [replace(r, players=n) for n in sizes
-            for r in evaluate_at_size(player, at_size(config, n), games, final, exact_of)]
+    steps = len(sizes) * (len(config.eval.opponents) + config.eval.exact)
+    with progress.phase(label, steps, "step") as phase:
+        if len(sizes) == 1:
+            return evaluate_at_size(player, config, games, final, exact_of, phase, progress)
+        return [replace(r, players=n) for n in sizes
+                for r in evaluate_at_size(player, at_size(config, n), games, final, exact_of,
+                                          phase, progress)]
 
 
 def at_size(config: Config, num_players: int) -> Config:
@@ -681,20 +765,30 @@ def at_size(config: Config, num_players: int) -> Config:
 
 
 def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
-                     exact_of: Callable[[Config], LearnerExact]) -> list[Evaluation]:
-    """``evaluate_player`` at a config of one table size."""
+                     exact_of: Callable[[Config], LearnerExact], phase: Phase,
+                     progress: Reporter) -> list[Evaluation]:
+    """``evaluate_player`` at a config of one table size, a ``phase`` step per opponent and
+    one for the exact numbers (``progress`` reports the solver passes within it)."""
     env = config.env
+    size = f" ({env.num_players}p)" if len(table_sizes(config.env)) > 1 else ""
+
+    def against(opponent: str, stats: AgentStats, **exact: Any) -> Evaluation:
+        phase.step(note=f"{games:,} games against {opponent}{size}")
+        return Evaluation(opponent, stats, **exact)
+
     if env.game == PERUDO:
         exploited, note = (exact_measures(player, env.num_players, env.dice) if config.eval.exact
                            else (None, ""))
-        return [Evaluation(opponent, evaluate_perudo([player, opponent], env.num_players, games,
-                                                     config.seed, env.dice).rows[0], note=note,
-                           exploitability=exploited)
+        if config.eval.exact:
+            phase.step(note="exact exploitability")
+        return [against(opponent, evaluate_perudo([player, opponent], env.num_players, games,
+                                                  config.seed, env.dice).rows[0], note=note,
+                        exploitability=exploited)
                 for opponent in config.eval.opponents]
     results = [
-        Evaluation(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
-                                             num_games=games, seed=config.seed,
-                                             cards=env.cards, exact=False).rows[0])
+        against(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
+                                          num_games=games, seed=config.seed, cards=env.cards,
+                                          exact=False).rows[0])
         for opponent in config.eval.opponents
     ]
     if not config.eval.exact:
@@ -702,10 +796,13 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
     if env.num_players > 2:
         wanted, note = exact_plan(player, config, final)
         if not wanted:
+            phase.step(note="exact numbers skipped")
             return [replace(r, note=note) for r in results]
         measured = exact_of(config)
+        phase.step(note="exact numbers")
         return [replace(r, exact_win=measured.win_probability[r.opponent],
                         nash_conv=measured.nash_conv) for r in results]
+    phase.step(note="exact yardstick")
     if not isinstance(env.cards, int):
         return results  # the two-player yardstick needs one card count for both
     mine = yardstick(player, env.cards)
@@ -713,19 +810,23 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
 
 
-def compare_agents(config: Config) -> dict[str, list[Evaluation]]:
+def compare_agents(config: Config, progress: Reporter = SILENT) -> dict[str, list[Evaluation]]:
     """Every ``eval.compare`` agent measured as the final evaluation measures the model
     (``evaluate_player``), its exact numbers from the cache of ``pagadores_train.compare``."""
     compared = {}
-    for spec in config.eval.compare:
+    for i, spec in enumerate(config.eval.compare):
         player = make_policy(spec, game=config.env.game, seed=config.seed)
 
         def exact(at: Config, player: Policy = player, spec: str = spec) -> LearnerExact:
             env = at.env
             key = cache_key(spec, at.eval.opponents, env.num_players, env.cards, at.seed)
             return cached_exact(key, lambda: learner_exact(
-                player, at.eval.opponents, env.num_players, env.cards, at.seed))
-        compared[spec] = evaluate_player(player, config, config.eval.final_games, True, exact)
+                player, at.eval.opponents, env.num_players, env.cards, at.seed,
+                progress=progress, label=f"exact pass of {spec}"), progress=progress,
+                label=f"exact numbers of {spec}")
+        label = f"comparison {i + 1}/{len(config.eval.compare)}: {spec}"
+        compared[spec] = evaluate_player(player, config, config.eval.final_games, True, exact,
+                                         progress, label)
     return compared
 
 
@@ -758,7 +859,8 @@ def weights_key(model: BaseAlgorithm) -> bytes:
                     for t in model.policy.state_dict().values())
 
 
-def measured_exactly(model: BaseAlgorithm, player: Policy, config: Config) -> LearnerExact:
+def measured_exactly(model: BaseAlgorithm, player: Policy, config: Config,
+                     progress: Reporter = SILENT) -> LearnerExact:
     """``learner_exact`` of ``player`` (``model`` saved as a policy) at the run's table,
     reused when the previous call measured the same weights the same way."""
     env = config.env
@@ -767,13 +869,16 @@ def measured_exactly(model: BaseAlgorithm, player: Policy, config: Config) -> Le
     if key not in _last_exact:
         _last_exact.clear()
         _last_exact[key] = learner_exact(player, config.eval.opponents, env.num_players,
-                                         env.cards, config.seed)
+                                         env.cards, config.seed, progress=progress,
+                                         label="exact pass of the model")
     return _last_exact[key]
 
 
-def final_evaluation(model: BaseAlgorithm, config: Config) -> list[Evaluation]:
+def final_evaluation(model: BaseAlgorithm, config: Config,
+                     progress: Reporter = SILENT) -> list[Evaluation]:
     """``evaluate_model`` with the final evaluation's number of games."""
-    return evaluate_model(model, config, config.eval.final_games, final=True)
+    return evaluate_model(model, config, config.eval.final_games, final=True,
+                          progress=progress, label="final evaluation")
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -788,72 +893,67 @@ class Clock:
         return round(time.perf_counter() - self.start, 2)
 
 
-class _Every:
-    """True once each time the timestep count reaches a new multiple of ``every``."""
-
-    def __init__(self, every: int) -> None:
-        self.every = every
-        self.done = 0
-
-    def start_at(self, timesteps: int) -> None:
-        self.done = timesteps // self.every if self.every > 0 else 0
-
-    def due(self, timesteps: int) -> bool:
-        if self.every <= 0 or timesteps // self.every <= self.done:
-            return False
-        self.done = timesteps // self.every
-        return True
-
-
-class CheckpointEvery(BaseCallback):
+class CheckpointEvery(AfterUpdate):
     """Saves ``model_<t>_steps.zip`` (and ``replay_buffer_<t>_steps.pkl`` for off-policy
-    algorithms) every ``every`` timesteps, then points ``latest.json`` at it: the resume
-    point. Each file is written atomically and ``latest.json`` last, so a kill leaves the
-    previous resume point whole."""
+    algorithms) after the update that reaches each multiple of ``every`` timesteps, then
+    points ``latest.json`` at it: the resume point. Each file is written atomically and
+    ``latest.json`` last, so a kill leaves the previous resume point whole. Only the newest
+    ``keep`` checkpoints stay (0: all), and the replay buffer of the newest only."""
 
-    def __init__(self, every: int, folder: Path, clock: Clock) -> None:
+    def __init__(self, every: int, folder: Path, clock: Clock, keep: int = 0) -> None:
         super().__init__()
-        self.schedule = _Every(every)
+        self.schedule = Every(every)
         self.folder = folder
         self.clock = clock
+        self.keep = keep
+        self.saved_at: int | None = None
 
     def _on_training_start(self) -> None:
         self.schedule.start_at(self.num_timesteps)
 
-    def _on_step(self) -> bool:
+    def _after_update(self) -> None:
         if self.schedule.due(self.num_timesteps):
             self.save(self.model)
-        return True
 
     def save(self, model: BaseAlgorithm) -> None:
         """Write ``model``'s checkpoint (and replay buffer, if it has one) at its current step,
-        then point ``latest.json`` at it."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        then point ``latest.json`` at it (nothing to do if this step is saved already)."""
         steps = model.num_timesteps
+        if steps == self.saved_at:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
         name = f"model_{steps}_steps.zip"
         write_atomic(self.folder / name, saved_bytes(model.save))
         buffer = f"replay_buffer_{steps}_steps.pkl"
         if hasattr(model, "replay_buffer"):
             write_atomic(self.folder / buffer, saved_bytes(model.save_replay_buffer))
-        record = {"model": name, "timesteps": steps, "wall_time_s": self.clock()}
+        record = {"model": name, "timesteps": steps, "wall_time_s": self.clock(),
+                  "step_means": TRAINED_STEPS}
         write_atomic(self.folder / LATEST, json.dumps(record, indent=2))
+        self.saved_at = steps
         for old in self.folder.glob("replay_buffer_*_steps.pkl"):  # one buffer is enough
             if old.name != buffer:
                 old.unlink()
+        if self.keep:
+            for old in checkpoint_candidates(self.folder, None)[self.keep:]:
+                if old.name != name:
+                    old.unlink()
 
 
-class EvaluateEvery(BaseCallback):
-    """Evaluates the model every ``eval.every`` timesteps (and before a new run's first
-    step, for the untrained baseline), appending to the eval CSV and tensorboard. When
-    training starts at a step whose evaluation is missing from the CSV, it is done first
-    (``evaluation_missing``)."""
+class EvaluateEvery(AfterUpdate):
+    """Evaluates the model after the update that reaches each multiple of ``eval.every``
+    timesteps (and before a new run's first step, for the untrained baseline), appending to
+    the eval CSV and tensorboard. When training starts at a step whose evaluation is missing
+    from the CSV, it is done first (``evaluation_missing``)."""
 
-    def __init__(self, config: Config, path: Path, clock: Clock) -> None:
+    def __init__(self, config: Config, path: Path, clock: Clock,
+                 progress: Reporter = SILENT) -> None:
         super().__init__()
         self.config = config
-        self.schedule = _Every(config.eval.every)
+        self.schedule = Every(config.eval.every)
         self.path = path
         self.clock = clock
+        self.progress = progress
 
     def _on_training_start(self) -> None:
         self.schedule.start_at(self.num_timesteps)
@@ -861,16 +961,19 @@ class EvaluateEvery(BaseCallback):
         if evaluation_missing(self.num_timesteps, last, self.schedule.every):
             self.run()
 
-    def _on_step(self) -> bool:
+    def _after_update(self) -> None:
         if self.schedule.due(self.num_timesteps):
             self.run()
-        return True
 
     def run(self) -> None:
-        """Evaluate the model now and add its rows to the eval CSV and tensorboard."""
-        results = evaluate_model(self.model, self.config, self.config.eval.games)
-        write_csv(self.path,
-                  read_rows(self.path) + eval_rows(results, self.num_timesteps, self.clock()))
+        """Evaluate the model now and add its rows to the eval CSV and tensorboard (dumped
+        at this step, so tensorboard's steps are trained steps too)."""
+        steps = self.model.num_timesteps
+        with isolated_rng():
+            results = evaluate_model(self.model, self.config, self.config.eval.games,
+                                     progress=self.progress,
+                                     label=f"evaluation at step {steps:,}")
+        write_csv(self.path, read_rows(self.path) + eval_rows(results, steps, self.clock()))
         for result in results:
             self.logger.record(f"eval/win_rate/{result.opponent}", result.stats.win_rate)
             if result.exact_win_probability is not None:
@@ -880,6 +983,7 @@ class EvaluateEvery(BaseCallback):
             self.logger.record("eval/exploitability", results[0].exact_exploitability)
         if results and results[0].exact_nash_conv is not None:
             self.logger.record("eval/nash_conv", results[0].exact_nash_conv)
+        self.logger.dump(steps)
 
 
 def evaluation_missing(timesteps: int, last: int, every: int) -> bool:
@@ -890,21 +994,32 @@ def evaluation_missing(timesteps: int, last: int, every: int) -> bool:
     return last < 0 or (every > 0 and timesteps // every > last // every)
 
 
-class ProgressBar(ProgressBarCallback):
-    """SB3's progress bar, but its total is the step ``learn`` will really stop at
+class TrainingProgress(BaseCallback):
+    """The training phase's progress (``pagadores_train.progress``): a bar over timesteps, or
+    a status line at every tenth of them. Its total is the step ``learn`` will really stop at
     (``planned_timesteps``), not the one asked for, which it overshoots to the end of a
-    rollout (the bar ended at 20,480/20,000)."""
+    rollout (SB3's own bar ended at 20,480/20,000)."""
 
-    pbar = None  # until training starts
+    def __init__(self, progress: Reporter) -> None:
+        super().__init__()
+        self.progress = progress
+        self.phase: Phase | None = None  # until training starts
+        self.start = 0
 
     def _on_training_start(self) -> None:
         total = planned_timesteps(self.model, self.locals["total_timesteps"])
-        self.pbar = sb3_callbacks.tqdm(total=total - self.model.num_timesteps)
+        self.start = self.model.num_timesteps
+        self.phase = self.progress.phase("training", total - self.start, "step")
 
-    def close(self) -> None:
-        """Close the bar, if training started one."""
-        if self.pbar is not None:
-            self.pbar.close()
+    def _on_step(self) -> bool:
+        if self.phase is not None:
+            self.phase.advance_to(self.num_timesteps - self.start)
+        return True
+
+    def close(self, finished: bool = True) -> None:
+        """End the phase, if training started one."""
+        if self.phase is not None:
+            self.phase.close(finished)
 
 
 # --------------------------------------------------------------------------- files
@@ -978,7 +1093,7 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) ->
     if len(sizes) == 1:  # at several sizes each opponent's label names its size
         ax.axhline(1 / sizes[0], color="grey", linestyle=":", label="fair share")
     dashed = any(r["exact_win"] for r in rows)
-    ax.set(xlabel="timesteps", ylabel="win rate", ylim=(0, 1),
+    ax.set(xlabel="trained steps", ylabel="win rate", ylim=(0, 1),
            title=f"{png_path.parent.name}: win rate (points: games, 95% CI"
                  + ("; dashed: exact)" if dashed else ")"))
     ax.legend(loc="lower right", fontsize="small")
@@ -997,7 +1112,7 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) ->
                        label=size.rstrip(")") if len(sizes) > 1 else None)
         if len(sizes) > 1:
             right.legend(fontsize="small")
-        right.set(xlabel="timesteps", ylabel=f"{name} (exact)", yscale="log",
+        right.set(xlabel="trained steps", ylabel=f"{name} (exact)", yscale="log",
                   title=f"{name} (0 = {'optimal play' if two else 'an equilibrium'})")
     fig.tight_layout()
     write_atomic(png_path, saved_bytes(lambda f: fig.savefig(f, format="png", dpi=100)))
@@ -1102,14 +1217,25 @@ def build_parser() -> argparse.ArgumentParser:
                + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
                + describe(RLlibConfig))
     parser.add_argument("config", help="YAML config file, e.g. configs/default.yaml")
-    parser.add_argument("--timesteps", type=int, metavar="N",
+    parser.add_argument("--timesteps", type=count_argument, metavar="N",
                         help="override total_timesteps (smoke tests)")
     parser.add_argument("--name", help="override the run name (the run folder), a plain name")
     parser.add_argument("--output-dir", help="override output_dir")
     parser.add_argument("--fresh", action="store_true",
                         help="start over instead of resuming: removes the files an earlier run "
                              "of this name wrote (and nothing else)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--force", action="store_true",
+                        help="take over a run folder whose lock another host left (a run "
+                             "there that is gone); a lock of this host's is taken over "
+                             "without it once its process is gone")
+    parser.add_argument("--eval-games", type=count_argument, metavar="N",
+                        help="games per opponent in every evaluation, the final one included "
+                             "(eval.games and eval.final_games; smoke runs)")
+    parser.add_argument("--no-exact", action="store_true",
+                        help="leave out the solver's exact numbers (eval.exact: false)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="status lines (one per step of each long phase) instead of "
+                             "progress bars")
     return parser
 
 
@@ -1120,36 +1246,112 @@ class Trainer:
 
     load: Callable[[str], Any]  # the config file → a validated config
     from_dict: Callable[[dict[str, Any]], Any]  # a config's dict (with overrides) → a config
-    train: Callable[..., RunResult]  # (config, fresh) → the run's result
+    train: Callable[..., RunResult]  # (config, fresh, force) → the run's result
     headline: Callable[[Any, RunResult], str]  # the line above the final table
     interrupted: Callable[[KeyboardInterrupt, argparse.Namespace], str]  # after Ctrl-C
+    resume_step: Callable[[Path], int | None]  # a run folder → the step a rerun resumes from
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed command line; prints the evaluation table. Exit code 2 on a bad config
-    or an unusable run folder, 130 on Ctrl-C (after saying how to resume). A config with an
+    """Run the parsed command line; prints the evaluation table and writes it to the run's
+    ``results.md``. Exit code 2 on a bad config or an unusable run folder (one in use among
+    them), 1 on a file that cannot be written (a full disk: one line saying which file and the
+    step a rerun resumes from), 130 on Ctrl-C (after saying how to resume). A config with an
     ``rllib:`` section trains with RLlib instead (``pagadores_train.rllib``)."""
     from .rllib import TRAINER, is_rllib_config  # Ray is imported only by an RLlib run
 
     trainer = TRAINER if is_rllib_config(args.config) else SB3_TRAINER
+    config = None
     try:
-        config = trainer.load(args.config)
-        overrides = {"total_timesteps": args.timesteps, "name": args.name,
-                     "output_dir": args.output_dir}
-        data = config.to_dict() | {k: v for k, v in overrides.items() if v is not None}
-        if args.no_progress:
-            data["progress_bar"] = False
-        config = trainer.from_dict(data)
-        result = trainer.train(config, fresh=args.fresh)
-    except (ConfigError, RunError) as err:
+        config = trainer.from_dict(overridden(trainer.load(args.config).to_dict(), args))
+        result = trainer.train(config, fresh=args.fresh, force=args.force)
+        headline = trainer.headline(config, result)
+        write_results(result, headline)
+    except (ConfigError, RunError, FolderInUse) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
         print(trainer.interrupted(stop, args), file=sys.stderr)
         return 130
-    print(f"\n{trainer.headline(config, result)}")
+    except OSError as err:
+        if not is_write_failure(err) or config is None:
+            raise
+        print(f"{PROG}: error: {write_failure(err)}; "
+              f"{rerun_from(trainer.resume_step(config.run_dir), args)}", file=sys.stderr)
+        return 1
+    print(f"\n{headline}")
     print(result.table())
     return 0
+
+
+def write_results(result: RunResult, headline: str) -> Path:
+    """Write the run's final table, as printed, to ``results.md`` in its folder, with what
+    it was printed with (``provenance``): the file ``make results`` publishes under
+    ``docs/results/`` for the README to quote."""
+    lines = [f"# {result.run_dir.name}: final evaluation", "", f"{headline}", "",
+             *[f"- {key}: {value}" for key, value in provenance().items()], "",
+             "```text", result.table(), "```", ""]
+    return write_atomic(result.run_dir / RESULTS, "\n".join(lines))
+
+
+def provenance() -> dict[str, str]:
+    """What a result was computed with: the commit of this checkout (``-dirty`` with
+    uncommitted changes; "not a git checkout" for an installed package), the platform, and
+    the versions of Python and the libraries that decide the numbers."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty",
+                                 "--abbrev=12"], capture_output=True, text=True, timeout=30,
+                                check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = "not a git checkout"
+    versions = []
+    for package in ("torch", "stable-baselines3", "sb3-contrib", "numpy", "numba"):
+        try:
+            versions.append(f"{package} {version(package)}")
+        except PackageNotFoundError:
+            continue
+    return {"commit": commit, "platform": f"{platform.platform()}, {platform.machine()}",
+            "python": platform.python_version(), "libraries": ", ".join(versions)}
+
+
+def overridden(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """A config's plain data with the command line's overrides."""
+    overrides = {"total_timesteps": args.timesteps, "name": args.name,
+                 "output_dir": args.output_dir}
+    data = data | {k: v for k, v in overrides.items() if v is not None}
+    if args.no_progress:
+        data["progress_bar"] = False
+    evaluation = dict(data.get("eval") or {})
+    if args.eval_games is not None:
+        evaluation |= {k: args.eval_games for k in ("games", "final_games") if k in evaluation}
+    if args.no_exact:
+        evaluation["exact"] = False
+    return data | {"eval": evaluation}
+
+
+def is_write_failure(err: OSError) -> bool:
+    """Whether ``err`` is a file the run could not write: a ``WriteError`` of ours, or
+    another library's write to a full disk or quota, or to a read-only file system."""
+    return isinstance(err, WriteError) or err.errno in (errno.ENOSPC, errno.EDQUOT,
+                                                        errno.EROFS, errno.EFBIG)
+
+
+def write_failure(err: OSError) -> str:
+    """A write failure in one line (``WriteError.line`` where we know the file)."""
+    if isinstance(err, WriteError):
+        return err.line
+    where = f" {err.filename}" if err.filename else ""
+    return f"cannot write{where}: {err.strerror or err}"
+
+
+def rerun_from(step: int | None, args: argparse.Namespace) -> str:
+    """What a rerun of ``args`` does, for the line after a failed write."""
+    if step is None:
+        return f"no checkpoint was saved yet: a rerun starts over ({command(args)})"
+    return f"after freeing space, a rerun resumes from step {step:,} ({command(args, False)})"
 
 
 def headline(config: Config, result: RunResult) -> str:
@@ -1170,7 +1372,18 @@ def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
 
 
 
-SB3_TRAINER = Trainer(load_config, config_from_dict, train, headline, interrupted)
+def resume_step(run_dir: Path) -> int | None:
+    """The step a rerun of the SB3 run in ``run_dir`` resumes from: ``latest.json``'s, else
+    the newest checkpoint's (None: there is none)."""
+    folder = run_dir / "checkpoints"
+    record, _ = read_latest(folder)
+    names = [record["model"]] if record is not None else []
+    names += [p.name for p in checkpoint_candidates(folder, None)]
+    steps = [int(m[1]) for n in names if (m := CHECKPOINT_MODEL.fullmatch(n))]
+    return steps[0] if steps else None
+
+
+SB3_TRAINER = Trainer(load_config, config_from_dict, train, headline, interrupted, resume_step)
 
 def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
     """The command line that runs ``args`` again (``fresh`` overrides ``--fresh``)."""
@@ -1181,8 +1394,12 @@ def command(args: argparse.Namespace, fresh: bool | None = None) -> str:
             words += [flag, str(value)]
     if args.fresh if fresh is None else fresh:
         words.append("--fresh")
-    if args.no_progress:
-        words.append("--no-progress")
+    for flag, value in (("--eval-games", args.eval_games),):
+        if value is not None:
+            words += [flag, str(value)]
+    for flag, on in (("--no-exact", args.no_exact), ("--no-progress", args.no_progress)):
+        if on:
+            words.append(flag)
     return shlex.join(words)
 
 

@@ -33,9 +33,12 @@ entry ``e`` sits at seat ``(e + g) % n`` and seat 0 insteeks first (R3.1), exact
 a seat-rotated evaluation plays, so the averaged win probability is the very quantity its
 Monte-Carlo win rate estimates. (At four or more players, or with unequal cards, seats
 differ beyond who starts, R6.2's youngest seat, so rotating the agents is not the same as
-rotating the first insteker.) A pass asks every policy
+rotating the first insteker.) A player that must know its seat plays each seat as its copy for
+that seat (``vector.evaluate.seated``), as in the games. A pass asks every policy
 about every decision of the table (``solver.solve_cost``), so ``lineup_cost`` says what the
 passes ask before any starts, and ``ValueError`` if the table is beyond the solver's limits.
+``lineup_exact`` reports one step per pass and ``learner_exact`` its one pass's positions to
+``progress`` (a ``pagadores_train.progress.Reporter``; silent by default).
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ from pagadores_env.solver import (
 from pagadores_env.solver.cost import table_cards
 from pagadores_env.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.solver.model import check_cards
+from pagadores_env.vector.evaluate import seated
+
+from .progress import Reporter, reporter
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
 DRAWN = "†"
@@ -188,9 +194,11 @@ class LineupExact:
 def rotated_profiles(players: Sequence[Policy], row_of_entry: Sequence[int]
                      ) -> list[list[Policy]]:
     """One profile per seat rotation ``g``: entry ``e`` (agent row ``row_of_entry[e]``)
-    at seat ``(e + g) % n``, as ``evaluate_agents`` seats game ``g``."""
+    at seat ``(e + g) % n``, as ``evaluate_agents`` seats game ``g`` (a player that must know
+    its seat as its copy for that seat, ``seated``)."""
     n = len(row_of_entry)
-    return [[players[row_of_entry[(seat - g) % n]] for seat in range(n)] for g in range(n)]
+    return [[seated(players[row_of_entry[(seat - g) % n]], seat, n) for seat in range(n)]
+            for g in range(n)]
 
 
 def pass_cost(players: Sequence[Policy], num_players: int, cards: int | Sequence[int],
@@ -213,25 +221,31 @@ def lineup_cost(players: Sequence[Policy], num_players: int, cards: int | Sequen
 
 def lineup_exact(players: Sequence[Policy], row_of_entry: Sequence[int],
                  cards: int | Sequence[int], nash: bool = True,
-                 before_pass: Callable[[], object] | None = None) -> LineupExact:
+                 before_pass: Callable[[], object] | None = None,
+                 progress: bool | Reporter = False,
+                 label: str = "exact") -> LineupExact:
     """``players`` (one per agent row) seated by ``row_of_entry`` (one entry per seat),
     solved in every seat rotation (``rotated_profiles``) and averaged; ``nash`` adds the
     gains and NashConv. ``before_pass`` runs before each pass (to reseed stochastic
-    players, so each rotation sees them as fresh)."""
+    players, so each rotation sees them as fresh). ``progress`` hears phase ``label``, one
+    step per pass."""
     n, rows = len(row_of_entry), len(players)
     copies = np.bincount(row_of_entry, minlength=rows)
     win, gain, total = np.zeros(rows), np.zeros(rows), 0.0
-    for g, profile in enumerate(rotated_profiles(players, row_of_entry)):
-        if before_pass is not None:
-            before_pass()
-        if nash:
-            measured = nash_conv(profile, n, cards)
-            values, gains, total = measured.values, measured.gains, total + measured.total
-        else:
-            values, gains = exact_evaluate(profile, n, cards), (0.0,) * n
-        for entry, row in enumerate(row_of_entry):
-            win[row] += values[(entry + g) % n]
-            gain[row] += gains[(entry + g) % n]
+    profiles = rotated_profiles(players, row_of_entry)
+    with reporter(progress).phase(label, len(profiles), "pass") as phase:
+        for g, profile in enumerate(profiles):
+            if before_pass is not None:
+                before_pass()
+            if nash:
+                measured = nash_conv(profile, n, cards)
+                values, gains, total = measured.values, measured.gains, total + measured.total
+            else:
+                values, gains = exact_evaluate(profile, n, cards), (0.0,) * n
+            for entry, row in enumerate(row_of_entry):
+                win[row] += values[(entry + g) % n]
+                gain[row] += gains[(entry + g) % n]
+            phase.step(note=f"rotation {g}")
     per_seat = n * copies
     return LineupExact(tuple((win / per_seat).tolist()),
                        tuple((gain / per_seat).tolist()) if nash else None,
@@ -260,11 +274,13 @@ def learner_lineups(player: Policy, opponent: Policy, num_players: int,
     """The lineups ``player``'s win with ``opponent`` in every other seat is read from: one
     with it at seat 0, read at every first insteker, where that is the same as rotating the
     seats (``starts_rotate``); else one per seat rotation ``g`` (it at seat ``g``, seat 0
-    insteeking first, as ``lineup_exact`` seats them)."""
-    if starts_rotate(num_players, cards):
-        return [[player] + [opponent] * (num_players - 1)]
-    return [[player if seat == g else opponent for seat in range(num_players)]
-            for g in range(num_players)]
+    insteeking first, as ``lineup_exact`` seats them). A player that must know its seat
+    plays each as its copy for that seat (``seated``)."""
+    n = num_players
+    if starts_rotate(n, cards):
+        return [[seated(player if seat == 0 else opponent, seat, n) for seat in range(n)]]
+    return [[seated(player if seat == g else opponent, seat, n) for seat in range(n)]
+            for g in range(n)]
 
 
 def _win(starts: Sequence[dict[int, tuple[float, ...]]], rotate: bool) -> float:
@@ -304,16 +320,21 @@ def learner_win(player: Policy, opponent: Policy, num_players: int,
 
 
 def learner_exact(player: Policy, opponents: Sequence[str], num_players: int,
-                  cards: int | Sequence[int], seed: int = 0) -> LearnerExact:
+                  cards: int | Sequence[int], seed: int = 0,
+                  progress: bool | Reporter = False,
+                  label: str = "exact pass") -> LearnerExact:
     """``player``'s exact win against each of ``opponents`` (spec strings, built with
     ``seed``; as ``learner_win``) and its NashConv at the table (``solver.nash_conv`` with it
     in every seat), all from ONE solver pass (``nash_conv_and_evaluate``): the player is
-    asked about each decision once (``learner_cost`` rows in all)."""
+    asked about each decision once (``learner_cost`` rows in all). ``progress`` hears that
+    pass as phase ``label``, stepping through the card positions it solves."""
     built = {o: make_policy(o, seed=seed) for o in opponents}
     plans = {o: learner_lineups(player, opponent, num_players, cards)
              for o, opponent in built.items()}
-    measured, starts = nash_conv_and_evaluate(
-        player, [lineup for plan in plans.values() for lineup in plan], num_players, cards)
+    with reporter(progress).solver_phase(label) as callback:
+        measured, starts = nash_conv_and_evaluate(
+            player, [lineup for plan in plans.values() for lineup in plan], num_players, cards,
+            progress=callback)
     wins, at, rotate = {}, 0, starts_rotate(num_players, cards)
     for o, plan in plans.items():
         wins[o] = _win(starts[at:at + len(plan)], rotate)

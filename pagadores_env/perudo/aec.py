@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..aec import RENDER_FPS, TableEnv, _StrictOrderEnforcing
-from ..checks import check_choice
+from ..checks import check_choice, check_seed
 from ..engine import IllegalMoveError
 from ..rewards import REWARD_SCHEMES, REWARDS
 from .dice import FaceStream
@@ -90,7 +90,9 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game and roll its first dice. ``seed`` reseeds the dice; without it the
-        stream goes on (a fresh unseeded generator on the very first reset)."""
+        stream goes on (a fresh unseeded generator on the very first reset). A seed other than
+        None or an integer ≥ 0 raises ``ValueError`` and leaves the env as it was."""
+        seed = check_seed(seed)
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
             self._faces = FaceStream(self.np_random)

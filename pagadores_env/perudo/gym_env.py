@@ -13,7 +13,8 @@ Spaces
     observation: ``Box(0, 1, (267,), float32)``, the vector the PettingZoo env ``perudo_v0``
     gives the same seat (``perudo.observation``: the learner's own dice and the public rest,
     P7.2). action: ``Discrete(181)``, 0 = dudo, ``1 + (q-1)*6 + (f-1)`` = bid (q, f). The legal
-    actions are ``action_masks()`` (for sb3-contrib's MaskablePPO) and ``info["action_mask"]``.
+    actions are ``action_masks()`` (for sb3-contrib's MaskablePPO; on ``env.unwrapped`` of a
+    ``gym.make`` env, whose wrappers do not forward it) and ``info["action_mask"]``.
 
 Options
     ``num_players`` 2–6; ``dice`` 1–5 each (or one count per seat, as ``Game`` takes);

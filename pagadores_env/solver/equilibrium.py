@@ -10,7 +10,8 @@ is the zero-sum solution of ``two_player``).
   position between rounds, and the value of both actions at every decision; cached on disk
   (``cache_path``) like the two-player solution.
 - ``exact_evaluate(profile, num_players, cards)``: every seat's exact win probability when
-  each plays its policy.
+  each plays its policy. A profile is one agent for every seat (a spec string, a policy, or
+  a list of one) or a list with one per seat (``profile_players``).
 - ``nash_conv(profile, num_players, cards)``: OpenSpiel's NashConv, the sum over seats of what
   a seat gains by switching to its best response while the others keep their policies. It is
   0 exactly at an equilibrium; at two players it is twice ``exploitability``.
@@ -208,7 +209,8 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
         try:
             solution.save(path)
         except OSError as err:
-            warnings.warn(f"could not cache the solution at {path}: {err}", stacklevel=2)
+            warnings.warn(f"could not cache the solution at {path}: {err.strerror or err}",
+                          stacklevel=2)
     return solution
 
 
@@ -218,12 +220,15 @@ Profile = str | Policy | Sequence[str | Policy]
 
 def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int],
                     check: bool = True) -> list[Policy]:
-    """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat
-    or a list with one per seat. Specs are built per seat (``seat=`` goes to players that
-    take it); with ``check`` every player is asked whether it covers the table
-    (``check_tables``; for a player such as ``equilibrium`` that is a solve)."""
-    entries: list[str | Policy] = ([profile] * num_players if isinstance(profile, (str, Policy))
+    """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat,
+    given alone or as a list of one, or a list with one per seat. Specs are built per seat
+    (``seat=`` goes to players that take it); with ``check`` every player is asked whether
+    it covers the table (``check_tables``; for a player such as ``equilibrium`` that is a
+    solve)."""
+    entries: list[str | Policy] = ([profile] if isinstance(profile, (str, Policy))
                                    else list(profile))
+    if len(entries) == 1:
+        entries *= num_players
     if len(entries) != num_players:
         raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
                          f"(one per seat), got {len(entries)}")

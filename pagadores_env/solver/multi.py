@@ -21,7 +21,7 @@ from ..policies import Policy, check_tables, reads_lowest_only
 from ..rules import MAX_CARDS
 from .cost import check_size, table_cards
 from .multi_kampen import Cards
-from .sweep import Kept, Sweep
+from .sweep import Kept, Progress, Sweep
 from .table_play import SweepPolicy
 
 
@@ -62,13 +62,13 @@ class MultiBestResponse:
 
 def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
                         cards: int | Sequence[int] = MAX_CARDS, hero_seat: int = 0,
-                        first_insteker: int = 0, keep_policy: bool = False
-                        ) -> MultiBestResponse:
+                        first_insteker: int = 0, keep_policy: bool = False,
+                        progress: Progress | None = None) -> MultiBestResponse:
     """The hero's exact best response at ``hero_seat`` against ``opponents`` (one policy per
     other seat, in seat order), from the start position ``cards`` with ``first_insteker``
-    starting (R3.1). ``keep_policy`` keeps the hero's decisions for ``.policy()``. Raises
-    ``ValueError`` for a bad argument and, before any work, for a table beyond the limits
-    (``cost.check_size``)."""
+    starting (R3.1). ``keep_policy`` keeps the hero's decisions for ``.policy()``;
+    ``progress(done, total)`` hears of each card position solved. Raises ``ValueError`` for a
+    bad argument and, before any work, for a table beyond the limits (``cost.check_size``)."""
     start = table_cards(num_players, cards)
     n = len(start)
     for name, seat in (("hero_seat", hero_seat), ("first_insteker", first_insteker)):
@@ -85,7 +85,7 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
     sweep = Sweep(start, [tuple(s == hero_seat for s in range(n))],
                   dict(zip(others, opponents, strict=True)), full=full, keep=keep_policy)
     began = time.perf_counter()
-    sweep.run()
+    sweep.run(progress)
     values = {key: float(value[0, hero_seat]) for key, value in sweep.win.items()
               if key[0][hero_seat]}
     return MultiBestResponse(n, start, hero_seat, first_insteker, values,

@@ -200,5 +200,6 @@ def load_or_solve(cards: int = MAX_CARDS, path: Path | str | None = None) -> Two
     try:
         solution.save(path)
     except OSError as err:
-        warnings.warn(f"could not cache the solution at {path}: {err}", stacklevel=2)
+        warnings.warn(f"could not cache the solution at {path}: {err.strerror or err}",
+                      stacklevel=2)
     return solution

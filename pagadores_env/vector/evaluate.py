@@ -8,6 +8,11 @@ and the first-insteker advantage (R3.1) cancels out. ``play_lineup`` is the engi
 (also behind the ``pagadores evaluate`` command's ``evaluate_agents``): it returns per-game
 outcomes (``Played``) rather than summaries; ``Played.totals`` sums them per player.
 
+A player that must know its seat (the observation does not say it; ``equilibrium`` at 4+
+players needs it for R6.2) offers ``for_seat(seat, num_players)`` (``policies``): a rotation
+seats it everywhere, so each seat is played by its copy for that seat (``seat_players``), and
+its games are still counted as the one player's.
+
 Any policy plays here: one without ``act_batch`` is asked row by row
 (``policies.batch_actions``), as is one with ``BasePolicy``'s looping ``act_batch``; the
 games are the same either way. It is fastest when ``act_batch`` answers a whole batch in one
@@ -119,19 +124,47 @@ def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
         game.step(actions, rows)
 
 
+def seated(player: Policy, seat: int, num_players: int) -> Policy:
+    """Who plays ``player``'s games at ``seat`` of a ``num_players`` table: its copy for that
+    seat if it offers ``for_seat`` (which refuses a seat it cannot play), else itself."""
+    for_seat = getattr(player, "for_seat", None)
+    return player if for_seat is None else for_seat(seat, num_players)
+
+
+def seat_players(players: Sequence[Policy], num_players: int) -> tuple[list[Policy], np.ndarray]:
+    """The players that sit when each of ``players`` may sit at every seat of a
+    ``num_players`` table: ``(roster, index)``, each player's distinct seat copies
+    (``seated``; a player without ``for_seat`` is one entry, itself, as before) and
+    ``index[p, s]``, the roster entry playing player ``p``'s games at seat ``s``. ``ValueError``
+    from a player that cannot play some seat (``equilibrium:seat=0`` plays seat 0 only)."""
+    roster: list[Policy] = []
+    index = np.zeros((len(players), num_players), np.int64)
+    for p, player in enumerate(players):
+        mine: dict[int, int] = {}  # id of one of this player's copies -> its roster entry
+        for seat in range(num_players):
+            one = seated(player, seat, num_players)
+            if id(one) not in mine:
+                mine[id(one)] = len(roster)
+                roster.append(one)
+            index[p, seat] = mine[id(one)]
+    return roster, index
+
+
 def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int,
                 rng: np.random.Generator, cards: int | Sequence[int] = 10,
                 chunk: int = 65_536,
                 on_finished: Callable[[int], Any] | None = None) -> Played:
     """Play ``num_games`` games, ``chunk`` at a time, with lineup entry ``k`` (player
-    ``players[lineup[k]]``) in seat ``(k + g) % len(lineup)`` of game ``g``; dice from ``rng``
-    (the draws depend on ``chunk``, so keep it fixed for reproducible runs)."""
+    ``players[lineup[k]]``, or its copy for the seat: ``seat_players``) in seat
+    ``(k + g) % len(lineup)`` of game ``g``; dice from ``rng`` (the draws depend on ``chunk``,
+    so keep it fixed for reproducible runs)."""
     n = len(lineup)
     if not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
     if not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     lineup_arr = np.asarray(lineup, np.int64)
+    roster, index = seat_players(players, n)
     parts = []
     for first in range(0, num_games, chunk):
         size = min(chunk, num_games - first)
@@ -139,7 +172,7 @@ def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int
         entry_of = (np.arange(n)[None, :] - game_ids[:, None]) % n  # entry in seat s of game i
         player_of = lineup_arr[entry_of]
         game = EvalGame(size, n, cards, rng)
-        play_out(game, players, player_of, on_finished)
+        play_out(game, roster, index[player_of, np.arange(n)], on_finished)
         parts.append(Played(player_of, game.winner.copy(), game.placements(), game.round.copy(),
                             game.rounds_in(), game.start_cards - game.cards))
     return Played(*(np.concatenate(p) for p in zip(*parts, strict=True)))

@@ -1,0 +1,50 @@
+"""How long work reports itself (pagadores_train.progress): the reports made, never the time."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from pagadores_train.progress import LINES, SILENT, Reporter
+
+
+def _lines(stream: io.StringIO) -> list[str]:
+    return stream.getvalue().splitlines()
+
+
+def test_a_solver_phase_starts_at_the_solvers_first_call_and_steps_by_tenths() -> None:
+    stream = io.StringIO()
+    with Reporter(bars=False, stream=stream).solver_phase("solving") as progress:
+        assert _lines(stream) == []  # nothing before the solver has accepted the table
+        for done in range(1, 41):
+            progress(done, 40)
+    lines = _lines(stream)
+    assert lines[0] == "solving: 40 positions"
+    steps = [int(m.group(1)) for line in lines[1:-1]
+             if (m := re.fullmatch(r"solving: (\d+)/40 positions \[\d+ s\]", line))]
+    assert steps == [4, 8, 12, 16, 20, 24, 28, 32, 36, 40] == sorted(set(steps))
+    assert len(lines) == 12 and re.fullmatch(r"solving: done \[\d+ s\]", lines[-1])
+
+
+def test_a_refused_solve_reports_nothing_and_a_stopped_one_says_so() -> None:
+    stream = io.StringIO()
+    reporter = Reporter(bars=False, stream=stream)
+    with pytest.raises(ValueError), reporter.solver_phase("solving"):
+        raise ValueError("too big")  # the solver refused before its first call
+    assert _lines(stream) == []
+    with pytest.raises(KeyboardInterrupt), reporter.solver_phase("solving") as progress:
+        progress(1, 5)
+        raise KeyboardInterrupt
+    assert _lines(stream)[0] == "solving: 5 positions"
+    assert re.fullmatch(r"solving: stopped \[\d+ s\]", _lines(stream)[-1])
+
+
+def test_a_silent_solver_phase_says_nothing(capsys) -> None:
+    with SILENT.solver_phase("solving") as progress:
+        progress(1, 1)
+    assert capsys.readouterr() == ("", "")
+    with LINES.solver_phase("solving") as progress:
+        progress(1, 1)
+    assert "".join(capsys.readouterr()).splitlines()[0] == "solving: 1 position"
