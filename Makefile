@@ -25,11 +25,12 @@ train: $(STAMP)
 	$(PY) -m pagadores_train.train $(CONFIG) --fresh
 
 # make train, then publish its results.md as docs/results/<name>.md, the file the README
-# quotes (tests/test_published_results.py holds the quote to it).
+# quotes, and its learning curve beside it (tests/test_published_results.py holds the quote to it).
 RUN_NAME := $(basename $(notdir $(CONFIG)))
 results: train
 	mkdir -p docs/results
 	cp runs/$(RUN_NAME)/results.md docs/results/$(RUN_NAME).md
+	cp runs/$(RUN_NAME)/learning_curve.png docs/results/$(RUN_NAME)_learning_curve.png
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
