@@ -6,6 +6,8 @@ process) on one local Ray started with 2 CPUs and shut down after the module.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -56,7 +58,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("rllib")
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        a = train(tiny(tmp, "a"))
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):  # progress_bar: false, so status lines
+            a = train(tiny(tmp, "a"))
         b = train(tiny(tmp, "b"))
         policies = {name: make_policy(f"rllib:path={tmp / name}") for name in "ab"}
         config = tmp / "a.yaml"
@@ -64,7 +68,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         code = train_main([str(config), "--timesteps", "600"])
     finally:
         ray.shutdown()
-    return {"tmp": tmp, "a": a, "b": b, "policies": policies, "cli": code}
+    return {"tmp": tmp, "a": a, "b": b, "policies": policies, "cli": code,
+            "said": said.getvalue()}
+
+
+def test_a_run_says_what_it_does_through_its_final_evaluation(runs: dict[str, Any]) -> None:
+    """Before, a small run checkpointed and then sat silent through its exact pass."""
+    said = [line.partition(" [")[0] for line in runs["said"].splitlines()]
+    assert said[:3] == ["starting a new run in " + str(runs["tmp"] / "a"),
+                        "training: 400 steps", "training: 200/400 steps"]
+    assert "final evaluation: 1/2 steps (30 games against sensible)" in said
+    assert any(line.startswith("exact pass of the policy: ") for line in said)
+    assert said[-1] == "final evaluation: done"
 
 
 def test_tiny_run_writes_a_checkpoint_and_its_report(runs: dict[str, Any]) -> None:
