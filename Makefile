@@ -22,7 +22,7 @@ install: $(STAMP)
 # --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder. The table it
 # prints is also written to runs/<name>/results.md, with the commit, platform and versions.
 train: $(STAMP)
-	$(PY) -m pagadores_train.train $(CONFIG) --fresh
+	$(PY) -m pagadores_cli.train $(CONFIG) --fresh
 
 # make train, then publish its results.md as docs/results/<name>.md, the file the README
 # quotes, and its learning curve beside it (tests/test_published_results.py holds the quote to it).

@@ -1,7 +1,7 @@
 """What a run folder holds: how the players and the trainers tell an SB3 run from an RLlib run.
 
 ``pagadores train`` writes an SB3 run as ``model.zip`` and ``checkpoints/model_<t>_steps.zip``
-(``pagadores_train.train``); an RLlib run as ``checkpoints/step_<N>/`` algorithm checkpoints
+(``pagadores_train.sb3``); an RLlib run as ``checkpoints/step_<N>/`` algorithm checkpoints
 named by ``checkpoints/latest.json`` (``pagadores_train.rllib``). Each kind is recognised by
 these names alone, so ``model:path=`` can say it was given an RLlib run and ``rllib:path=`` an
 SB3 one, and neither adapter imports the other.

@@ -11,11 +11,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from pagadores_env.atomic import failed_write
 from pagadores_train.benchmark import BACKENDS, check_out_dir, load_suite, run_suite
 from pagadores_train.benchmark_stats import SUMMARY, write_summary
 from pagadores_train.lock import hold_run_folder
 from pagadores_train.progress import BARS, LINES
-from pagadores_train.train import is_write_failure, warn, write_failure
+from pagadores_train.run_folder import warn
 
 from .main import INTERRUPTED, fail
 
@@ -65,9 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:  # SuiteError, FolderInUse, and the config checks' ConfigError
         fail(parser, err)
     except OSError as err:
-        if not is_write_failure(err):
+        line = failed_write(err)
+        if line is None:
             raise
-        print(f"{PROG}: error: {write_failure(err)}; the finished trials are kept and a rerun "
+        print(f"{PROG}: error: {line}; the finished trials are kept and a rerun "
               "resumes with the others", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
-    "train": ("pagadores_train.train",
+    "train": ("pagadores_cli.train",
               "train an SB3 agent from a YAML config (see: pagadores train -h)"),
     "bench": ("pagadores_cli.bench", "measure speed; --section solver: the exact solver's "
               "scaling (see: pagadores bench -h)"),
@@ -210,7 +210,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    from pagadores_train.evaluate import tournament
+    from pagadores_train.tournament import tournament
 
     _check_out(args.out)
     _check_game_options(args)

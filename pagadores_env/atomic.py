@@ -14,6 +14,7 @@ whose ``line`` says so in one line, for commands to print instead of a traceback
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from collections.abc import Callable
@@ -29,6 +30,22 @@ class WriteError(OSError):
         """The failure in one line: which file, in which folder, and why."""
         path = Path(str(self.filename))
         return f"cannot write {path.name} in {path.parent}: {self.strerror or self}"
+
+
+#: What a write to a full disk, a full quota, a file too large or a read-only file system
+#: fails with, whoever wrote (torch, tensorboard, Ray write files of their own).
+FULL_OR_READ_ONLY = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS)
+
+
+def failed_write(err: OSError) -> str | None:
+    """``err`` in one line if it is a file that could not be written (a ``WriteError``, or
+    another writer's ``FULL_OR_READ_ONLY`` failure), else None (some other ``OSError``)."""
+    if isinstance(err, WriteError):
+        return err.line
+    if err.errno not in FULL_OR_READ_ONLY:
+        return None
+    where = f" {err.filename}" if err.filename else ""
+    return f"cannot write{where}: {err.strerror or err}"
 
 
 def write_atomic(path: str | Path, data: bytes | str | Callable[[BinaryIO], object]) -> Path:

@@ -11,8 +11,11 @@ import json
 
 import pytest
 
-from pagadores_train import compare, train
-from pagadores_train.config import ConfigError, config_from_dict
+from pagadores_env.policies import make_policy
+from pagadores_train import compare, model_eval
+from pagadores_train.config import config_from_dict
+from pagadores_train.reports import RunResult
+from pagadores_train.settings import ConfigError
 from pagadores_train.yardstick import learner_exact
 
 TABLE = {"num_players": 3, "cards": 2}
@@ -34,7 +37,7 @@ def solves(monkeypatch):
         calls.append(player)
         return learner_exact(player, *args, **kwargs)
 
-    monkeypatch.setattr(train, "learner_exact", spy)
+    monkeypatch.setattr(model_eval, "learner_exact", spy)
     return calls
 
 
@@ -48,11 +51,11 @@ def config(tmp_path, compared=("sensible", "random")):
 
 def test_compared_agents_get_the_trained_policys_measures_exactly(folder, solves, tmp_path):
     cfg = config(tmp_path)
-    compared = train.compare_agents(cfg)
+    compared = model_eval.compare_agents(cfg)
     assert list(compared) == ["sensible", "random"]
     for spec, results in compared.items():
         assert [r.opponent for r in results] == ["sensible", "stop-first"]
-        measured = learner_exact(train.make_policy(spec), ["sensible", "stop-first"], 3, 2)
+        measured = learner_exact(make_policy(spec), ["sensible", "stop-first"], 3, 2)
         for r in results:
             assert r.stats.trials == 60
             assert r.exact_win == pytest.approx(measured.win_probability[r.opponent], abs=1e-12)
@@ -64,9 +67,9 @@ def test_compared_agents_get_the_trained_policys_measures_exactly(folder, solves
 
 def test_a_second_run_reads_the_cache_instead_of_solving(folder, solves, tmp_path):
     cfg = config(tmp_path)
-    first = train.compare_agents(cfg)
+    first = model_eval.compare_agents(cfg)
     assert len(solves) == 2 and compare.cache_path().exists()
-    second = train.compare_agents(cfg)
+    second = model_eval.compare_agents(cfg)
     assert len(solves) == 2  # nothing solved again
     assert [[(r.exact_win, r.nash_conv) for r in rs] for rs in second.values()] == \
         [[(r.exact_win, r.nash_conv) for r in rs] for rs in first.values()]
@@ -75,7 +78,7 @@ def test_a_second_run_reads_the_cache_instead_of_solving(folder, solves, tmp_pat
 def test_a_damaged_cache_is_set_aside_and_rebuilt(folder, solves, tmp_path, capsys):
     folder.mkdir()
     compare.cache_path().write_text('{"entries": [1, 2')
-    train.compare_agents(config(tmp_path, ["sensible"]))
+    model_eval.compare_agents(config(tmp_path, ["sensible"]))
     aside = folder / (compare.CACHE_NAME + ".damaged")
     assert aside.read_text() == '{"entries": [1, 2'  # kept, not deleted
     assert "did not read" in capsys.readouterr().err
@@ -93,10 +96,10 @@ def test_only_seed_independent_named_agents_are_cached():
 
 def test_the_final_table_puts_every_agent_under_each_opponent(folder, tmp_path):
     cfg = config(tmp_path)
-    final = train.evaluate_player(train.make_policy("threshold"), cfg, 60, True,
-                                  lambda at: learner_exact(train.make_policy("threshold"),
+    final = model_eval.evaluate_player(make_policy("threshold"), cfg, 60, True,
+                                  lambda at: learner_exact(make_policy("threshold"),
                                                            ["sensible", "stop-first"], 3, 2))
-    table = train.RunResult(tmp_path, 0, 0.0, final, train.compare_agents(cfg)).table()
+    table = RunResult(tmp_path, 0, 0.0, final, model_eval.compare_agents(cfg)).table()
     lines = table.splitlines()
     assert lines[0].split()[:2] == ["agent", "opponent"] and lines[0].endswith("NashConv")
     body = [line.split() for line in lines[2:8]]
@@ -122,7 +125,7 @@ def test_a_cache_hit_is_one_status_line_and_a_miss_reports_its_solver_pass(folde
     key = compare.cache_key("sensible", ["random"], 3, 2, 0)
 
     def compute():
-        return learner_exact(train.make_policy("sensible"), ["random"], 3, 2,
+        return learner_exact(make_policy("sensible"), ["random"], 3, 2,
                              progress=LINES, label="sensible: exact")
 
     first = compare.cached_exact(key, compute, progress=LINES, label="sensible: exact")

@@ -9,14 +9,13 @@ import pytest
 from pagadores_train.config import (
     ALGORITHMS,
     Config,
-    ConfigError,
     config_from_dict,
-    describe,
     load_config,
     save_config,
     table_sizes,
 )
-from pagadores_train.rllib import is_rllib_config, load_rllib_config
+from pagadores_train.rllib_config import is_rllib_config, load_rllib_config
+from pagadores_train.settings import ConfigError, describe
 
 SHIPPED = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
 #: RLlib configs (an ``rllib:`` section) have their own schema (pagadores_train.rllib).
@@ -376,7 +375,7 @@ def test_a_count_that_is_no_whole_number_is_refused_naming_the_key(value: object
 def test_count_flags_take_what_the_config_takes() -> None:
     import argparse
 
-    from pagadores_train.config import count_argument
+    from pagadores_train.settings import count_argument
 
     parser = argparse.ArgumentParser(prog="pagadores train", exit_on_error=False)
     parser.add_argument("--timesteps", type=count_argument)
@@ -431,21 +430,21 @@ def test_a_truncated_or_binary_config_is_refused_in_one_line_naming_where(tmp_pa
     with pytest.raises(ConfigError, match=r"cannot read .*binary.yaml: not UTF-8 text") as err:
         load_config(binary)
     assert "\n" not in str(err.value)
-    from pagadores_train.rllib import load_rllib_config  # the RLlib configs' reader is the same
+    from pagadores_train.rllib_config import load_rllib_config
     with pytest.raises(ConfigError) as err:
         load_rllib_config(cut)
     assert str(err.value).endswith("line 3, column 4: could not find expected ':'")
 
 
 def test_describe_lists_every_key() -> None:
-    text = describe()
+    text = describe(Config)
     for key in ("algo.hyperparams", "env.num_players", "vec_env.n_envs", "eval.every",
                 "checkpoint_every", "total_timesteps", "output_dir"):
         assert f"  {key} = " in text
 
 
 def test_train_help_lists_both_kinds_of_config_keys() -> None:
-    from pagadores_train.train import build_parser
+    from pagadores_cli.train import build_parser
 
     text = build_parser().format_help()
     assert "algo.hyperparams" in text and "rllib.num_env_runners" in text

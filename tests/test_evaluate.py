@@ -12,18 +12,15 @@ import pytest
 
 from pagadores_agents.heuristics import SensiblePolicy
 from pagadores_env import atomic
-from pagadores_train.evaluate import (
+from pagadores_train.evaluate import AgentStats, EvalResult, evaluate_agents, wilson_interval
+from pagadores_train.progress import LINES, Reporter
+from pagadores_train.tournament import (
     ELO,
-    AgentStats,
-    EvalResult,
     bradley_terry,
     bradley_terry_covariance,
-    evaluate_agents,
     rank_ranges,
     tournament,
-    wilson_interval,
 )
-from pagadores_train.progress import LINES, Reporter
 from tests.players import RowByRow
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -15,8 +15,10 @@ from pagadores_env.perudo import exact
 from pagadores_env.policies import make_policy
 from pagadores_train import best_response as module
 from pagadores_train.best_response import BestResponseOpponent
-from pagadores_train.config import ConfigError, config_from_dict
-from pagadores_train.train import read_rows, train
+from pagadores_train.config import config_from_dict
+from pagadores_train.reports import read_rows
+from pagadores_train.sb3 import train
+from pagadores_train.settings import ConfigError
 
 
 def _seat_edges(seat: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from pagadores_env.perudo import exact
 from pagadores_env.policies import batch_actions, make_policy
 from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.perudo import EXACT_NOTE, exact_measures
-from pagadores_train.train import train
+from pagadores_train.sb3 import train
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 #: The probabilistic bidder's exact exploitability in the 1-die game.

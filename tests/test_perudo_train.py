@@ -17,10 +17,12 @@ from pagadores_cli.play_perudo import parse_answer, play
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.rules import DUDO, bid_action
 from pagadores_env.policies import make_policy
-from pagadores_train.config import ConfigError, config_from_dict, load_config
+from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.evaluate import wilson_interval
 from pagadores_train.perudo import EXACT_NOTE, DiceShaping, evaluate_perudo, rounds_in
-from pagadores_train.train import read_rows, train
+from pagadores_train.reports import read_rows
+from pagadores_train.sb3 import train
+from pagadores_train.settings import ConfigError
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 TINY = {"env": {"game": "perudo", "dice": 2, "shaping": 0.1},

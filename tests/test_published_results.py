@@ -1,6 +1,6 @@
 """What we publish is what the code printed: every results table the README quotes (after a
 ``<!-- results: FILE -->`` marker) is exactly the table in that committed results file, which
-``make results`` writes from a ``make train`` run (``pagadores_train.train.write_results``)
+``make results`` writes from a ``make train`` run (``pagadores_train.reports.write_results``)
 and which names the commit, platform and library versions it was printed with."""
 
 from __future__ import annotations

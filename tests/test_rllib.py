@@ -20,19 +20,14 @@ import pytest
 import torch
 import yaml
 
+from pagadores_cli.train import main as train_main
 from pagadores_env import IllegalMoveError, pagadores_v0
 from pagadores_env.policies import make_policy
 from pagadores_train.evaluate import evaluate_agents
-from pagadores_train.rllib import (
-    ConfigError,
-    RLlibConfig,
-    RunError,
-    remove_run_files,
-    rllib_config_from_dict,
-    saved_run,
-    train,
-)
-from pagadores_train.train import main as train_main
+from pagadores_train.rllib import LAYOUT, saved_run, train
+from pagadores_train.rllib_config import RLlibConfig, rllib_config_from_dict
+from pagadores_train.run_folder import RunError
+from pagadores_train.settings import ConfigError
 
 TINY = {"seed": 3, "total_timesteps": 400, "progress_bar": False,
         "env": {"num_players": 3, "cards": 2},
@@ -230,8 +225,9 @@ def test_a_right_checkpoint_loads_without_a_run(tmp_path: Path) -> None:
 
 
 def test_importing_the_packages_leaves_ray_out() -> None:
-    code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.train, "
-            "pagadores_train.rllib; from pagadores_env.policies import make_policy; "
+    code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.sb3, "
+            "pagadores_cli.train, pagadores_train.rllib; "
+            "from pagadores_env.policies import make_policy; "
             "make_policy('sensible'); "
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -259,11 +255,12 @@ def test_fresh_removes_only_what_a_run_wrote(tmp_path: Path) -> None:
     (config.run_dir / "checkpoints" / "notes.txt").write_text("mine")
     (config.run_dir / "final_eval.csv").write_text("x")
     (config.run_dir / "keep.txt").write_text("mine")
-    with pytest.raises(RunError, match="no config.yaml of an RLlib run, so it is left alone"):
+    with pytest.raises(RunError, match="no config.yaml of an RLlib run, so it is not a run "
+                                       "folder of ours and is left alone"):
         saved_run(config, fresh=True)
     (config.run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict()))
     assert saved_run(config, fresh=True) is None
-    remove_run_files(config.run_dir)
+    LAYOUT.remove(config.run_dir)
     assert sorted(str(p.relative_to(config.run_dir)) for p in config.run_dir.rglob("*")) == [
         "checkpoints", "checkpoints/notes.txt", "keep.txt"]
 

@@ -16,11 +16,12 @@ import pytest
 import yaml
 
 from pagadores_cli import benchmark as benchmark_cli
+from pagadores_cli.train import main
 from pagadores_train.config import save_config
 from pagadores_train.lock import LOCK, FolderInUse, hold_run_folder
-from pagadores_train.rllib import rllib_config_from_dict
 from pagadores_train.rllib import train as rllib_train
-from pagadores_train.train import main, train
+from pagadores_train.rllib_config import rllib_config_from_dict
+from pagadores_train.sb3 import train
 from tests.test_train_recovery import base, eval_steps
 
 HOST = socket.gethostname()

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pagadores_cli.train import main
 from pagadores_env.atomic import WriteError
-from pagadores_train import train as trainer
+from pagadores_train import reports
+from pagadores_train.sb3 import train
 from pagadores_train.selfplay import SnapshotPool
-from pagadores_train.train import main, train
 from tests.test_published_results import TABLE
 from tests.test_run_lock import config_file
 from tests.test_selfplay import tiny_model
@@ -98,7 +99,7 @@ def test_a_full_disk_is_one_line_with_the_step_a_rerun_resumes_from(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Before: an ``OSError`` traceback out of ``write_atomic``."""
     path = config_file(tmp_path, 512)
-    real = trainer.write_atomic
+    real = reports.write_atomic
     writes = {"eval.csv": 0}
 
     def full_at_the_third_eval_csv(target: Any, data: Any) -> Any:
@@ -107,7 +108,7 @@ def test_a_full_disk_is_one_line_with_the_step_a_rerun_resumes_from(
             if writes["eval.csv"] == 3:
                 raise WriteError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
         return real(target, data)
-    monkeypatch.setattr(trainer, "write_atomic", full_at_the_third_eval_csv)
+    monkeypatch.setattr(reports, "write_atomic", full_at_the_third_eval_csv)
     assert main([str(path), "--no-progress"]) == 1
     run = tmp_path / "default"
     assert capsys.readouterr().err == (

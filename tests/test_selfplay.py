@@ -11,14 +11,16 @@ from sb3_contrib import MaskablePPO
 
 from pagadores_env.gym_env import PagadoresGymEnv
 from pagadores_env.vec_env import PagadoresVecEnv
-from pagadores_train.config import ConfigError, config_from_dict, load_config
+from pagadores_train.config import config_from_dict, load_config
+from pagadores_train.run_folder import RunError
+from pagadores_train.sb3 import train
 from pagadores_train.selfplay import (
     SelfPlayOpponent,
     SnapshotEvery,
     SnapshotPool,
     priority_weights,
 )
-from pagadores_train.train import RunError, train
+from pagadores_train.settings import ConfigError
 
 from .test_agents import real_decisions
 from .test_train import CONFIGS, tiny

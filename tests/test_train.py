@@ -13,8 +13,10 @@ import pytest
 import torch
 from sb3_contrib import MaskablePPO
 
-from pagadores_train.config import Config, ConfigError, config_from_dict, load_config
-from pagadores_train.train import hyperparams, main, train
+from pagadores_cli.train import main
+from pagadores_train.config import Config, config_from_dict, load_config
+from pagadores_train.sb3 import hyperparams, train
+from pagadores_train.settings import ConfigError
 from pagadores_train.yardstick import learner_exact
 
 CONFIGS = Path(__file__).parent.parent / "configs"
@@ -246,7 +248,7 @@ def test_three_player_reports_carry_what_learner_exact_measured(
     # table (a heuristic is measured in the model's place: the model's own passes take a
     # minute here; the slow test below measures the model itself).
     from pagadores_env.policies import make_policy
-    from pagadores_train import train as training
+    from pagadores_train import model_eval
 
     measured = []
 
@@ -254,7 +256,7 @@ def test_three_player_reports_carry_what_learner_exact_measured(
         measured.append(learner_exact(make_policy("sensible"), *args, **kwargs))
         return measured[-1]
 
-    monkeypatch.setattr(training, "learner_exact", instead)
+    monkeypatch.setattr(model_eval, "learner_exact", instead)
     # two rollouts: the linear learning rate is 0 in the last, so one would leave the weights
     # as they were and the final evaluation would reuse the baseline's numbers
     result = train(three_players(tmp_path, ["stop-first"], total_timesteps=256))
@@ -290,10 +292,10 @@ def test_three_player_runs_measure_the_trained_model_exactly(tmp_path: Path) -> 
 
 def test_exact_numbers_beyond_the_limits_are_left_out_and_said(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pagadores_train import train as training
+    from pagadores_train import model_eval
 
-    monkeypatch.setattr(training, "EVERY_ROWS", 0)
-    monkeypatch.setattr(training, "FINAL_ROWS", 0)
+    monkeypatch.setattr(model_eval, "EVERY_ROWS", 0)
+    monkeypatch.setattr(model_eval, "FINAL_ROWS", 0)
     config = tiny(load_config(CONFIGS / "three_players.yaml"), tmp_path, 64,
                   eval={"every": 0, "games": 3, "final_games": 3,
                         "opponents": ["random"], "exact": True})

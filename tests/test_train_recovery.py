@@ -13,9 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
-from pagadores_train import train as trainer
-from pagadores_train.config import ConfigError, load_config, save_config
-from pagadores_train.train import Interrupted, RunError, main, train
+from pagadores_cli.train import main
+from pagadores_train import callbacks, checkpoints, reports, sb3
+from pagadores_train.config import load_config, save_config
+from pagadores_train.run_folder import Interrupted, RunError
+from pagadores_train.sb3 import train
+from pagadores_train.settings import ConfigError
 from tests.test_train import CONFIGS, rows, tiny
 
 # tiny(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
@@ -121,7 +124,7 @@ def _evaluate_failing_at(step: int, error: BaseException,
                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the evaluation during training at ``step`` raise ``error`` (a kill or Ctrl-C in
     the middle of it), once."""
-    real = trainer.evaluate_model
+    real = callbacks.evaluate_model
     state = {"armed": True}
 
     def evaluate_model(model: Any, config: Any, games: int, final: bool = False,
@@ -130,7 +133,7 @@ def _evaluate_failing_at(step: int, error: BaseException,
             state["armed"] = False
             raise error
         return real(model, config, games, final=final, **reporting)
-    monkeypatch.setattr(trainer, "evaluate_model", evaluate_model)
+    monkeypatch.setattr(callbacks, "evaluate_model", evaluate_model)
 
 
 def test_a_kill_during_an_evaluation_loses_no_row(tmp_path: Path,
@@ -151,7 +154,7 @@ def test_a_kill_during_an_evaluation_loses_no_row(tmp_path: Path,
 def test_an_evaluation_missing_at_the_resume_step_is_done_first(run: Path) -> None:
     """As a kill between the checkpoint at 512 and its evaluation left it (the old order)."""
     kept = [r for r in rows(run / "eval.csv") if r["timesteps"] != "512"]
-    trainer.write_csv(run / "eval.csv", kept)
+    reports.write_csv(run / "eval.csv", kept)
     train(base(run.parent, 768))
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
 
@@ -291,7 +294,7 @@ def test_a_folder_without_a_checkpoint_is_not_a_run_to_protect(tmp_path: Path) -
     failed = base(tmp_path, 128, seed=7)
     (tmp_path / "default").mkdir()
     save_config(failed, tmp_path / "default" / "config.yaml")
-    trainer.write_csv(tmp_path / "default" / "eval.csv", [
+    reports.write_csv(tmp_path / "default" / "eval.csv", [
         {"timesteps": 0, "wall_time_s": 0.1, "opponent": "stale", "games": 20}])
     result = train(base(tmp_path, 128))
     assert load_config(result.run_dir / "config.yaml").seed == 0
@@ -322,7 +325,7 @@ def test_a_second_ctrl_c_during_the_checkpoint_leaves_the_last_one(
 
     def save(self: Any, model: Any) -> None:
         raise KeyboardInterrupt  # the second Ctrl-C, while saving after the first
-    monkeypatch.setattr(trainer.CheckpointEvery, "save", save)
+    monkeypatch.setattr(checkpoints.CheckpointEvery, "save", save)
     args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
             "--timesteps", "1024"]
     assert main(args) == 130
@@ -337,7 +340,7 @@ def test_ctrl_c_before_the_run_starts_changes_nothing(
         capsys: pytest.CaptureFixture[str]) -> None:
     def interrupted(*args: Any) -> Any:
         raise KeyboardInterrupt
-    monkeypatch.setattr(trainer, "make_vec_env", interrupted)
+    monkeypatch.setattr(sb3, "make_vec_env", interrupted)
     listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
     args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent), "--fresh"]
     assert main(args) == 130

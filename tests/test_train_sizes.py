@@ -8,8 +8,10 @@ import csv
 
 import pytest
 
-from pagadores_train import train
-from pagadores_train.config import ConfigError, config_from_dict, table_sizes
+from pagadores_env.policies import make_policy
+from pagadores_train import sb3
+from pagadores_train.config import config_from_dict, table_sizes
+from pagadores_train.settings import ConfigError
 from pagadores_train.yardstick import learner_exact
 
 
@@ -45,7 +47,7 @@ def test_a_run_at_two_sizes_trains_on_both_and_is_evaluated_at_each(tmp_path, mo
                  "compare": ["sensible"]},
         "output_dir": str(tmp_path), "progress_bar": False}, name="mixed")
     seen: set[int] = set()
-    real = train.make_vec_env
+    real = sb3.make_vec_env
 
     def spy(config, *opponents):  # the sizes the training games were played at
         env = real(config, *opponents)
@@ -58,13 +60,13 @@ def test_a_run_at_two_sizes_trains_on_both_and_is_evaluated_at_each(tmp_path, mo
         env.venv.step_wait = step_wait
         return env
 
-    monkeypatch.setattr(train, "make_vec_env", spy)
-    result = train.train(config)
+    monkeypatch.setattr(sb3, "make_vec_env", spy)
+    result = sb3.train(config)
     assert seen == {2, 3}
     assert [(r.players, r.opponent) for r in result.final] == [(2, "sensible"), (3, "sensible")]
     two, three = result.final
     assert two.exact is not None and 0 < two.exact.win_probability < 1  # the 2-player yardstick
-    model = train.make_policy(f"model:path={result.run_dir / 'model.zip'}")
+    model = make_policy(f"model:path={result.run_dir / 'model.zip'}")
     measured = learner_exact(model, ["sensible"], 3, 2, 3)
     assert three.exact_win == pytest.approx(measured.win_probability["sensible"], abs=1e-12)
     assert three.nash_conv == pytest.approx(measured.nash_conv, abs=1e-12)

@@ -15,8 +15,9 @@ import torch
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from pagadores_train.config import Config, load_config
-from pagadores_train.train import Interrupted, algorithm_class, train
+from pagadores_train.config import Config, algorithm_class, load_config
+from pagadores_train.run_folder import Interrupted
+from pagadores_train.sb3 import train
 from tests.test_train import CONFIGS, rows, tiny
 
 #: Per config: its rollout in steps under ``tiny`` (2 envs; MaskablePPO n_steps 64, DQN

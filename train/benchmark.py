@@ -26,7 +26,7 @@ replace every task's (the smoke suite's tiny budget).
 
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
-wall time), ``runs/<trial>/`` (each trial's training run folder, ``pagadores_train.train``),
+wall time), ``runs/<trial>/`` (each trial's training run folder, ``pagadores_train.sb3``),
 ``benchmark.json`` (marks the folder as ours), and the aggregate (``benchmark_stats``). A
 rerun skips trials whose file exists (resume: a killed suite loses the trials in flight
 only, which restart from scratch so their results equal an uninterrupted run's). A folder
@@ -59,20 +59,11 @@ from typing import Any
 from pagadores_env.atomic import write_atomic
 from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
-from .config import (
-    ALGORITHMS,
-    Config,
-    ConfigError,
-    config_from_dict,
-    integer,
-    mapping,
-    policy_spec,
-    read_yaml,
-    spec_list,
-)
+from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
 from .progress import Reporter, reporter
 from .ray_cluster import join_or_start
+from .settings import ConfigError, integer, mapping, read_yaml
 
 #: How often a pool worker checks that the command that started it still runs (seconds).
 PARENT_POLL_S = 1.0
@@ -274,7 +265,7 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     from pagadores_env.policies import make_policy
 
     from .progress import SILENT
-    from .train import train
+    from .sb3 import train
 
     began = time.perf_counter()
     config = trial_config(spec, Path(out))

@@ -24,7 +24,7 @@ import numpy as np
 from pagadores_env.atomic import write_atomic
 
 from .benchmark import TRIALS
-from .evaluate import _figure, _save_figure
+from .evaluate import figure, save_figure
 
 SUMMARY = "summary.md"
 PLOTS = {"aggregates": "aggregates.png", "profile": "performance_profile.png",
@@ -155,7 +155,7 @@ def summary_markdown(agg: Aggregate, records: list[dict[str, Any]]) -> str:
 
 def plot_aggregates(agg: Aggregate, path: Path) -> None:
     """IQM and mean per algorithm with their CIs, side by side."""
-    fig = _figure((8.0, 0.6 * len(agg.point) + 1.5))
+    fig = figure((8.0, 0.6 * len(agg.point) + 1.5))
     axes = fig.subplots(1, 2, sharey=True)
     algos = list(agg.point)
     for k, (ax, name) in enumerate(zip(axes, ("IQM", "mean"), strict=True)):
@@ -167,7 +167,7 @@ def plot_aggregates(agg: Aggregate, path: Path) -> None:
         ax.set_yticks(range(len(algos)), algos)
         ax.set_xlabel(f"{name} of normalised score")
         ax.grid(axis="x", alpha=0.3)
-    _save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def plot_profile(agg: Aggregate, path: Path, reps: int = REPS) -> None:
@@ -177,13 +177,13 @@ def plot_profile(agg: Aggregate, path: Path, reps: int = REPS) -> None:
     everything = np.concatenate([s.ravel() for s in agg.scores.values()])
     taus = np.linspace(min(0.0, everything.min()), max(1.0, everything.max()), 101)
     profiles, cis = library.create_performance_profile(agg.scores, taus, reps=reps)
-    fig = _figure()
+    fig = figure()
     ax = fig.subplots()
     plot_utils.plot_performance_profiles(profiles, taus, performance_profile_cis=cis, ax=ax,
                                          xlabel="normalised score τ",
                                          ylabel="fraction of runs with score > τ")
     ax.legend(loc="lower left")
-    _save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def plot_improvement(agg: Aggregate, path: Path) -> None:
@@ -192,11 +192,11 @@ def plot_improvement(agg: Aggregate, path: Path) -> None:
 
     probs = {k: p for k, (p, _) in agg.improvement.items()}
     cis = {k: ci.reshape(2, 1) for k, (_, ci) in agg.improvement.items()}
-    fig = _figure((7.0, 0.6 * len(probs) + 2.0))
+    fig = figure((7.0, 0.6 * len(probs) + 2.0))
     # rliable writes its column titles beside and above the axes, outside the layout
     fig.get_layout_engine().set(rect=(0.08, 0.0, 0.84, 0.85))
     plot_utils.plot_probability_of_improvement(probs, cis, ax=fig.subplots())
-    _save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def write_summary(out: str | Path, reps: int = REPS) -> Aggregate:

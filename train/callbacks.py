@@ -20,6 +20,11 @@ an update for every step it is labelled with and a resume repeats no update and 
 A second Ctrl-C stops at once; the update in progress is then lost and the previous checkpoint
 stands (``RunCallbacks.mid_rollout`` tells).
 
+``EvaluateEvery`` writes the run's ``eval.csv`` and its tensorboard points at the evaluation
+steps (checkpoints: ``pagadores_train.checkpoints``; snapshots: ``pagadores_train.selfplay``);
+``TrainingProgress`` reports the training phase, up to the step ``learn`` will really stop at
+(``planned_timesteps``: whole rollouts).
+
 Work between updates must not change the training either: loading a saved model to evaluate or
 to seat as a snapshot builds a network, which draws its initial weights from torch's global
 generator, the one PPO samples its actions from. ``isolated_rng`` puts the global generators
@@ -34,11 +39,20 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
+
+from .config import Config
+from .model_eval import evaluate_model
+from .progress import SILENT, Phase, Reporter
+from .reports import eval_rows, read_rows, write_csv
+from .run_folder import Clock
 
 
 @contextmanager
@@ -148,3 +162,102 @@ class RunCallbacks(CallbackList):
             yield
         finally:
             signal.signal(signal.SIGINT, previous)
+
+
+def rollout_steps(model: BaseAlgorithm) -> int:
+    """The steps of one rollout, between two updates: ``n_steps`` (on-policy) or
+    ``train_freq`` (off-policy, in steps) steps of every env."""
+    per_env = (model.n_steps if isinstance(model, OnPolicyAlgorithm)
+               else model.train_freq.frequency)
+    return per_env * model.n_envs
+
+
+def planned_timesteps(model: BaseAlgorithm, total_timesteps: int) -> int:
+    """The step ``model.learn`` stops at when asked to reach ``total_timesteps``: it checks
+    only between rollouts (``rollout_steps``), so it runs on to the end of the rollout that
+    crosses the total."""
+    rollout = rollout_steps(model)
+    remaining = max(0, total_timesteps - model.num_timesteps)
+    return model.num_timesteps + -(-remaining // rollout) * rollout
+
+
+class EvaluateEvery(AfterUpdate):
+    """Evaluates the model after the update that reaches each multiple of ``eval.every``
+    timesteps (and before a new run's first step, for the untrained baseline), appending to
+    the eval CSV and tensorboard. When training starts at a step whose evaluation is missing
+    from the CSV, it is done first (``evaluation_missing``)."""
+
+    def __init__(self, config: Config, path: Path, clock: Clock,
+                 progress: Reporter = SILENT) -> None:
+        super().__init__()
+        self.config = config
+        self.schedule = Every(config.eval.every)
+        self.path = path
+        self.clock = clock
+        self.progress = progress
+
+    def _on_training_start(self) -> None:
+        self.schedule.start_at(self.num_timesteps)
+        last = max((int(r["timesteps"]) for r in read_rows(self.path)), default=-1)
+        if evaluation_missing(self.num_timesteps, last, self.schedule.every):
+            self.run()
+
+    def _after_update(self) -> None:
+        if self.schedule.due(self.num_timesteps):
+            self.run()
+
+    def run(self) -> None:
+        """Evaluate the model now and add its rows to the eval CSV and tensorboard (dumped
+        at this step, so tensorboard's steps are trained steps too)."""
+        steps = self.model.num_timesteps
+        with isolated_rng():
+            results = evaluate_model(self.model, self.config, self.config.eval.games,
+                                     progress=self.progress,
+                                     label=f"evaluation at step {steps:,}")
+        write_csv(self.path, read_rows(self.path) + eval_rows(results, steps, self.clock()))
+        for result in results:
+            self.logger.record(f"eval/win_rate/{result.opponent}", result.stats.win_rate)
+            if result.exact_win_probability is not None:
+                self.logger.record(f"eval/exact_win/{result.opponent}",
+                                   result.exact_win_probability)
+        if results and results[0].exact_exploitability is not None:
+            self.logger.record("eval/exploitability", results[0].exact_exploitability)
+        if results and results[0].exact_nash_conv is not None:
+            self.logger.record("eval/nash_conv", results[0].exact_nash_conv)
+        self.logger.dump(steps)
+
+
+def evaluation_missing(timesteps: int, last: int, every: int) -> bool:
+    """Whether the evaluation due where training starts (``timesteps``) is missing from an
+    eval CSV whose last row is at ``last`` (-1: no rows): the untrained baseline of a new run,
+    or a scheduled one whose step a checkpoint reached first (a Ctrl-C during the evaluation
+    saves the checkpoint at its step)."""
+    return last < 0 or (every > 0 and timesteps // every > last // every)
+
+
+class TrainingProgress(BaseCallback):
+    """The training phase's progress (``pagadores_train.progress``): a bar over timesteps, or
+    a status line at every tenth of them. Its total is the step ``learn`` will really stop at
+    (``planned_timesteps``), not the one asked for, which it overshoots to the end of a
+    rollout (SB3's own bar ended at 20,480/20,000)."""
+
+    def __init__(self, progress: Reporter) -> None:
+        super().__init__()
+        self.progress = progress
+        self.phase: Phase | None = None  # until training starts
+        self.start = 0
+
+    def _on_training_start(self) -> None:
+        total = planned_timesteps(self.model, self.locals["total_timesteps"])
+        self.start = self.model.num_timesteps
+        self.phase = self.progress.phase("training", total - self.start, "step")
+
+    def _on_step(self) -> bool:
+        if self.phase is not None:
+            self.phase.advance_to(self.num_timesteps - self.start)
+        return True
+
+    def close(self, finished: bool = True) -> None:
+        """End the phase, if training started one."""
+        if self.phase is not None:
+            self.phase.close(finished)

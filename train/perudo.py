@@ -64,21 +64,20 @@ from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.seeding import child_rng, child_seed
 
 from .evaluate import (
-    _BACK,
-    _FRONT,
+    BACK,
+    FRONT,
     AgentLike,
     AgentStats,
     EvalResult,
-    TournamentResult,
-    _aligned,
-    _labels,
-    _reseed,
+    agent_labels,
+    aligned,
     entry_rows,
+    reseed_row,
     rounding_note,
-    tournament,
     wilson_interval,
 )
 from .progress import Phase, Reporter, reporter
+from .tournament import TournamentResult, tournament
 
 #: Why a Perudo run's evaluations carry no exact columns.
 EXACT_NOTE = ("exact: skipped: Perudo's exact yardstick (eval.exact) solves 2 players with 1 "
@@ -121,15 +120,15 @@ class PerudoEvalResult(EvalResult):
 
     def table(self) -> str:
         """An aligned plain-text table, one line per agent."""
-        columns = (*_FRONT, _BACK[0],
-                   ("dice lost/round", _BACK[1][1]))
+        columns = (*FRONT, BACK[0],
+                   ("dice lost/round", BACK[1][1]))
         header = tuple(name for name, _ in columns)
         body = [tuple(cell(r) for _, cell in columns) for r in self.rows]
         title = (f"Perudo: {self.num_games} games, {self.num_players} players, {self.cards} "
                  f"dice, seed {self.seed}; mean game length {self.mean_game_length:.2f} rounds;"
                  f" fair share {1 / self.num_players:.3f}")
         rounded = rounding_note(self.num_games, self.games_asked, self.num_players)
-        return "\n".join([title, _aligned([header, *body]), *filter(None, [rounded])])
+        return "\n".join([title, aligned([header, *body]), *filter(None, [rounded])])
 
 
 @dataclass(frozen=True)
@@ -189,7 +188,7 @@ def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games
     agents = list(agents)
     row_of_entry = entry_rows(len(agents), num_players)
     policies = [make_policy(a, game=GAME, seed=child_seed(seed, 1, r)) if isinstance(a, str)
-                else _reseed(make_policy(a, game=GAME), seed, r) for r, a in enumerate(agents)]
+                else reseed_row(make_policy(a, game=GAME), seed, r) for r, a in enumerate(agents)]
     check_tables(policies, num_players, dice)
     games = -(-num_games // num_players) * num_players
     rows_at = [[row_of_entry[(seat - g) % num_players] for seat in range(num_players)]
@@ -199,7 +198,7 @@ def evaluate_perudo(agents: Sequence[AgentLike], num_players: int = 2, num_games
     totals = _Totals(len(policies), num_players)
     for table, rows in zip(tables, rows_at, strict=True):
         totals.add(table, rows, dice)
-    labels = _labels(agents, policies)
+    labels = agent_labels(agents, policies)
     stats = tuple(totals.stats(r, labels[r], row_of_entry.count(r)) for r in range(len(policies)))
     length = float(np.mean([table.round for table in tables]))
     return PerudoEvalResult(num_players, games, seed, dice, length, stats,

@@ -70,7 +70,7 @@ checkpoint (a PPO iteration cut short leaves no consistent state to save); the c
 exits with status 130 and prints the command that resumes.
 
 Evaluation: at the end the policy plays as ``rllib:path=…`` through the same reports as an
-SB3 run (``pagadores_train.train.evaluate_player``, the same final table): Monte Carlo games
+SB3 run (``pagadores_train.model_eval.evaluate_player``, the same final table): Monte Carlo games
 against each ``eval.opponents`` and, at 3 or more players where the solver covers the table,
 its exact NashConv and exact win against each opponent from one solver pass
 (``pagadores_train.yardstick.learner_exact``; 3 players with 10 cards ask the policy about
@@ -86,211 +86,53 @@ from the checkpoint's state, it does not repeat an uninterrupted run exactly.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pagadores_agents.rllib_adapter import SHARED_POLICY
-from pagadores_agents.run_folders import (
-    ALGORITHM_MARKER,
-    CHECKPOINTS,
-    LATEST,
-    latest_checkpoint,
-)
+from pagadores_agents.run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint
 from pagadores_env.atomic import write_atomic
 from pagadores_env.policies import make_policy
-from pagadores_env.rewards import REWARDS
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .config import (
-    ACTIVATIONS,
-    Config,
-    ConfigError,
-    EnvConfig,
-    EvalConfig,
-    boolean,
-    build_section,
-    cards_spec,
-    choice,
-    integer,
-    number,
-    optional,
-    policy_spec,
-    read_yaml,
-    run_name,
-    setting,
-    spec_list,
-    text,
-)
+from .config import Config
 from .lock import hold_run_folder
+from .model_eval import Evaluation, evaluate_player
 from .progress import BARS, LINES, Reporter
 from .ray_cluster import join_or_start
-from .train import (
-    RESUMABLE_CHANGES,
+from .reports import RESULTS, RunResult, eval_rows, write_csv
+from .rllib_config import (
+    RESUMABLE,
+    RLlibConfig,
+    evaluation_config,
+    is_rllib_config,
+    load_rllib_config,
+)
+from .run_folder import (
+    CONFIG,
     Clock,
-    Evaluation,
     Interrupted,
+    Layout,
     RunError,
-    RunResult,
-    Trainer,
     check_not_backwards,
-    command,
-    eval_rows,
-    evaluate_player,
     saved_config,
     say,
     warn,
-    write_csv,
+    write_config,
 )
+from .settings import ConfigError
 from .yardstick import LearnerExact, learner_exact
 
-#: The section that makes a YAML config an RLlib one (``is_rllib_config``).
-SECTION = "rllib"
-#: Keys that may differ when a run is continued: SB3's, and where and how wide it samples.
-RESUMABLE = RESUMABLE_CHANGES | {"rllib.address", "rllib.num_env_runners",
-                                 "rllib.num_envs_per_env_runner", "rllib.torch_threads"}
-#: What a run writes: files in the run folder, and entries of its checkpoints folder.
-RUN_FILES = ("config.yaml", "final_eval.csv")
 STEP = re.compile(r"step_(\d+)")
-#: A checkpoint folder being written (``.step_<N>.tmp``, renamed to ``step_<N>`` once
-#: complete) or a file ``write_atomic`` is writing.
-TEMPORARY = re.compile(r"\..+\.tmp")
 #: The name RLlib knows the env by (``tune.register_env``).
 ENV_NAME = "pagadores_aec"
-
-
-# --------------------------------------------------------------------------- the config
-def layers(value: Any, key: str) -> list[int]:
-    """A non-empty list of layer sizes 1–4096."""
-    if not isinstance(value, list) or not value:
-        raise ConfigError(f"{key} must be a non-empty list of layer sizes, got {value!r}")
-    return [integer(1, 4096)(v, f"{key}[{i}]") for i, v in enumerate(value)]
-
-
-@dataclass
-class TableConfig:
-    """``env``: the table every seat of which the shared policy plays."""
-
-    num_players: int = setting(3, integer(MIN_PLAYERS, MAX_PLAYERS), "players at the table "
-                              "(R1.1), every seat played by the shared policy")
-    cards: int | list[int] = setting(
-        10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
-
-
-@dataclass
-class PPOSettings:
-    """``rllib``: where RLlib samples and PPO's settings (keys named as RLlib's
-    ``PPOConfig.env_runners``/``training`` arguments and ``DefaultModelConfig`` fields)."""
-
-    address: str | None = setting(None, optional(text), "Ray cluster to join, e.g. "
-                                 "'HEAD:6379' (default: RAY_ADDRESS, else a local Ray)")
-    num_env_runners: int = setting(0, integer(0, 1024), "sampling workers, one CPU each "
-                                  "(0: sample in this process)")
-    num_envs_per_env_runner: int = setting(1, integer(1, 256), "envs each sampler steps")
-    train_batch_size: int = setting(4000, integer(2), "env steps per PPO iteration")
-    minibatch_size: int = setting(500, integer(2), "steps per SGD minibatch")
-    num_epochs: int = setting(5, integer(1), "passes over each batch")
-    lr: float = setting(3e-4, number(0, above=True), "Adam learning rate")
-    gamma: float = setting(1.0, number(0, 1), "discount")
-    lambda_: float = setting(0.95, number(0, 1), "GAE lambda")
-    entropy_coeff: float = setting(0.0, number(0), "entropy bonus")
-    clip_param: float = setting(0.2, number(0, above=True), "PPO clip range")
-    vf_loss_coeff: float = setting(1.0, number(0), "value loss weight")
-    fcnet_hiddens: list[int] = setting([64, 64], layers,
-                                      "hidden layer sizes (actor and critic each)")
-    fcnet_activation: str = setting("tanh", choice(*ACTIVATIONS), "hidden activation")
-    torch_threads: int = setting(1, integer(1, 64), "torch threads of this process: the "
-                                "learner, and the sampling with 0 env runners (small nets: "
-                                "1 is fastest)")
-
-
-@dataclass
-class FinalEvalConfig:
-    """``eval``: the final evaluation (the same reports as an SB3 run's)."""
-
-    games: int = setting(2000, integer(1), "games per opponent")
-    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
-                                  spec_list, "opponents to evaluate against")
-    exact: bool = setting(True, boolean, "add the solver's exact numbers where it covers the "
-                         "table (3+ players: NashConv and exact win)")
-
-
-@dataclass
-class RLlibConfig:
-    """A whole RLlib run: the top-level keys and the sections above."""
-
-    name: str | None = setting(None, optional(run_name),
-                              "run folder name, a plain name (default: YAML file stem)")
-    seed: int = setting(0, integer(0), "RLlib's seed and the evaluation's")
-    total_timesteps: int = setting(1_000_000, integer(1), "env steps to train on: decisions "
-                                  "of all seats")
-    env: TableConfig = field(default_factory=TableConfig)
-    rllib: PPOSettings = field(default_factory=PPOSettings)
-    eval: FinalEvalConfig = field(default_factory=FinalEvalConfig)
-    checkpoint_every: int = setting(100_000, integer(1), "save a checkpoint every N env steps")
-    output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
-    progress_bar: bool = setting(True, boolean, "show a progress bar over env steps")
-
-    @property
-    def run_dir(self) -> Path:
-        """The run's folder, ``output_dir/name``."""
-        return Path(self.output_dir) / (self.name or "run")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The config as plain nested data (what ``config.yaml`` holds)."""
-        return dataclasses.asdict(self)
-
-
-def is_rllib_config(path: str | Path) -> bool:
-    """Whether the YAML file at ``path`` is an RLlib config (a mapping with an ``rllib``
-    section). False for anything unreadable: ``load_config`` then says what is wrong."""
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return isinstance(data, dict) and SECTION in data
-
-
-def rllib_config_from_dict(data: Any, name: str | None = None) -> RLlibConfig:
-    """Validate plain data into an ``RLlibConfig``; ``ConfigError`` names the first bad key."""
-    config = build_section(RLlibConfig, data, "")
-    if config.name is None and name is not None:
-        config.name = run_name(name, "name")
-    n, cards = config.env.num_players, config.env.cards
-    if isinstance(cards, list) and len(cards) != n:
-        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
-                          f"got {len(cards)}")
-    if config.rllib.minibatch_size > config.rllib.train_batch_size:
-        raise ConfigError(f"rllib.minibatch_size must be at most rllib.train_batch_size "
-                          f"({config.rllib.train_batch_size}), got {config.rllib.minibatch_size}")
-    for i, spec in enumerate(config.eval.opponents):
-        policy_spec(spec, f"eval.opponents[{i}]")
-    return config
-
-
-def load_rllib_config(path: str | Path) -> RLlibConfig:
-    """Read and validate an RLlib YAML config; the run name defaults to the file's stem."""
-    path = Path(path)
-    return rllib_config_from_dict(read_yaml(path), name=path.stem)
-
-
-def evaluation_config(config: RLlibConfig) -> Config:
-    """The SB3 run config whose evaluation settings are this run's, for ``evaluate_player``
-    (it reads the table, the opponents, ``exact`` and the seed)."""
-    return Config(name=config.name, seed=config.seed, output_dir=config.output_dir,
-                  env=EnvConfig(num_players=config.env.num_players, cards=config.env.cards,
-                                reward=config.env.reward),
-                  eval=EvalConfig(games=config.eval.games, final_games=config.eval.games,
-                                  opponents=list(config.eval.opponents),
-                                  exact=config.eval.exact))
+#: What an RLlib run writes (``--fresh`` removes exactly these): its config, final table and
+#: results, and its ``step_<N>`` algorithm checkpoints with ``latest.json``.
+LAYOUT = Layout("an RLlib run", (CONFIG, "final_eval.csv", RESULTS),
+                {CHECKPOINTS: (STEP.pattern, re.escape(LATEST))}, is_rllib_config)
 
 
 # --------------------------------------------------------------------------- RLlib
@@ -343,23 +185,6 @@ def shared_policy(agent_id: str, *args: Any, **kwargs: Any) -> str:
 
 
 # --------------------------------------------------------------------------- the run folder
-def checkpoint_entries(run_dir: Path) -> list[Path]:
-    """The checkpoint folders, partial ones and ``latest.json`` a run wrote."""
-    folder = run_dir / CHECKPOINTS
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.iterdir()
-            if (p.is_dir() and STEP.fullmatch(p.name)) or p.name == LATEST
-            or TEMPORARY.fullmatch(p.name)]
-
-
-def run_entries(run_dir: Path) -> list[Path]:
-    """What a run wrote in ``run_dir`` (``RUN_FILES`` and ``checkpoint_entries``)."""
-    if not run_dir.is_dir():
-        return []
-    files = [run_dir / n for n in RUN_FILES if (run_dir / n).exists()]
-    files += [p for p in run_dir.iterdir() if TEMPORARY.fullmatch(p.name)]
-    return files + checkpoint_entries(run_dir)
 
 
 def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoint] | None:
@@ -367,31 +192,11 @@ def saved_run(config: RLlibConfig, fresh: bool) -> tuple[RLlibConfig, ResumePoin
     (``fresh``, or no checkpoint yet). Reads only: ``RunError`` for a folder that is not an
     RLlib run of ours, ``ConfigError`` for a run of another config."""
     run_dir = config.run_dir
-    if run_dir.exists() and not run_dir.is_dir():
-        raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
-                       "--output-dir")
-    entries = run_entries(run_dir)
-    if entries and not is_rllib_config(run_dir / "config.yaml"):
-        names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
-        raise RunError(f"{run_dir} holds {names} but no config.yaml of an RLlib run, so it is "
-                       "left alone; pick another --name or --output-dir")
+    LAYOUT.check_ours(run_dir)
     point = None if fresh else resume_point(run_dir)
     if point is None:
         return None
     return saved_config(run_dir, config, load_rllib_config, RESUMABLE), point
-
-
-def remove_run_files(run_dir: Path) -> None:
-    """Remove what a run wrote (``run_entries``) and its checkpoints folder if that empties
-    it; anything else stays."""
-    for path in run_entries(run_dir):
-        if path.is_dir():
-            shutil.rmtree(path)
-        else:
-            path.unlink()
-    folder = run_dir / CHECKPOINTS
-    if folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
 
 
 def save_checkpoint(algo: Any, run_dir: Path, steps: int, wall_time_s: float) -> Path:
@@ -434,7 +239,7 @@ def resume_point(run_dir: Path) -> ResumePoint | None:
             return ResumePoint(folder, int(record["timesteps"]), float(record["wall_time_s"]))
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
             pass
-    steps = {int(m[1]): p for p in checkpoint_entries(run_dir)
+    steps = {int(m[1]): p for p in LAYOUT.entries(run_dir)
              if (m := STEP.fullmatch(p.name)) and (p / ALGORITHM_MARKER).is_file()}
     if not steps:
         return None
@@ -505,15 +310,10 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock,
             say(f"resuming from step {point.timesteps:,} in {run_dir}")
         else:
             start = f"starting a new run in {run_dir}" + (
-                " (removed the previous run's files)" if run_entries(run_dir) else "")
-            remove_run_files(run_dir)
+                " (removed the previous run's files)" if LAYOUT.entries(run_dir) else "")
+            LAYOUT.remove(run_dir)
             say(start)
-        try:
-            run_dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(run_dir / "config.yaml",
-                         yaml.safe_dump(config.to_dict(), sort_keys=False))
-        except OSError as err:
-            raise RunError(f"cannot write the run folder {run_dir}: {err.strerror}") from None
+        write_config(run_dir, config.to_dict())
         return train_to(algo, config, point.timesteps if point else None, clock, progress)
     finally:
         torch.set_num_threads(threads)
@@ -554,7 +354,7 @@ def train_to(algo: Any, config: RLlibConfig, saved_at: int | None, clock: Clock,
             save_checkpoint(algo, config.run_dir, steps, clock())
         finished = True
     except KeyboardInterrupt:
-        raise Interrupted(saved_at) from None
+        raise Interrupted(saved_at, saved_now=False) from None
     finally:
         phase.close(finished)
     return steps
@@ -578,28 +378,16 @@ def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float,
     return final
 
 
-# --------------------------------------------------------------------------- command line
+# --------------------------------------------------------------------------- reporting
 def headline(config: RLlibConfig, result: RunResult) -> str:
     """The line above an RLlib run's final table."""
     return (f"RLlib PPO self-play on {config.env.num_players} players, "
             f"{result.timesteps} env steps, {result.wall_time_s:.0f} s → {result.run_dir}")
 
 
-def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
-    """The one line after Ctrl-C: which checkpoint stands and the command that goes on."""
-    if not isinstance(stop, Interrupted) or stop.timesteps is None:
-        return f"interrupted before a checkpoint was saved; start again with: {command(args)}"
-    return (f"interrupted: the checkpoint at step {stop.timesteps:,} stands; resume with: "
-            f"{command(args, fresh=False)}")
-
-
-#: ``pagadores train`` with an RLlib config (``pagadores_train.train.run``): exit code 2 on a
-#: bad config, an unusable run folder or no Ray, 130 on Ctrl-C.
 def resume_step(run_dir: Path) -> int | None:
     """The step a rerun of the RLlib run in ``run_dir`` resumes from (None: none saved)."""
     point = resume_point(run_dir)
     return None if point is None else point.timesteps
 
 
-TRAINER = Trainer(load_rllib_config, rllib_config_from_dict, train, headline, interrupted,
-                  resume_step)

@@ -1,0 +1,252 @@
+"""What a run reports: its CSV rows, its learning curve, its final table and ``results.md``.
+
+``eval.csv``, ``final_eval.csv`` and ``compare.csv`` hold one row per opponent (``EVAL_FIELDS``:
+the trained steps and wall time, the Monte-Carlo games and win rate with its 95 % CI, and the
+exact columns where the solver measured them); every file is written whole and atomically
+(``write_csv``). ``plot_learning_curve`` draws ``eval.csv`` over trained steps.
+``RunResult.table`` is the final table a run prints, and ``write_results`` writes it to the
+run's ``results.md`` with what printed it (``provenance``: the commit, platform and library
+versions), the file ``make results`` publishes for the README to quote.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import platform
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pagadores_env.atomic import write_atomic
+
+from .model_eval import Evaluation
+from .yardstick import DRAWN
+
+EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
+               "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
+               "exploitability", "exact_vs_drawn_table", "nash_conv")
+
+
+#: What a run writes into its folder: files, and in its sub-folders the entries matching
+#: these patterns. ``--fresh`` removes exactly these (and leftover temporary files).
+#: ``eval.compare``'s agents measured like the model (``compare_agents``), and its columns.
+COMPARE = "compare.csv"
+
+
+COMPARE_FIELDS = ("agent", *EVAL_FIELDS[2:])
+
+
+#: The final table as printed, with what printed it (``write_results``).
+RESULTS = "results.md"
+
+
+#: The trained policy's name in a final table with ``eval.compare`` rows.
+TRAINED = "trained policy"
+
+
+def eval_rows(results: list[Evaluation], timesteps: int,
+              wall_time: float) -> list[dict[str, Any]]:
+    """One CSV row per opponent."""
+    return [{"timesteps": timesteps, "wall_time_s": wall_time} | r.row() for r in results]
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]],
+              columns: Sequence[str] = EVAL_FIELDS) -> None:
+    """Write ``rows`` (``columns``) as the whole CSV, atomically."""
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(path, text.getvalue())
+
+
+def saved_bytes(save: Callable[[io.BytesIO], object]) -> bytes:
+    """What ``save`` (``model.save``, ``fig.savefig``, …) writes to a file object, so that
+    ``write_atomic`` can put it in place in one step."""
+    buffer = io.BytesIO()
+    save(buffer)
+    return buffer.getvalue()
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of the CSV at ``path``; none if there is no such file yet."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def truncate_rows(path: Path, timesteps: int) -> None:
+    """Drop evaluations after ``timesteps``: a resumed run redoes them."""
+    rows = read_rows(path)
+    kept = [r for r in rows if int(r["timesteps"]) <= timesteps]
+    if kept != rows:
+        write_csv(path, kept)
+
+
+def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) -> None:
+    """Win rate against each opponent (and table size, in runs at several) over timesteps:
+    Monte-Carlo points with their 95 % CI as a band, and the exact win probability as a dashed
+    line where the solver gave one; then a second panel with the policy's exact
+    exploitability (two players) or NashConv (three or more, or per size in runs at several;
+    log scale) at the evaluations that have it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = read_rows(csv_path)
+    exact = any(r["exact_win"] or r["exploitability"] for r in rows)
+    fig, axes = plt.subplots(1, 2 if exact else 1, figsize=(12 if exact else 8, 5),
+                             squeeze=False, gridspec_kw={"width_ratios": [2, 1][:1 + exact]})
+    ax = axes[0][0]
+    for opponent in dict.fromkeys(r["opponent"] for r in rows):
+        mine = [r for r in rows if r["opponent"] == opponent]
+        x = [int(r["timesteps"]) for r in mine]
+        line, = ax.plot(x, [float(r["win_rate"]) for r in mine], marker="o", label=opponent)
+        ax.fill_between(x, [float(r["ci_low"]) for r in mine],
+                        [float(r["ci_high"]) for r in mine], alpha=0.2, color=line.get_color())
+        solved = [r for r in mine if r["exact_win"]]
+        if solved:
+            ax.plot([int(r["timesteps"]) for r in solved],
+                    [float(r["exact_win"]) for r in solved], linestyle="--",
+                    color=line.get_color())
+    if len(sizes) == 1:  # at several sizes each opponent's label names its size
+        ax.axhline(1 / sizes[0], color="grey", linestyle=":", label="fair share")
+    dashed = any(r["exact_win"] for r in rows)
+    ax.set(xlabel="trained steps", ylabel="win rate", ylim=(0, 1),
+           title=f"{png_path.parent.name}: win rate (points: games, 95% CI"
+                 + ("; dashed: exact)" if dashed else ")"))
+    ax.legend(loc="lower right", fontsize="small")
+    if exact:
+        # eval.csv files written before the nash_conv column have exploitability (2 players)
+        two = list(sizes) == [2] and any(r["exploitability"] for r in rows)
+        measure, name = ("exploitability", "exploitability") if two else ("nash_conv", "NashConv")
+        right = axes[0][1]
+        def size_of(row: dict[str, str]) -> str:  # its label's "Np)" at several sizes
+            return row["opponent"].rpartition(" (")[2] if len(sizes) > 1 else ""
+
+        for size in sorted({size_of(r) for r in rows if r[measure]}):
+            by_step = {int(r["timesteps"]): float(r[measure]) for r in rows
+                       if r[measure] and size_of(r) == size}
+            right.plot(list(by_step), [max(v, 1e-6) for v in by_step.values()], marker="o",
+                       label=size.rstrip(")") if len(sizes) > 1 else None)
+        if len(sizes) > 1:
+            right.legend(fontsize="small")
+        right.set(xlabel="trained steps", ylabel=f"{name} (exact)", yscale="log",
+                  title=f"{name} (0 = {'optimal play' if two else 'an equilibrium'})")
+    fig.tight_layout()
+    write_atomic(png_path, saved_bytes(lambda f: fig.savefig(f, format="png", dpi=100)))
+    plt.close(fig)
+
+
+@dataclass
+class RunResult:
+    """What a finished run reports: its folder, timesteps, wall time, final evaluation and the
+    ``eval.compare`` agents measured the same way (by spec)."""
+
+    run_dir: Path
+    timesteps: int
+    wall_time_s: float
+    final: list[Evaluation]
+    compared: dict[str, list[Evaluation]] = field(default_factory=dict)
+
+    def table(self) -> str:
+        """The final evaluation, one line per opponent (and table size, in runs at several),
+        with the exact columns and the notes they need (or the lines saying why there are
+        none). With ``compared`` agents, one block per opponent: the trained policy's line,
+        then each agent's. Lines end with the agent's own exploitability (2 players) or
+        NashConv when there are compared agents or several sizes."""
+        rows = [(TRAINED, r) for r in self.final] + [
+            (spec, r) for spec, results in self.compared.items() for r in results]
+        two = all(r.exact is not None for _, r in rows)  # every row has the 2-player yardstick
+        wins = any(r.exact_win_probability is not None for _, r in rows)
+        several = any(r.players is not None for _, r in rows)
+        own = (bool(self.compared) or several) and wins  # a per-agent measure at line end
+        agent = max(map(len, self.compared), default=0)
+        agent = max(agent, len(TRAINED)) + 1 if agent else 0
+        width = max(24, *(len(r.label) + 1 for _, r in rows))
+        head = f"{'agent':<{agent}}" if agent else ""
+        head += f"{'opponent':<{width}} {'games':>6} {'win rate':>9}  {'95% CI':<14}"
+        if wins:
+            head += f"  {'exact win':>10}"
+        if two:
+            head += f"  {'% of best response':>18}"
+        if own:
+            head += f"  {'exploitability' if two else 'NashConv':>14}"
+        lines = [head, "-" * len(head)]
+        order = {r.label: i for i, r in enumerate(self.final)}
+        for name, r in sorted(rows, key=lambda row: order[row[1].label]):
+            s, win = r.stats, r.exact_win_probability
+            line = f"{name:<{agent}}" if agent else ""
+            line += (f"{r.label:<{width}} {s.trials:>6} {s.win_rate:>9.3f}  "
+                     f"[{s.ci_low:.3f}, {s.ci_high:.3f}]")
+            if wins:
+                shown = "" if win is None else f"{win:.4f}" + (
+                    (DRAWN if r.drawn else " ") if two else "")
+                line += f"  {shown:>10}"
+            if two and r.exact is not None:
+                line += f"  {r.exact.percent_of_best_response:>17.1f}%"
+            if own:
+                value = r.exact.exploitability if two and r.exact else r.exact_nash_conv
+                line += f"  {'' if value is None else f'{value:.4f}':>14}"
+            lines.append(line.rstrip())
+        mine = self.final[0]
+        if wins and not two and not several:
+            lines += [
+                f"NashConv of the trained policy in every seat: {mine.nash_conv:.4f}"
+                " (exact; 0 = an equilibrium)",
+                "exact win: the solver's win probability with the opponent in every other "
+                "seat, averaged over the seat rotation the games play",
+            ]
+        if several and wins:
+            lines.append("exact win: the solver's, where it covers the table size; NashConv at "
+                         "2 players is twice the exploitability")
+        lines += sorted({r.note for _, r in rows if r.note})
+        if two and mine.exact is not None:
+            lines += [
+                f"exploitability of the trained policy: {mine.exact.exploitability:.4f}"
+                " (exact; 0 = optimal play)",
+                "exact win: the solver's win probability, averaged over who insteeks first",
+                "% of best response: exact win / what the best reply to that opponent wins",
+            ]
+            if any(r.drawn for _, r in rows):
+                lines.append(f"{DRAWN} stochastic opponent: exact numbers are against the one "
+                             "deterministic table its calls drew")
+        return "\n".join(lines)
+
+
+def write_results(result: RunResult, headline: str) -> Path:
+    """Write the run's final table, as printed, to ``results.md`` in its folder, with what
+    it was printed with (``provenance``): the file ``make results`` publishes under
+    ``docs/results/`` for the README to quote."""
+    lines = [f"# {result.run_dir.name}: final evaluation", "", f"{headline}", "",
+             *[f"- {key}: {value}" for key, value in provenance().items()], "",
+             "```text", result.table(), "```", ""]
+    return write_atomic(result.run_dir / RESULTS, "\n".join(lines))
+
+
+def provenance() -> dict[str, str]:
+    """What a result was computed with: the commit of this checkout (``-dirty`` with
+    uncommitted changes; "not a git checkout" for an installed package), the platform, and
+    the versions of Python and the libraries that decide the numbers."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty",
+                                 "--abbrev=12"], capture_output=True, text=True, timeout=30,
+                                check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = "not a git checkout"
+    versions = []
+    for package in ("torch", "stable-baselines3", "sb3-contrib", "numpy", "numba"):
+        try:
+            versions.append(f"{package} {version(package)}")
+        except PackageNotFoundError:
+            continue
+    return {"commit": commit, "platform": f"{platform.platform()}, {platform.machine()}",
+            "python": platform.python_version(), "libraries": ", ".join(versions)}

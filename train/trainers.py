@@ -1,0 +1,51 @@
+"""The trainers ``pagadores train`` can run, and which one a config file asks for.
+
+A ``Trainer`` is what the command line needs of a kind of run: reading and validating its
+config, training it, the line above its final table, and the step a rerun resumes from. A
+config with an ``rllib:`` section is an RLlib run (``pagadores_train.rllib``; Ray is imported
+only when one trains), any other an SB3 run (``pagadores_train.sb3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .reports import RunResult
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """What ``pagadores train`` needs of a kind of run."""
+
+    load: Callable[[str], Any]  # the config file → a validated config
+    from_dict: Callable[[dict[str, Any]], Any]  # a config's dict (with overrides) → a config
+    train: Callable[..., RunResult]  # (config, fresh, force) → the run's result
+    headline: Callable[[Any, RunResult], str]  # the line above the final table
+    resume_step: Callable[[Path], int | None]  # a run folder → the step a rerun resumes from
+
+
+def sb3_trainer() -> Trainer:
+    """The SB3 trainer (imports torch and stable-baselines3)."""
+    from . import checkpoints, config, sb3
+
+    return Trainer(config.load_config, config.config_from_dict, sb3.train, sb3.headline,
+                   checkpoints.resume_step)
+
+
+def rllib_trainer() -> Trainer:
+    """The RLlib trainer (Ray is imported when it trains)."""
+    from . import rllib, rllib_config
+
+    return Trainer(rllib_config.load_rllib_config, rllib_config.rllib_config_from_dict,
+                   rllib.train, rllib.headline, rllib.resume_step)
+
+
+def trainer_for(path: str | Path) -> Trainer:
+    """The trainer of the config file at ``path``: RLlib's for a mapping with an ``rllib``
+    section, else SB3's (an unreadable file is SB3's, whose loader then says what is wrong)."""
+    from .rllib_config import is_rllib_config
+
+    return rllib_trainer() if is_rllib_config(path) else sb3_trainer()
