@@ -444,12 +444,16 @@ def test_best_response_seats_the_equilibrium_at_four_players(
 def test_exact_commands_refuse_bad_input_in_one_line(
         args: list[str], message: str, solver_cache: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import time
+    import tracemalloc
 
-    began = time.perf_counter()
-    with pytest.raises(SystemExit) as exit_:
-        main(args)
-    assert time.perf_counter() - began < 5  # refused before any work
+    tracemalloc.start()
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 10**6, peak  # refused before any work: no table was built
     assert exit_.value.code == 2
     out, err = capsys.readouterr()
     assert out == ""
