@@ -29,11 +29,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pagadores_env.checks import check_int
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import BasePolicy, register_policy
 from pagadores_env.perudo.observation import SLICES
 from pagadores_env.perudo.policies import GAME
 from pagadores_env.perudo.rules import BIDS, DUDO, FACES, JOKER, MAX_DICE, MAX_QUANTITY
-from pagadores_env.policies import BasePolicy, register_policy
 
 #: Quantity and face of every bid action 1 … 180, in action order.
 _QUANTITY = np.array([bid[0] for bid in BIDS[1:]])  # type: ignore[index]

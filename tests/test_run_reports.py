@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pagadores_env.atomic import WriteError
+from pagadores_env.core.atomic import WriteError
 from pagadores_train import train as trainer
 from pagadores_train.selfplay import SnapshotPool
 from pagadores_train.train import main, train

@@ -1,4 +1,4 @@
-"""Train a stable-baselines3 agent on Pagadores-v0 (or Perudo-v0) from a YAML config.
+"""Train a stable-baselines3 agent on Pagadores-v1 (or Perudo-v1) from a YAML config.
 
 Read top to bottom, ``train(config)`` does: check the run folder and hold it
 (``pagadores_train.lock``) → make the vectorised env → build the model, or resume it from the
@@ -49,12 +49,12 @@ run.lock              while a run holds the folder (``pagadores_train.lock``): a
 ====================  ===========================================================
 
 Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
-(``pagadores_env.atomic``: a temporary file in the same folder, then renamed), so a kill at
+(``pagadores_env.core.atomic``: a temporary file in the same folder, then renamed), so a kill at
 any moment leaves each file as it was or complete. Nothing else in the folder is touched: a
 folder holding run files (names above) but no run's ``config.yaml`` is refused.
 
 **Several table sizes** (``env.num_players`` a list): every training game draws its size
-from the list (``pagadores_env.vec_env``), and every evaluation measures the model at each
+from the list (``pagadores_env.pagadores.vec_env``), and every evaluation measures the model at each
 listed size; the opponent column then names the size (``sensible (4p)``).
 
 **Exact numbers at three or more players** (``eval.exact``): the NashConv of the model
@@ -115,7 +115,7 @@ file, its folder and the step a rerun resumes from (exit status 1); every file w
 atomic, so nothing written before is lost.
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
-resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine
+resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine
 (``pagadores_train.perudo.evaluate_perudo``) and are Monte Carlo; ``eval.exact`` adds, at 2
 players with 1 die each (the table ``perudo.exact`` solves), the policy's exact
 exploitability: as it samples in the ``exploitability`` column, and with its exploitability
@@ -159,10 +159,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from pagadores_agents.run_folders import CHECKPOINT_MODEL, FINAL_MODEL
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
-from pagadores_env.atomic import WriteError, write_atomic
+from pagadores_env.core.atomic import WriteError, write_atomic
+from pagadores_env.core.policies import Policy, make_policy
+from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 from pagadores_env.perudo.policies import GAME as PERUDO
-from pagadores_env.policies import Policy, make_policy
-from pagadores_env.vec_env import PagadoresVecEnv
 
 from .best_response import BestResponseOpponent, RespondEachRollout
 from .callbacks import AfterUpdate, Every, RunCallbacks, isolated_rng
@@ -228,7 +228,7 @@ RUN_FILES = ("config.yaml", FINAL_MODEL, "eval.csv", "final_eval.csv", COMPARE,
 RUN_FOLDERS = {"checkpoints": ("model_*_steps.zip", "replay_buffer_*_steps.pkl", LATEST),
                "tensorboard": ("*_[0-9]*",),  # SB3's <tb_log_name>_<run id>
                SELFPLAY: ("snapshot_*.zip", POOL_FILE)}
-#: The temporary files ``pagadores_env.atomic.write_atomic`` leaves if killed mid-write.
+#: The temporary files ``pagadores_env.core.atomic.write_atomic`` leaves if killed mid-write.
 TEMPORARY = ".*.tmp"
 
 
@@ -1209,7 +1209,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .rllib import RLlibConfig  # its schema only: no Ray
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Train an SB3 agent on Pagadores-v0 from a YAML config, then evaluate it. "
+        description="Train an SB3 agent on Pagadores-v1 from a YAML config, then evaluate it. "
                     "Running it again resumes the run from its last checkpoint. A config "
                     "with an rllib: section trains RLlib PPO self-play instead (extra ray; "
                     "keys below).",

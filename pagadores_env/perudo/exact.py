@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..policies import BasePolicy, Policy, batch_actions, make_policy
+from ..core.policies import BasePolicy, Policy, batch_actions, make_policy
 from .engine import Game
 from .observation import SLICES, bid_order, encode
 from .rules import DUDO, FACES, MAX_QUANTITY, NUM_ACTIONS, legal_mask

@@ -13,7 +13,7 @@ the rest of the vector it is therefore a perfect-recall view of the round for al
 that need one.
 
 ``FIELDS`` is the single source of the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
-and ``perudo_v0``'s docstring table is printed from it (``field_table``).
+and ``perudo_v1``'s docstring table is printed from it (``field_table``).
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from typing import cast
 
 import numpy as np
 
-from ..observation import field_slices
-from ..observation import field_table as _field_table
-from ..rules import CLOCKWISE
+from ..core import fields
+from ..core.seats import CLOCKWISE
 from .engine import Game
 from .rules import BIDS, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
 
@@ -48,7 +47,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
 )
 
-SLICES, OBS_SIZE = field_slices(FIELDS)
+SLICES, OBS_SIZE = fields.field_slices(FIELDS)
 
 _AT = {name: part.start for name, part in SLICES.items()}
 _MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _REVEALED, _BID_Q, _BID_F, _BIDDER, \
@@ -124,4 +123,4 @@ def encode(game: Game, seat: int) -> np.ndarray:
 
 def field_table() -> str:
     """The layout as a reStructuredText table, for docs (the Pagadores table's format)."""
-    return _field_table(FIELDS)
+    return fields.field_table(FIELDS)
