@@ -15,8 +15,17 @@ from pettingzoo.test import api_test, seed_test
 
 from pagadores_env import IllegalMoveError, perudo_v1
 from pagadores_env.core.policies import make_policy, registered_policies
+from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
-from pagadores_env.perudo.observation import OBS_SIZE, SLICES, bid_order, encode, field_table
+from pagadores_env.perudo.observation import (
+    OBS_SIZE,
+    SLICES,
+    ObsFields,
+    bid_order,
+    decode,
+    encode,
+    field_table,
+)
 from pagadores_env.perudo.render import render_table
 from pagadores_env.perudo.rules import DUDO, NUM_ACTIONS, bid_action
 
@@ -340,3 +349,35 @@ def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():
         checked += len(made) > 1
         env.step(pick.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert checked > 10
+
+
+def test_decode_reads_back_what_encode_wrote_from_every_seat():
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        n = int(rng.integers(2, 7))
+        game, faces = Game(n, int(rng.integers(1, 6))), FaceStream(rng)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_roll(faces.roll(game.dice_counts))
+                continue
+            rows = decode(np.stack([encode(game, seat) for seat in range(n)]))
+            for seat in range(n):
+                seen = ObsFields(*(field[seat] for field in rows))
+                slot_of = [(seat + k) % n for k in range(n)]  # slot → seat
+                assert seen.players == n and seen.total == sum(game.dice_counts)
+                assert seen.palifico == game.palifico and seen.bid == game.bid_action
+                assert slot_of[seen.starter] == game.starter
+                bidder = -1 if seen.bidder < 0 else slot_of[seen.bidder]
+                assert bidder == game.bidder
+                assert list(seen.dice[:n]) == [game.dice_counts[s] for s in slot_of]
+                assert list(seen.last_bids[:n]) == [game.last_bids[s] for s in slot_of]
+                assert sorted(np.flatnonzero(seen.bids) + 1) == sorted(game.bids)
+                hand = game.hands[seat]
+                assert list(seen.my_dice) == [hand.count(face) for face in range(1, 7)]
+                if game.revealed is not None:
+                    assert [list(seen.revealed[k]) for k in range(n)] == [
+                        [game.revealed[s].count(face) for face in range(1, 7)] for s in slot_of]
+            legal = game.legal_actions()
+            game.apply_action(int(legal[rng.integers(len(legal))]))
+    with pytest.raises(ValueError, match=f"an observation must have {OBS_SIZE} values"):
+        decode(np.zeros(3))
