@@ -227,17 +227,28 @@ returns None.
 
 ### Version History
 
-* v0: Initial release (pagadores-env 0.1.0)
-* v0, changes since pagadores-env 0.1.0: `eliminated="stay"` is the new default:
-  knocked-out agents stay in `agents` unselected and every agent is terminated and rewarded
-  together at the end (`eliminated="leave"` keeps the old dead-step-at-knock-out behaviour);
-  a game over before anyone decides is dealt again. Infos no longer hold `events` unless
-  `info_events=True`, and hold `illegal_action`. Booleans and floats are no longer accepted
-  as actions (`engine.as_action`). New: per-seat `cards` lists, `illegal_action="replace"`,
-  `render_mode="rgb_array"`, the PettingZoo registry id `pagadores-v0`, and a one-line
-  `IllegalMoveError` from `last()` after the game (was `KeyError: 'player_0'`). Seeded games
-  are unchanged for the same decisions, except the redealt ones; what `agent_iter()` yields
-  changes with the default mode, since knocked-out agents no longer step mid-game.
+* v0: Initial release (pagadores-env 0.1.0), `from pagadores_env import pagadores_v0`.
+* v1 (pagadores-env 0.2.0): this module, `pagadores_v1` (metadata name `pagadores_v1`,
+  PettingZoo registry id `pagadores-v1`; the v0 names raise `ImportError` in one line naming
+  v1). What changed since v0:
+  - `eliminated="stay"` is the new default: knocked-out agents stay in `agents` unselected
+    and every agent is terminated and rewarded together at the end (`eliminated="leave"`
+    keeps v0's dead step at the knock-out); a game over before anyone decides is dealt again.
+  - Infos hold `action_mask` and `illegal_action` only, the same keys for every agent at every
+    step; `events` only with `info_events=True`.
+  - Booleans and floats are no longer actions (`engine.as_action`, one rule in every layer).
+  - Observation: of the round's scores, `scores` shows only the score to beat; a higher score
+    reads -1 (`to_throw` tells it from a seat yet to throw). Two-player observations are
+    unchanged; at 3+ players a model trained on v0 observations sees other values there.
+  - A seed other than None or an integer ≥ 0 is refused in one line (`ValueError`,
+    `core.checks.check_seed`) and leaves the env as it was (was numpy's error).
+  - New: per-seat `cards` lists, `illegal_action="replace"` and `"penalty"`,
+    `render_mode="rgb_array"`, the PettingZoo registry id, a one-line `IllegalMoveError` from
+    `last()` after the game (was `KeyError: 'player_0'`).
+  - The game plays on the compiled rules kernel: `env.unwrapped.game` is rebuilt from the
+    game's inputs when read (read it again after a step). Seeded games are the same for the
+    same decisions, except the ones `"stay"` deals again; what `agent_iter()` yields changes
+    with the default mode, since knocked-out agents no longer step mid-game.
 """
 
 from .pagadores.aec import env, raw_env

@@ -156,7 +156,12 @@ line and returns None.
 
 ### Version History
 
-* v0: Initial release
+* v0: the development name (`perudo_v0`, `Perudo-v0`, `perudo-v0`), never released.
+* v1 (pagadores-env 0.2.0): first release, as this module, `perudo_v1` (metadata name
+  `perudo_v1`, PettingZoo registry id `perudo-v1`, Gymnasium id `Perudo-v1`); the v0 names
+  raise `ImportError` in one line naming v1. What changed since v0: nothing in play; the
+  Gymnasium env's `opponents` name Perudo's own players only (a Pagadores player is refused
+  in one line), and a seed other than None or an integer ≥ 0 is refused in one line.
 """
 
 from .perudo.aec import env, raw_env

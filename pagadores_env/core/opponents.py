@@ -1,7 +1,8 @@
 """The scripted opponents of a learner (or of a person at the terminal): one place that seats
-them and seeds them (and checks the learner's seat), used by the Gymnasium env (``gym_env``),
-the VecEnv (``vec_env``) and terminal play, so all of them read the ``opponents`` argument
-alike and a seeded Gymnasium env and a seeded VecEnv draw the same opponents' randomness.
+them and seeds them (and checks the learner's seat), used by both games' Gymnasium envs
+(``pagadores.gym_env``, ``perudo.gym_env``), the VecEnv (``pagadores.vec_env``) and terminal
+play, so all of them read the ``opponents`` argument alike and a seeded Gymnasium env and a
+seeded VecEnv draw the same opponents' randomness.
 
 ``opponents`` is one entry per other seat (in seat order, skipping the learner), or a single
 entry (alone or in a one-item list) for every other seat. An entry is a policy spec string

@@ -1,32 +1,31 @@
 """The policy protocol every player follows, and the registry that names them.
 
-A policy maps one observation vector (see ``observation.py``) and its action mask
+A policy maps one observation vector (Pagadores: ``pagadores.observation``) and its action mask
 (``[stop allowed, throw-again allowed]``) to an action, 0 = stop or 1 = throw again.
 ``act_batch`` does the same for a batch (rows are independent decisions); policies that can
 vectorise override it, others inherit a loop. A stochastic policy may also offer
-``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing
-again per row), so the exact solver evaluates its mixture rather than one draw of it. A policy
-that reads the observation through ``observation.decode`` may offer ``act_fields(fields,
-mask)``: ``act_batch`` on the decoded integers (:class:`~.observation.ObsFields`, one leading
+``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing again
+per row), so the exact solver evaluates its mixture rather than one draw of it. A policy that
+reads the observation through ``pagadores.observation.decode`` may offer ``act_fields(fields,
+mask)``: ``act_batch`` on the decoded integers (``pagadores.observation.ObsFields``, one leading
 axis of rows), which the exact solver calls instead of writing vectors for it to read. A policy
 whose decisions depend only on a few facts of the decision (whether it fixes the throw limit,
 its throws used, its strength, the score to beat, whether it or another seat holds its last
 card) declares ``table_facts = True``: the batch engine then plays it inside its compiled kernel
-from a table of its ``act_batch``'s answers (``vector.tables``). A policy may own a seeded
-generator (``reset(seed)``) so seeded runs repeat exactly. A policy built
-for some tables only (the two-player solver's ``optimal``) offers
-``check_table(num_players, cards)``, raising ``ValueError`` for a table it cannot play;
-``check_tables`` asks it, so whoever seats policies refuses such a table at construction
-instead of failing at the policy's first decision there. A policy that plays differently
-from game to game (a self-play opponent drawing a frozen snapshot of the learner per game and
-seat) offers ``new_games(games)``, called with the indices of games as they start, and
-``act_games(games, seats, obs, mask)``: ``act_batch`` told each row's game and seat; the envs
-call both through ``opponents.start_games`` and ``opponents.game_actions``. A player that must
-know its seat (the observation does not say it; ``equilibrium`` at 4+ players) offers
-``for_seat(seat, num_players)``: the player for that seat (the same object each time it is
-asked), or ``ValueError`` for a seat it cannot play; whoever seats one player at several
-seats (the evaluators' rotation, ``vector.evaluate.seat_players``) plays each seat with its
-copy.
+from a table of its ``act_batch``'s answers (``pagadores.vector.tables``). A policy may own a
+seeded generator (``reset(seed)``) so seeded runs repeat exactly. A policy built for some tables
+only (the two-player solver's ``optimal``) offers ``check_table(num_players, cards)``, raising
+``ValueError`` for a table it cannot play; ``check_tables`` asks it, so whoever seats policies
+refuses such a table at construction instead of failing at the policy's first decision there. A
+policy that plays differently from game to game (a self-play opponent drawing a frozen snapshot
+of the learner per game and seat) offers ``new_games(games)``, called with the indices of games
+as they start, and ``act_games(games, seats, obs, mask)``: ``act_batch`` told each row's game
+and seat; the envs call both through ``opponents.start_games`` and ``opponents.game_actions``. A
+player that must know its seat (the observation does not say it; ``equilibrium`` at 4+ players)
+offers ``for_seat(seat, num_players)``: the player for that seat (the same object each time it
+is asked), or ``ValueError`` for a seat it cannot play; whoever seats one player at several
+seats (the evaluators' rotation, ``pagadores.vector.evaluate.seat_players``) plays each seat
+with its copy.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A

@@ -25,8 +25,11 @@ compiled functions that passes an array updates its reference count twice, atomi
 costs more than most transitions do. ``error_model="numpy"`` drops Python's checks for
 division by zero (no divisor here is ever 0): about a third faster. The
 rule tables and the observation's lookup tables (``observation.ENCODE_TABLES``) are compiled in
-as constants, and numba's disk cache is keyed on this file only; ``RULES_FINGERPRINT`` ties the
-two, so a change to the rules or to the observation cannot meet a stale cache.
+as constants, and numba's disk cache is keyed on this file only (its folder's ``__pycache__``,
+or a folder named after it under ``NUMBA_CACHE_DIR``; the file's name, each function's name and
+line, the file's time and size): a moved module starts with no cache. ``RULES_FINGERPRINT``
+ties the tables to this file, so a change to the rules or to the observation cannot meet a
+stale cache.
 
 State layout, one row per game (a set of seats is a bitmask: bit ``s`` = seat ``s``):
 
