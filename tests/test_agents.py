@@ -342,7 +342,8 @@ def test_env_package_and_heuristics_stay_free_of_torch_and_sb3():
     import sys
 
     code = ("import sys, gymnasium, pagadores_agents, pagadores_env\n"
-            "from pagadores_env import pagadores_v1, vector\n"
+            "from pagadores_env import pagadores_v1\n"
+            "from pagadores_env.pagadores import vector\n"
             "from pagadores_env.core.policies import make_policy\n"
             "make_policy('lookahead')\n"
             "gymnasium.make('Pagadores-v1', num_players=3, opponents='sensible').reset(seed=0)\n"

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 Fields = Sequence[tuple[str, int, str]]
 
@@ -30,3 +33,13 @@ def field_table(fields: Fields) -> str:
     lines = [rule, fmt.format("index", "field", "meaning"), rule]
     lines += [fmt.format(*r) for r in rows] + [rule]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def observation_rows(obs: Any, size: int, dtype: type) -> np.ndarray:
+    """``obs`` as an array of ``dtype``, one observation of ``size`` values or rows of them
+    (``(..., size)``), for a game's ``decode``; ``ValueError`` for another shape."""
+    obs = np.asarray(obs, dtype=dtype)
+    if obs.ndim == 0 or obs.shape[-1] != size:
+        raise ValueError(f"an observation must have {size} values (rows: shape "
+                         f"(B, {size})), got shape {obs.shape}")
+    return obs

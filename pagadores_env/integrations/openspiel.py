@@ -5,11 +5,11 @@ It needs the optional extra ``openspiel`` (``pip install 'pagadores-env[openspie
 Importing this module registers two games with ``pyspiel.register_game``:
 
 - ``python_perudo``: the whole game, parameters ``players`` (2–6, default 2) and ``dice``
-  (1–5 per player, default 5), as ``engine.Game(players, dice)`` (P1–P7);
+  (1–5 per player, default 5), as ``perudo.engine.Game(players, dice)`` (P1–P7);
 - ``python_perudo_small``: 2 players with 1 die each, the one-round game that
   ``perudo.exact`` solves (its exploitability numbers are OpenSpiel's for this game).
 
-The state wraps ``engine.Game``, so every rule has one home. Chance rolls one die per chance
+The state wraps ``perudo.engine.Game``, so every rule has one home. Chance rolls one die per chance
 node, seat by seat in seat order (seats that are out roll none): chance actions 0–5 are faces
 1–6, each with probability 1/6 (P7.1); once the round's dice are all rolled the engine takes
 them (``apply_roll``, P2.1). Player actions are the contract's 181 ids (0 = dudo). Returns are
@@ -19,7 +19,7 @@ and OpenSpiel's ``exploitability`` is ``(BR0 + BR1) / 2`` as in ``perudo.exact``
 Information state string (perfect recall, P7.2): the player's seat, every round's public
 actions, the dice of every finished round (revealed at its dudo, P4.1) and the player's own
 dice of the round in play. Observation tensor: the environments' observation vector
-(``observation.encode``); observation string: the player's dice, every seat's dice count and
+(``perudo.observation.encode``); observation string: the player's dice, every seat's dice count and
 the bid to beat.
 """
 

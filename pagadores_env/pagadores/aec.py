@@ -137,7 +137,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` reseeds the dice; without it the dice stream goes on
         (a fresh unseeded generator on the very first reset). A seed other than None or an
-        integer ≥ 0 raises ``ValueError`` and leaves the env as it was (``checks.check_seed``).
+        integer ≥ 0 raises ``ValueError`` and leaves the env as it was (``core.checks.check_seed``).
 
         With ``eliminated="stay"`` a game that is over before anyone has a decision (possible
         with 1 card) is no episode: the env deals again from the same dice stream, so the
@@ -236,7 +236,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
             if action is None:
                 return
         # Rewards only ever go to agents as they are terminated, and every terminated agent
-        # is dead-stepped (which clears ``rewards``) before anyone decides again: a live
+        # is dead-stepped (which clears ``core.rewards``) before anyone decides again: a live
         # agent's reward and cumulative reward are always 0 here, so there is nothing to
         # clear or accumulate.
         self._seen[agent] = self._mark()

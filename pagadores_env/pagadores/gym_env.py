@@ -26,12 +26,12 @@ Spaces
 Options
     ``num_players`` 2–6, or a list of sizes (below); ``cards`` 1–10 each (or one count per
     seat, as ``Game`` takes);
-    ``opponents``: policy specs (``"threshold:min_points=100"``) or policy objects, one per
+    ``core.opponents``: policy specs (``"threshold:min_points=100"``) or policy objects, one per
     other seat in seat order skipping the learner, or a single one: ONE policy object shared
-    by every other seat (``opponents.seat_opponents``, as the VecEnv seats them; before 0.2 a
+    by every other seat (``core.opponents.seat_opponents``, as the VecEnv seats them; before 0.2 a
     single spec built one object per seat); ``learner_seat``: a seat number or
     ``"random"`` (drawn per game); ``reward``: ``"win"`` or ``"placement"``
-    (``rewards.py``, the same mapping the PettingZoo env pays); ``illegal_action``,
+    (``core.rewards.py``, the same mapping the PettingZoo env pays); ``illegal_action``,
     ``info_events`` and ``render_mode`` as below. The PettingZoo env takes the same
     ``cards``, ``reward``, ``illegal_action``, ``info_events`` and ``render_mode`` values.
 
@@ -42,7 +42,7 @@ Table sizes ("one policy for every table size")
     size (the observation pads to six seats, ``observation``'s ``present`` field), so one
     network plays them all. ``env.num_players`` is the current game's size and ``env.sizes``
     the list; ``env.opponents`` the current game's other seats. With several sizes,
-    ``cards`` must be one count, ``opponents`` a single entry (one object seated in every
+    ``cards`` must be one count, ``core.opponents`` a single entry (one object seated in every
     other seat at every size; per-seat lists fit one size only and are refused), and
     ``learner_seat`` ``"random"`` or a seat every size has. The sizes come from their own
     generator, part ``P + 2`` of the seed (``size_rng``), drawn once per game (a game the
@@ -53,7 +53,7 @@ Episode
     ``reset(seed)`` seeds the dice (blocks of ordered outcomes 0…215 drawn from Gymnasium's
     ``np_random``, i.e. ``np.random.default_rng(seed)``, mapped through ``rules.THROWS``), the
     learner seat draw, the table sizes and the opponents' own generators
-    (``opponents.reseed_opponents``: the same seeds the VecEnv gives them), so a seeded run
+    (``core.opponents.reseed_opponents``: the same seeds the VecEnv gives them), so a seeded run
     repeats exactly. It returns the learner's first decision; if a whole game passes without
     one (possible with few cards), it starts another game, and gives up with an error after
     ``MAX_SILENT_GAMES`` such games. The episode ends (``terminated=True``) when the learner

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core import fields
+from ..core import fields as layout
 from ..core.seats import CLOCKWISE
 from .engine import Game, Phase
 from .rules import (
@@ -66,7 +66,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-SLICES, OBS_SIZE = fields.field_slices(FIELDS)
+SLICES, OBS_SIZE = layout.field_slices(FIELDS)
 _CARDS = [c / MAX_CARDS for c in range(MAX_CARDS + 1)]
 _STRENGTH = [s / TOP for s in range(NUM_STRENGTHS)]
 
@@ -242,10 +242,7 @@ _SLOT_NUMBER = np.arange(1, MAX_PLAYERS + 1)  # one-hot @ _SLOT_NUMBER - 1: slot
 def decode(obs: np.ndarray) -> ObsFields:
     """The integers an observation says (see :class:`ObsFields`), from one observation
     ``(OBS_SIZE,)`` or from rows ``(..., OBS_SIZE)``. ``ValueError`` for another shape."""
-    obs = np.asarray(obs, dtype=np.float32)
-    if obs.ndim == 0 or obs.shape[-1] != OBS_SIZE:
-        raise ValueError(f"an observation must have {OBS_SIZE} values (rows: shape "
-                         f"(B, {OBS_SIZE})), got shape {obs.shape}")
+    obs = layout.observation_rows(obs, OBS_SIZE, np.float32)
     # in float32, as the vector is: a value's rounding error times its scale stays far below
     # 1/2, and numpy rounds float32 much faster than float64
     values = obs * _SCALE
@@ -271,4 +268,4 @@ def decode(obs: np.ndarray) -> ObsFields:
 
 def field_table() -> str:
     """The layout as a reStructuredText table, for docs (``pagadores_v1``'s page)."""
-    return fields.field_table(FIELDS)
+    return layout.field_table(FIELDS)

@@ -26,7 +26,7 @@ class Tables(NamedTuple):
     sizes: tuple[int, ...]
     cards: int | tuple[int, ...]
     learner_seat: int | str
-    #: per distinct size, ascending: one policy per other seat (``opponents.seat_opponents``)
+    #: per distinct size, ascending: one policy per other seat (``core.opponents.seat_opponents``)
     opponents: dict[int, list[Policy]]
 
 
@@ -35,7 +35,7 @@ def tables(num_players: int | Sequence[int], cards: int | Sequence[int], opponen
     """Check the table arguments both envs take (module docstring, "Table sizes").
 
     With one size (an integer, or a list naming one size only) they mean what they always
-    meant. With several sizes: ``cards`` must be one count, ``opponents`` a single entry (ONE
+    meant. With several sizes: ``cards`` must be one count, ``core.opponents`` a single entry (ONE
     policy object, seated in every other seat at every size, so its seeds and per-game hooks
     do not depend on the size), ``learner_seat`` ``"random"`` or a seat every size has.
     Raises ``ValueError`` in one line naming the argument and what it allows.
@@ -81,7 +81,7 @@ def draw_sizes(rng: np.random.Generator, sizes: Sequence[int], count: int) -> np
 
 def size_rng(seed: int | None, opponents: Sequence[Policy]) -> np.random.Generator:
     """The generator of the games' table sizes: part ``P + 2`` of ``seed``
-    (``seeding.spawned_rng``), ``P`` being the number of distinct opponents (parts
+    (``core.seeding.spawned_rng``), ``P`` being the number of distinct opponents (parts
     ``0 … P-1``; the VecEnv's learner seats and dice are parts ``P`` and ``P + 1``), so the
     existing streams are untouched and a seeded Gym env and a seeded VecEnv draw the same
     sizes."""

@@ -7,7 +7,7 @@ environment package imports without torch or SB3); import it as
 
 ``num_envs`` games run in lock-step on the batch engine (``VectorGame``); in each the learner holds
 one seat (fixed, or drawn per game with ``learner_seat="random"``) and scripted opponents play the
-others (``opponents`` and ``learner_seat`` as the Gym env takes them,
+others (``core.opponents`` and ``learner_seat`` as the Gym env takes them,
 ``pagadores_env.core.opponents``: a single opponent is one policy object in every other seat, and a
 seed gives the opponents the same seeds as the Gym env's ``reset(seed)``). A step applies the
 learner's actions, then lets every game run — dice by the batch engine, opponent decisions by each
@@ -28,21 +28,21 @@ it; rewards and placements are the same (a knocked-out seat's place no longer ch
 Table sizes: ``num_players`` is one size or a list (``num_players=[2, 3, 4, 5, 6]``), as the
 Gym env takes it (``gym_env``'s "Table sizes": every new game in a slot draws its size
 uniformly over the list's entries from its own seeded stream, part ``P + 2``; with several
-sizes ``cards`` is one count, ``opponents`` a single policy object seated at every size,
+sizes ``cards`` is one count, ``core.opponents`` a single policy object seated at every size,
 ``learner_seat`` ``"random"`` or a seat every size has). ``sizes`` is the list, ``size`` the
-current size per slot; ``num_players`` is the one size, or the list; ``opponents`` maps each
+current size per slot; ``num_players`` is the one size, or the list; ``core.opponents`` maps each
 size to the policies of its other seats. Each size has its own ``VectorGame`` with a row per
 slot (``games``; ``game`` when there is one size), and only the rows whose slot plays that size
 take part: a slot that draws another size restarts in that size's game, its row in the old one
 left idle. Opponents answer the decisions of all sizes in one call per policy object, with the
-slots as game ids (``opponents.game_actions``), so a per-game policy such as a self-play
+slots as game ids (``core.opponents.game_actions``), so a per-game policy such as a self-play
 opponent keeps one record per slot whatever its size. ``infos[i]["num_players"]`` is the size
 of the game that ended. One size runs exactly as it always did (the same streams, the same
 draws, the same speed); several sizes cost speed, as each size's engine advances its rows in
 calls of its own (the README's "Decisions we made" has the measured steps/s).
 
 Seeds (the constructor's and ``seed()``'s) are None or an integer ≥ 0, as the Gym env's
-(``checks.check_seed``).
+(``core.checks.check_seed``).
 
 MaskablePPO reads masks through ``env_method("action_masks")`` (``sb3_contrib.common.
 maskable.utils.get_action_masks``); both actions are legal at every decision (R3.6).
@@ -222,7 +222,7 @@ class PagadoresVecEnv(VecEnv):
     # ------------------------------------------------------------------ internals
     def _seed_streams(self, seed: int | None) -> None:
         """Generators for dice, learner seats and opponents, all derived from ``seed``: the
-        ``P`` distinct opponents get parts ``0 … P-1`` (``opponents.reseed_opponents``, as in
+        ``P`` distinct opponents get parts ``0 … P-1`` (``core.opponents.reseed_opponents``, as in
         the Gym env), the learner seats part ``P``, the dice part ``P + 1``, the table sizes
         part ``P + 2`` (``gym_env.size_rng``)."""
         reseed_opponents(self._policies, seed)

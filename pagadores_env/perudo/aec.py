@@ -177,7 +177,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     # ------------------------------------------------------------------ internals
     def _end_game(self) -> None:
-        """Reward every agent for its final place (``rewards``) and terminate them all; they
+        """Reward every agent for its final place (``core.rewards``) and terminate them all; they
         then leave by dead step, in seat order."""
         places = self.game.placements()
         for agent, seat in self._seat.items():
@@ -191,5 +191,5 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment as users should take it: ``raw_env(**kwargs)`` with order enforcing
-    (the Pagadores env's strict wrapper: stepping a finished game raises)."""
+    (``core.aec.StrictOrderEnforcing``: stepping a finished game raises)."""
     return StrictOrderEnforcing(raw_env(**kwargs))

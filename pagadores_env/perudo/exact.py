@@ -12,7 +12,7 @@ far, one edge per legal action. A seat's information state is its own die plus t
 A **strategy** is an ``(edges, 6)`` array: the probability that the node's actor takes the edge's
 action holding each die. ``strategy(policy)`` builds one from
 
-- a Perudo policy (``policies.Policy``): asked once about the observation of every
+- a Perudo policy (``core.policies.Policy``): asked once about the observation of every
   information state; a policy with ``action_probabilities(obs, mask)`` (the ``agents.perudo``
   players, ``StrategyPolicy``) is measured exactly; any other is taken at its ``act_batch``
   answer, so a sampling policy without probabilities is measured as that one draw (the

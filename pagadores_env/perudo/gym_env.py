@@ -2,8 +2,8 @@
 
 One seat is the learner; the other seats are played by fixed policies and the dice are rolled
 by the environment (P7.1), so ``step`` returns at the learner's next bid or dudo. The env
-drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with the Pagadores
-machinery (``pagadores_env.core.opponents``)::
+drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with the shared core
+(``pagadores_env.core.opponents``)::
 
     env = gymnasium.make("Perudo-v1", num_players=2, dice=5, opponents=["random"],
                          learner_seat="random", reward="win", illegal_action="raise",
@@ -18,17 +18,17 @@ Spaces
 
 Options
     ``num_players`` 2–6; ``dice`` 1–5 each (or one count per seat, as ``Game`` takes);
-    ``opponents``: specs of Perudo's players (``"random"``: the registry's ``perudo``
+    ``core.opponents``: specs of Perudo's players (``"random"``: the registry's ``perudo``
     namespace, ``perudo.policies``) or policy objects, one per other seat in seat order
     skipping the learner, or a single one shared by every other seat
-    (``opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
+    (``core.opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
     game); ``reward``: ``"win"`` or ``"placement"`` (``pagadores_env.core.rewards``, as
     ``perudo_v1`` pays); ``render_mode``: None, ``"ansi"`` or ``"human"`` (the public table,
     ``perudo.render``). A wrong value raises ``ValueError`` in one line.
 
 Episode
     ``reset(seed)`` seeds the dice (Gymnasium's ``np_random``), the learner seat draw and the
-    opponents' own generators (``opponents.reseed_opponents``), so a seeded run repeats
+    opponents' own generators (``core.opponents.reseed_opponents``), so a seeded run repeats
     exactly. It returns the learner's first decision; if a whole game passes without one
     (possible with few dice: the others may knock each other out before the learner's first
     turn), it starts another game, and gives up with an error after ``MAX_SILENT_GAMES``.

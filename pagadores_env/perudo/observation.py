@@ -27,7 +27,7 @@ from typing import NamedTuple, cast
 
 import numpy as np
 
-from ..core import fields
+from ..core import fields as layout
 from ..core.seats import CLOCKWISE
 from .engine import Game
 from .rules import BIDS, DUDO, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
@@ -51,7 +51,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
 )
 
-SLICES, OBS_SIZE = fields.field_slices(FIELDS)
+SLICES, OBS_SIZE = layout.field_slices(FIELDS)
 
 _AT = {name: part.start for name, part in SLICES.items()}
 _MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _REVEALED, _BID_Q, _BID_F, _BIDDER, \
@@ -156,10 +156,7 @@ def _bid_actions(quantity: np.ndarray, face: np.ndarray) -> np.ndarray:
 def decode(obs: np.ndarray) -> ObsFields:
     """The integers an observation says (:class:`ObsFields`), from one observation
     ``(OBS_SIZE,)`` or from rows ``(..., OBS_SIZE)``. ``ValueError`` for another shape."""
-    obs = np.asarray(obs, dtype=np.float64)
-    if obs.ndim == 0 or obs.shape[-1] != OBS_SIZE:
-        raise ValueError(f"an observation must have {OBS_SIZE} values (rows: shape "
-                         f"(B, {OBS_SIZE})), got shape {obs.shape}")
+    obs = layout.observation_rows(obs, OBS_SIZE, np.float64)
 
     def field(name: str) -> np.ndarray:
         return obs[..., SLICES[name]]
@@ -184,5 +181,5 @@ def decode(obs: np.ndarray) -> ObsFields:
 
 
 def field_table() -> str:
-    """The layout as a reStructuredText table, for docs (the Pagadores table's format)."""
-    return fields.field_table(FIELDS)
+    """The layout as a reStructuredText table, for docs (``core.fields.field_table``)."""
+    return layout.field_table(FIELDS)

@@ -2,7 +2,7 @@
 namespace of the game ``"perudo"``: ``make_policy("random", game="perudo")``, and the
 ``opponents`` of ``Perudo-v1`` name them as they are (``"random"``). Importing
 ``pagadores_env`` registers them. A Perudo policy follows the same protocol as a Pagadores
-one (``policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
+one (``core.policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
 181-entry action mask.
 """
 

@@ -42,7 +42,7 @@ def memory_limit() -> int:
 
 
 def table_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]:
-    """The start cards per seat of a valid table (``checks.check_table``)."""
+    """The start cards per seat of a valid table (``rules.check_table``)."""
     return check_table(num_players, cards)[1]
 
 

@@ -18,7 +18,7 @@ is the zero-sum solution of ``two_player``).
 
 All three are one pass of ``sweep``. Policies are asked about every decision on the
 observation rows the environment gives (``multi_rows``): one row per score to beat and its
-holders, since an observation shows no other score (``policies.reads_lowest_only``).
+holders, since an observation shows no other score (``core.policies.reads_lowest_only``).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Solution:
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: Path | str) -> Path:
-        """Write the solution to ``path`` atomically (``atomic.write_atomic``), streamed:
+        """Write the solution to ``path`` atomically (``core.atomic.write_atomic``), streamed:
         no copy of the values is made (4 players with 10 cards hold about 5 GB)."""
         arrays: dict[str, Any] = {"format_version": FORMAT_VERSION, "prob": PROB,
                                   "penalty": PENALTY, "seconds": self.seconds,

@@ -5,7 +5,7 @@ optimal win probability (and, on request, the best-response player) against fixe
 policies: one ``sweep`` pass in which the hero maximises and every other seat plays its
 policy, asked once about every decision on the rows ``observation.encode`` gives: one row
 per score to beat and its holders, since an observation shows no other score
-(``policies.reads_lowest_only``; a policy declaring ``score_view = "all"`` is asked every
+(``core.policies.reads_lowest_only``; a policy declaring ``score_view = "all"`` is asked every
 combination of scores). ``cost.check_size`` refuses a table beyond the limits before any
 work.
 """
@@ -64,7 +64,7 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
                         cards: int | Sequence[int] = MAX_CARDS, hero_seat: int = 0,
                         first_insteker: int = 0, keep_policy: bool = False,
                         progress: Progress | None = None) -> MultiBestResponse:
-    """The hero's exact best response at ``hero_seat`` against ``opponents`` (one policy per
+    """The hero's exact best response at ``hero_seat`` against ``core.opponents`` (one policy per
     other seat, in seat order), from the start position ``cards`` with ``first_insteker``
     starting (R3.1). ``keep_policy`` keeps the hero's decisions for ``.policy()``;
     ``progress(done, total)`` hears of each card position solved. Raises ``ValueError`` for a

@@ -119,7 +119,7 @@ class TablePolicy(BasePolicy):
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """``ValueError`` unless the table is two-player with at most ``table.cards`` cards a
-        seat: the only positions this table holds (``policies.check_tables``)."""
+        seat: the only positions this table holds (``core.policies.check_tables``)."""
         if num_players != 2:
             raise ValueError(f"{self.name!r} plays 2-player games only (the exact solver is "
                              f"two-player), got {num_players} players")

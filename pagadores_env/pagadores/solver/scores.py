@@ -8,7 +8,7 @@ roles' scores. Two ways to index them:
 - **lowest**: only what decides the round's loser — the lowest score so far and which roles
   hold it (R3.5, R5.1): ``42 * 2 ** j`` states, ``q = lowest * 2 ** j + holders``. The game
   from a state on depends on nothing else, so a seat that maximises its own value, and any
-  policy that reads observations (they show no other score, ``policies.reads_lowest_only``),
+  policy that reads observations (they show no other score, ``core.policies.reads_lowest_only``),
   are exact on it. It is what makes 4 players solvable.
 
 ``ScoreStates(m, full)`` holds, per role, the number of states, the state after each throw

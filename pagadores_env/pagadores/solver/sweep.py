@@ -232,7 +232,7 @@ class Sweep:
         self.start = start
         self.policies, self.plays = fixed_policies(variants, players, self.n)
         self.maximises = self.plays < 0  # [V, n]
-        #: per seat, the policies it plays in some variant (indices into ``policies``)
+        #: per seat, the policies it plays in some variant (indices into ``core.policies``)
         self._used = [sorted({int(i) for i in self.plays[:, seat] if i >= 0})
                       for seat in range(self.n)]
         self.full = full

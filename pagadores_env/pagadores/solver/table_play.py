@@ -65,7 +65,7 @@ class SweepPolicy(BasePolicy):
         self.name = name
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
-        """``ValueError`` unless this player covers the table (``policies.check_tables``)."""
+        """``ValueError`` unless this player covers the table (``core.policies.check_tables``)."""
         start = check_table(num_players, cards)[1]
         if num_players != self.num_players or any(
                 c > most for c, most in zip(start, self.start, strict=True)):

@@ -122,7 +122,7 @@ class TwoPlayerSolution:
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: Path | str) -> Path:
-        """Write the solution to ``path`` atomically (``atomic.write_atomic``: safe with
+        """Write the solution to ``path`` atomically (``core.atomic.write_atomic``: safe with
         parallel writers and interruptions); ``OSError`` if the folder cannot be written."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,12 +9,12 @@ and the first-insteker advantage (R3.1) cancels out. ``play_lineup`` is the engi
 outcomes (``Played``) rather than summaries; ``Played.totals`` sums them per player.
 
 A player that must know its seat (the observation does not say it; ``equilibrium`` at 4+
-players needs it for R6.2) offers ``for_seat(seat, num_players)`` (``policies``): a rotation
+players needs it for R6.2) offers ``for_seat(seat, num_players)`` (``core.policies``): a rotation
 seats it everywhere, so each seat is played by its copy for that seat (``seat_players``), and
 its games are still counted as the one player's.
 
 Any policy plays here: one without ``act_batch`` is asked row by row
-(``policies.batch_actions``), as is one with ``BasePolicy``'s looping ``act_batch``; the
+(``core.policies.batch_actions``), as is one with ``BasePolicy``'s looping ``act_batch``; the
 games are the same either way. It is fastest when ``act_batch`` answers a whole batch in one
 numpy (or one network) call, as the shipped players and SB3 models do, and fastest of all for
 the players with a decision table (``vector.tables``), whose decisions the kernel makes.
@@ -181,7 +181,7 @@ def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int
 def evaluate_batch(policies: Sequence[str | Policy], num_players: int, num_games: int,
                    seed: int | None = 0, cards: int | Sequence[int] = 10,
                    chunk: int = 65_536) -> dict[str, Any]:
-    """Play ``num_games`` games of the lineup ``policies`` (one per seat, rotated per game).
+    """Play ``num_games`` games of the lineup ``core.policies`` (one per seat, rotated per game).
 
     Returns per lineup entry ``win_rate``, ``mean_place`` (1 = winner) and
     ``cards_lost_per_round`` (cards lost / rounds played), the ``win_rate_by_seat`` matrix

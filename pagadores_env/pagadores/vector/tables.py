@@ -3,7 +3,7 @@
 A policy whose decisions depend only on the facts of ``kernel.TABLE_SHAPE`` — whether it fixes
 the throw limit (R3.2), its throws used, its throw's strength, the score to beat (R3.5),
 whether it holds its last card, whether another seat does — says so with the class attribute
-``table_facts = True`` (the policy protocol, ``policies``). ``decision_table(policy)`` asks
+``table_facts = True`` (the policy protocol, ``core.policies``). ``decision_table(policy)`` asks
 its ``act_batch`` once about every combination of those facts and keeps the answers; the
 batch engine then looks that seat's decisions up inside the kernel instead of stopping for
 them (``VectorGame.play_by_tables``): the VecEnv's opponents and the batch evaluator's players
@@ -71,7 +71,7 @@ def decision_table(policy: Policy) -> np.ndarray | None:
 
 
 def seat_tables(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray]:
-    """The decision tables of ``policies`` stacked ``(tables, TABLE_SIZE)``, and per policy
+    """The decision tables of ``core.policies`` stacked ``(tables, TABLE_SIZE)``, and per policy
     its row there, -1 for a policy without one."""
     stacked: list[np.ndarray] = []
     index = []
