@@ -1,8 +1,8 @@
 """Players for pagadores-env: scripted heuristics, the exact players (optimal, equilibrium),
 trained models.
 
-Importing this package registers every player with ``pagadores_env.policies`` (it is the
-``pagadores_env.policies`` entry point), so ``make_policy("sensible")`` finds them.
+Importing this package registers every player with ``pagadores_env.core.policies`` (it is the
+entry point of the group ``pagadores_env.policies``), so ``make_policy("sensible")`` finds them.
 """
 
 from . import equilibrium, heuristics, optimal, perudo, rllib_adapter, sb3_adapter

@@ -1,7 +1,7 @@
 """The equilibrium player: plays the exact subgame-perfect equilibrium at 2–4-player tables.
 
 At each decision it takes the action that maximises its own win probability when everyone
-plays the equilibrium from there on (``pagadores_env.solver.solve``; ties stop). At two
+plays the equilibrium from there on (``pagadores_env.pagadores.solver.solve``; ties stop). At two
 players that is optimal play. The solution of the table it is seated at is solved on first
 use, or read from the solver's cache: seconds at 2 players, about 20 s at 3 players with 10
 cards, minutes at 4 players with few cards (beyond the solver's limits it refuses the table
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pagadores_env.checks import check_int, check_table
-from pagadores_env.observation import decode
-from pagadores_env.policies import BasePolicy, register_policy
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver import Solution, SweepPolicy, solve, symmetric
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.pagadores.observation import decode
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
+from pagadores_env.pagadores.solver import Solution, SweepPolicy, solve, symmetric
 
 
 class EquilibriumPolicy(BasePolicy):

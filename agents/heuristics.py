@@ -1,12 +1,12 @@
 """Scripted players: rules of thumb, from coin flips to a lookahead on the exact dice odds.
 
-Every player reads only the observation vector (``pagadores_env.observation``) and the action
-mask, and answers 0 (stop) or 1 (throw again). Each has a plain scalar ``act`` — the readable
-reference — and a numpy ``act_batch`` over rows, which the tests check agree on real
-observations. A wish to throw again is only honoured when the mask allows it. The players that
-read only the facts of a decision table (``table_facts``: stop-first, always-throw, threshold,
-sensible) are played by the batch engine's kernel itself, from a table of their ``act_batch``'s
-answers (``pagadores_env.vector.tables``).
+Every player reads only the observation vector (``pagadores_env.pagadores.observation``) and the
+action mask, and answers 0 (stop) or 1 (throw again). Each has a plain scalar ``act`` — the readable
+reference — and a numpy ``act_batch`` over rows, which the tests check agree on real observations. A
+wish to throw again is only honoured when the mask allows it. The players that read only the facts
+of a decision table (``table_facts``: stop-first, always-throw, threshold, sensible) are played by
+the batch engine's kernel itself, from a table of their ``act_batch``'s answers
+(``pagadores_env.pagadores.vector.tables``).
 
 Registered names (``make_policy("name:key=value")``): ``random``, ``stop-first``,
 ``always-throw``, ``threshold``, ``sensible``, ``lookahead``.
@@ -20,9 +20,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pagadores_env.observation import ObsFields, decode
-from pagadores_env.policies import BasePolicy, register_policy
-from pagadores_env.rules import (
+from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.pagadores.observation import ObsFields, decode
+from pagadores_env.pagadores.rules import (
     MAX_CARDS,
     MAX_THROWS,
     NUM_STRENGTHS,
@@ -34,8 +34,8 @@ from pagadores_env.rules import (
     TOP,
     Kind,
 )
-from pagadores_env.rules import STRENGTH_PENALTY as PENALTY_OF
-from pagadores_env.rules import STRENGTH_PROB as P_STRENGTH
+from pagadores_env.pagadores.rules import STRENGTH_PENALTY as PENALTY_OF
+from pagadores_env.pagadores.rules import STRENGTH_PROB as P_STRENGTH
 
 # ---------------------------------------------------------------- dice tables (R2, R7.2)
 #: Flamenco points per strength; +inf for Cavar and specials (above every Flamenco), -inf Picaro.
@@ -220,7 +220,7 @@ class SensiblePolicy(Heuristic):
     """
 
     name = "sensible"
-    table_facts = True  # reads the facts of a decision table only (pagadores_env.vector.tables)
+    table_facts = True  # reads the facts of a decision table only (pagadores.vector.tables)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The player's action at one observation (the readable reference)."""

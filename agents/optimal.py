@@ -1,4 +1,5 @@
-"""The exact-optimal two-player player: plays the solved policy (``pagadores_env.solver``).
+"""The exact-optimal two-player player: plays the solved policy
+(``pagadores_env.pagadores.solver``).
 
 It reads the decision from the observation vector alone (cards, role, throws used, throw
 limit, current strength and the insteker's score, via ``observation.decode``) and looks the
@@ -7,9 +8,9 @@ action up in the cached solution, solving it on first use (well under a second).
 
 from __future__ import annotations
 
-from pagadores_env.policies import register_policy
-from pagadores_env.rules import MAX_CARDS
-from pagadores_env.solver import TablePolicy, load_or_solve
+from pagadores_env.core.policies import register_policy
+from pagadores_env.pagadores.rules import MAX_CARDS
+from pagadores_env.pagadores.solver import TablePolicy, load_or_solve
 
 
 class OptimalPolicy(TablePolicy):

@@ -1,7 +1,8 @@
 """Scripted Perudo players that reason from their own dice and the binomial odds of the rest.
 
-Both read only what their observation shows (P7.2): their own dice, how many dice are on the
-table, whether the round is palifico, and the bid to beat (``read``). Every unseen die shows a
+Both read only what their observation shows (P7.2), through the game's codec
+(``perudo.observation.decode``): their own dice, how many dice are on the table, whether the
+round is palifico, and the bid to beat. Every unseen die shows a
 given face with probability 1/6 (P7.1); in a normal round a 1 also counts for every other face
 (P5.1), so a die counts for a bid on a face 2–6 with probability 1/3. In a palifico round, and
 for a joker bid, only the face itself counts (P4.1, P6.3). The chance that a bid (q, f) holds
@@ -25,15 +26,15 @@ uses to measure a policy without sampling it. Registered with ``game="perudo"``.
 from __future__ import annotations
 
 from math import comb
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from pagadores_env.checks import check_int
-from pagadores_env.perudo.observation import SLICES
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.perudo.observation import OBS_SIZE, ObsFields, decode
 from pagadores_env.perudo.policies import GAME
-from pagadores_env.perudo.rules import BIDS, DUDO, FACES, JOKER, MAX_DICE, MAX_QUANTITY
-from pagadores_env.policies import BasePolicy, register_policy
+from pagadores_env.perudo.rules import BIDS, DUDO, FACES, JOKER, MAX_QUANTITY
 
 #: Quantity and face of every bid action 1 … 180, in action order.
 _QUANTITY = np.array([bid[0] for bid in BIDS[1:]])  # type: ignore[index]
@@ -47,35 +48,13 @@ _HOLDS = np.array([[[sum(comb(u, k) * p ** k * (1 - p) ** (u - k) for k in range
 _TIE = 1e-12  # probabilities this close count as equal (sums of the same terms)
 
 
-class View(NamedTuple):
-    """What the players read from observation rows (P7.2); arrays over rows."""
-
-    hand: np.ndarray  # (B, 6): my dice showing face 1 … 6
-    total: np.ndarray  # (B,): dice on the table (P3.1)
-    palifico: np.ndarray  # (B,): bool (P6)
-    bid: np.ndarray  # (B,): the bid to beat as an action id, DUDO (0) before the opening
-
-
-def read(obs: np.ndarray) -> View:
-    """The facts of observation rows (2-D), undoing the observation's scaling."""
-    obs = np.asarray(obs, dtype=np.float64)
-    quantity = np.rint(obs[:, SLICES["bid_quantity"]][:, 0] * MAX_QUANTITY).astype(np.int64)
-    face = obs[:, SLICES["bid_face"]].argmax(axis=1) + 1
-    return View(
-        hand=np.rint(obs[:, SLICES["my_dice"]] * MAX_DICE).astype(np.int64),
-        total=np.rint(obs[:, SLICES["total"]][:, 0] * MAX_QUANTITY).astype(np.int64),
-        palifico=obs[:, SLICES["palifico"]][:, 0] > 0.5,
-        bid=np.where(quantity > 0, 1 + (quantity - 1) * FACES + face - 1, DUDO),
-    )
-
-
-def bid_odds(view: View) -> np.ndarray:
+def bid_odds(view: ObsFields) -> np.ndarray:
     """(B, 180): the probability that each bid action 1 … 180 holds, given my dice (P4.1,
-    P5.1, P6.3)."""
+    P5.1, P6.3), from decoded observation rows."""
     wild = ~view.palifico[:, None] & (_FACE != JOKER)
-    mine = view.hand[:, _FACE - 1] + wild * view.hand[:, JOKER - 1:JOKER]
+    mine = view.my_dice[:, _FACE - 1] + wild * view.my_dice[:, JOKER - 1:JOKER]
     need = np.clip(_QUANTITY - mine, 0, MAX_QUANTITY + 1)
-    unseen = view.total - view.hand.sum(axis=1)
+    unseen = view.total - view.my_dice.sum(axis=1)
     return _HOLDS[unseen[:, None], wild.astype(np.int64), need]
 
 
@@ -117,7 +96,7 @@ class ProbabilisticBidder(BasePolicy):
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per row: whether to call dudo, the best legal bid (an action id, 0 if none) and
         the table size, from one read of the rows."""
-        view = read(obs)
+        view = decode(np.reshape(obs, (-1, OBS_SIZE)))
         legal = np.asarray(mask).astype(bool)
         odds = bid_odds(view)
         rows = np.arange(len(odds))

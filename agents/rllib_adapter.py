@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env.policies import BasePolicy, register_policy
+from pagadores_env.core.policies import BasePolicy, register_policy
 
 from .run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint, sb3_run_model
 from .sb3_adapter import LOGIT_ROWS, check_spaces, detect_algo

@@ -2,7 +2,7 @@
 ``rllib:path=…`` player loads.
 
 Our observations are dicts ``{"observation": (49,) float32, "action_mask": (2,) int8}``
-(``pagadores_v0``). RLlib's example masking module reads the key ``observations``; this one
+(``pagadores_v1``). RLlib's example masking module reads the key ``observations``; this one
 reads ours, so the environment keeps the key every other client reads. The network sees only
 ``observation``; the mask is applied to its action logits, RLlib's way: the log of the mask,
 clamped at the float minimum, is added, so a masked action's logit is about -3.4e38 and its
@@ -25,7 +25,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-#: The observation dict's keys (``pagadores_env.aec.raw_env.observation_spaces``).
+#: The observation dict's keys (``pagadores_env.pagadores.aec.raw_env.observation_spaces``).
 OBS_KEY, MASK_KEY = "observation", "action_mask"
 
 

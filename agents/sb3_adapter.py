@@ -35,12 +35,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from pagadores_env.engine import Action
-from pagadores_env.observation import OBS_SIZE
+from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.pagadores.engine import Action
+from pagadores_env.pagadores.observation import OBS_SIZE
 from pagadores_env.perudo.observation import OBS_SIZE as PERUDO_OBS_SIZE
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.perudo.rules import NUM_ACTIONS as PERUDO_ACTIONS
-from pagadores_env.policies import BasePolicy, register_policy
 
 from .run_folders import is_rllib_run, sb3_run_model
 
@@ -222,7 +222,7 @@ register_policy("model", SB3Policy)
 
 
 class PerudoSB3Policy(SB3Policy):
-    """A saved model trained on ``Perudo-v0`` (``model:path=...`` of game ``perudo``)."""
+    """A saved model trained on ``Perudo-v1`` (``model:path=...`` of game ``perudo``)."""
 
     game, obs_size, num_actions = "Perudo", PERUDO_OBS_SIZE, PERUDO_ACTIONS
 

@@ -5,12 +5,12 @@ Each section is a function ``(options) -> dict`` returning ``{"title", "columns"
 that ``--json`` prints (merged over sections into one object). Sections:
 
 =========  ==============================================================================
-aec        agent steps/s of the PettingZoo envs pagadores_v0 and perudo_v0 (2/4/6 players,
+aec        agent steps/s of the PettingZoo envs pagadores_v1 and perudo_v1 (2/4/6 players,
            wrapped and raw) against PettingZoo's tictactoe_v3 (``bench_aec``)
 vector     decisions/s of the batch engine at batch 1/64/4096 against the scalar
            engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
-sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v0)
+sb3        MaskablePPO training steps/s on the batch VecEnv and on DummyVecEnv(Pagadores-v1)
 solver     positions, seconds and peak memory of the equilibrium solve at 3 and 4 players,
            1–10 cards (``bench_solver``); only when asked for: the full report takes about
            half an hour and several GB
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .bench_aec import aec_section
 from .bench_solver import solver_section

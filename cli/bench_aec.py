@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env import pagadores_v0, perudo_v0
+from pagadores_env import pagadores_v1, perudo_v1
 
 AEC_PLAYERS = (2, 4, 6)
 HEADLINE_PLAYERS = 4  # aec_agent_steps_per_s is the wrapped 4-player rate
@@ -76,11 +76,11 @@ def best_of_rounds(cases: dict[str, Callable[[], Any]], seconds: float, rounds: 
 
 
 def aec_section(options: argparse.Namespace) -> dict[str, Any]:
-    """Agent steps per second of pagadores_v0 and perudo_v0 (2/4/6 players, env() and
+    """Agent steps per second of pagadores_v1 and perudo_v1 (2/4/6 players, env() and
     raw_env) and tictactoe_v3."""
     cases: dict[str, Callable[[], Any]] = {}
     meta: dict[str, tuple[str, int, str]] = {}
-    for env_name, module in (("pagadores_v0", pagadores_v0), ("perudo_v0", perudo_v0)):
+    for env_name, module in (("pagadores_v1", pagadores_v1), ("perudo_v1", perudo_v1)):
         for players in AEC_PLAYERS:
             for stack, factory in (("env()", module.env), ("raw_env", module.raw_env)):
                 name = f"{env_name}/{players}p/{stack}"
@@ -106,11 +106,11 @@ def aec_section(options: argparse.Namespace) -> dict[str, Any]:
         })
     rates = {name: round(result["agent_steps_per_s"]) for name, result in results.items()}
     summary = {
-        "aec_agent_steps_per_s": rates[f"pagadores_v0/{HEADLINE_PLAYERS}p/env()"],
-        "perudo_aec_agent_steps_per_s": rates[f"perudo_v0/{HEADLINE_PLAYERS}p/env()"],
+        "aec_agent_steps_per_s": rates[f"pagadores_v1/{HEADLINE_PLAYERS}p/env()"],
+        "perudo_aec_agent_steps_per_s": rates[f"perudo_v1/{HEADLINE_PLAYERS}p/env()"],
         "aec_rates": rates,
         "tictactoe_v3_agent_steps_per_s": round(anchor) if anchor else None,
-        "aec_2p_vs_tictactoe": round(rates["pagadores_v0/2p/env()"] / anchor, 2)
+        "aec_2p_vs_tictactoe": round(rates["pagadores_v1/2p/env()"] / anchor, 2)
         if anchor else None,
     }
     notes = [anchor_error] if anchor_error else []

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pagadores_env.solver import check_size, solve
+from pagadores_env.pagadores.solver import check_size, solve
 
 COLUMNS = ["players", "cards", "positions", "seconds", "peak RSS MB", "estimate MB"]
 

@@ -13,7 +13,7 @@
     Seconds for ``evaluate_batch`` to play 100,000 games heuristic vs heuristic.
 ``sb3``
     Environment steps per second of ``MaskablePPO.learn`` on ``PagadoresVecEnv`` and on a
-    ``DummyVecEnv`` of ``Pagadores-v0`` with the same settings (the network's cost included),
+    ``DummyVecEnv`` of ``Pagadores-v1`` with the same settings (the network's cost included),
     and of each env alone stepped with random learner actions. ``sb3_env_share`` is the
     fraction of ``learn()``'s time the ``PagadoresVecEnv`` takes (learn rate / env-only rate).
 
@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env import pagadores_v0
-from pagadores_env.engine import Game
-from pagadores_env.rules import THROWS
-from pagadores_env.vector import VectorGame, evaluate_batch
+from pagadores_env import pagadores_v1
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.rules import THROWS
+from pagadores_env.pagadores.vector import VectorGame, evaluate_batch
 
 from .bench_aec import drive_aec
 
@@ -117,10 +117,10 @@ def vector_section(options: argparse.Namespace) -> dict[str, Any]:
                          "vs scalar": f"{rate / scalar:.1f}x"})
     batch, players = HEADLINE
     headline = rates[f"vector/{players}p/{batch}"]
-    aec_env = pagadores_v0.env(num_players=players)
+    aec_env = pagadores_v1.env(num_players=players)
     aec = max(drive_aec(aec_env, options.seconds / options.rounds, options.seed + r)
               ["agent_steps_per_s"] for r in range(options.rounds))
-    rows.append({"engine": "pagadores_v0.env() agent steps", "players": players, "batch": 1,
+    rows.append({"engine": "pagadores_v1.env() agent steps", "players": players, "batch": 1,
                  "decisions/s": f"{aec:,.0f}", "per CPU s": "n/a", "vs scalar": "n/a"})
     return {
         "title": "Decisions per second, random actions, 10 cards (best of "
@@ -172,22 +172,22 @@ def env_steps_per_s(env: Any, seconds: float, seed: int) -> float:
 
 
 def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
-    """MaskablePPO steps per second on the batch VecEnv and on DummyVecEnv(Pagadores-v0),
+    """MaskablePPO steps per second on the batch VecEnv and on DummyVecEnv(Pagadores-v1),
     and the environments alone."""
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-    from pagadores_env.vec_env import PagadoresVecEnv
+    import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+    from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
     envs, players, steps, n_steps = options.envs, 4, options.sb3_steps, 64
     settings = {"num_players": players, "cards": 10, "opponents": "sensible"}
     makers = {
         "PagadoresVecEnv": ("sb3_vec_env", lambda: PagadoresVecEnv(envs, seed=options.seed,
                                                                    **settings)),
-        "DummyVecEnv(Pagadores-v0)": ("sb3_dummy_vec_env", lambda: DummyVecEnv(
-            [lambda: gym.make("Pagadores-v0", **settings)] * envs)),
+        "DummyVecEnv(Pagadores-v1)": ("sb3_dummy_vec_env", lambda: DummyVecEnv(
+            [lambda: gym.make("Pagadores-v1", **settings)] * envs)),
     }
     rows, summary, shares = [], {}, {}
     for name, (key, make) in makers.items():

@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pagadores_env.atomic import failed_write
+from pagadores_env.core.atomic import failed_write
 from pagadores_train.benchmark import BACKENDS, check_out_dir, load_suite, run_suite
 from pagadores_train.benchmark_stats import SUMMARY, write_summary
 from pagadores_train.lock import hold_run_folder

@@ -1,5 +1,5 @@
 """``pagadores best-response``: the exact best response of one seat against scripted
-opponents at 2–4-player tables (``pagadores_env.solver.multi`` does the work and sets the
+opponents at 2–4-player tables (``pagadores_env.pagadores.solver.multi`` does the work and sets the
 size limits). Its solver pass reports its positions as it goes
 (``main.add_progress_options``)."""
 
@@ -8,11 +8,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from pagadores_env.checks import check_int
-from pagadores_env.policies import make_policy
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver.cost import MAX_ROWS, check_size, memory_limit, table_cards, within_limits
-from pagadores_env.solver.multi import best_response_multi
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver.cost import (
+    MAX_ROWS,
+    check_size,
+    memory_limit,
+    table_cards,
+    within_limits,
+)
+from pagadores_env.pagadores.solver.multi import best_response_multi
 
 from .main import add_progress_options, fail, progress_of
 

@@ -4,7 +4,7 @@ At two players (the default): every agent's exact win probability against every 
 best response's against each, and each agent's exploitability, from the exact yardstick
 (``pagadores_train.yardstick``). With ``--players 3`` (or more): every seat's value in the
 equilibrium, and for every agent its NashConv when all seats play it and its exact win
-probability at seat 0 against ``sensible`` in every other seat (``pagadores_env.solver``).
+probability at seat 0 against ``sensible`` in every other seat (``pagadores_env.pagadores.solver``).
 
 The default agents are every registered player that plays as its bare name (``model`` and
 ``rllib`` need a path: ``policies.required_parameters``). At 3+ players an agent that cannot
@@ -21,15 +21,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from pagadores_env.checks import check_int
-from pagadores_env.policies import (
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import (
     check_tables,
     make_policy,
     registered_policies,
     required_parameters,
 )
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver import exact_evaluate, nash_conv, solve
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver import exact_evaluate, nash_conv, solve
 from pagadores_train.progress import SILENT, Reporter
 from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
@@ -68,9 +68,9 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS,
     notes = [
         f"Exact two-player win probability of the row agent against the column agent, {cards} "
         "cards each, averaged over who insteeks the first round (solver: "
-        "`pagadores_env.solver`). *best response*: the most any player can win against the "
-        "column agent. *exploitability*: the best response's win probability against the row "
-        "agent − ½ (0 = optimal).",
+        "`pagadores_env.pagadores.solver`). *best response*: the most any player can win "
+        "against the column agent. *exploitability*: the best response's win probability "
+        "against the row agent − ½ (0 = optimal).",
     ]
     if not all(s.exact for s in sticks):
         notes.append(f"{DRAWN} stochastic: evaluated as the one deterministic table its calls "
@@ -130,7 +130,7 @@ def multiplayer_table(num_players: int = 3, cards: int = MAX_CARDS,
     others = ", ".join([f'"{BASELINE}"'] * (n - 1))
     notes = [
         f"Exact, {n} players with {cards} cards each, seat 0 insteeking the first round "
-        f"(solver: `pagadores_env.solver`; fair share {decimals(1 / n)}). *equilibrium "
+        f"(solver: `pagadores_env.pagadores.solver`; fair share {decimals(1 / n)}). *equilibrium "
         "(SPE)*: every seat's win probability when each maximises its own (`solve`). "
         "*NashConv*: the sum over seats of what a seat would gain by switching to its best "
         "response while the others keep playing the agent (0 = equilibrium; `nash_conv`). "

@@ -34,7 +34,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from pagadores_env.atomic import WriteError
+from pagadores_env.core.atomic import WriteError
 
 if TYPE_CHECKING:
     from pagadores_train.progress import Reporter
@@ -75,7 +75,7 @@ def agents_help(every_game: bool = False) -> str:
     """The help's list of agent specs, read from the policy registry so it lists every
     registered player (a player added later cannot be left out): Pagadores' players, or with
     ``every_game`` (for the commands that take ``--game``) each game's, named by game."""
-    from pagadores_env.policies import GAMES
+    from pagadores_env.core.policies import GAMES
 
     if not every_game:
         return f"agent specs: {_specs('pagadores')}"
@@ -85,7 +85,7 @@ def agents_help(every_game: bool = False) -> str:
 def _specs(game: str) -> str:
     """``game``'s registered players, those with parameters as an example spec, or else as
     the spec form of the parameters they need (``rllib:path=RUN_FOLDER``)."""
-    from pagadores_env.policies import registered_policies, spec_form
+    from pagadores_env.core.policies import registered_policies, spec_form
 
     examples = SPEC_EXAMPLES.get(game, {})
     return ", ".join(examples.get(name) or spec_form(name, game)
@@ -112,7 +112,7 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pagadores_env.policies import GAMES
+    from pagadores_env.core.policies import GAMES
 
     agents = agents_help(every_game=True)
     parser = argparse.ArgumentParser(

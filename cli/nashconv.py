@@ -1,7 +1,7 @@
 """``pagadores nashconv``: how far a profile of agents is from equilibrium, exactly — every
-seat's win probability under the profile, what its best response would win instead, the gain,
-and their sum, NashConv (``pagadores_env.solver.nash_conv`` does the work). Its one solver pass
-reports its positions as it goes (``main.add_progress_options``)."""
+seat's win probability under the profile, what its best response would win instead, the gain, and
+their sum, NashConv (``pagadores_env.pagadores.solver.nash_conv`` does the work). Its one solver
+pass reports its positions as it goes (``main.add_progress_options``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from pagadores_env.checks import check_int
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver import NashConv, nash_conv
+from pagadores_env.core.checks import check_int
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver import NashConv, nash_conv
 
 from .main import add_progress_options, agents_help, fail, progress_of
 

@@ -1,10 +1,10 @@
 """Play Dados de Pagadores in the terminal against chosen agents.
 
-The game is ``engine.Game``; the dice come from a seeded generator, the other seats are
-seated as the environments seat them (``pagadores_env.opponents``). Everything that happens
-is printed from the game's event log with ``pagadores_env.render`` (R7.1: every throw, special
-and card count is public), and at each of your decisions the table is shown. You answer
-``s`` (stop), ``t`` (throw again), ``?`` (the rules in short) or ``q`` (quit).
+The game is ``engine.Game``; the dice come from a seeded generator, the other seats are seated as
+the environments seat them (``pagadores_env.core.opponents``). Everything that happens is printed
+from the game's event log with ``pagadores_env.pagadores.render`` (R7.1: every throw, special and
+card count is public), and at each of your decisions the table is shown. You answer ``s`` (stop),
+``t`` (throw again), ``?`` (the rules in short) or ``q`` (quit).
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pagadores_env.engine import Action, Game
-from pagadores_env.observation import encode
-from pagadores_env.opponents import reseed_opponents, seat_opponents
-from pagadores_env.policies import Policy
-from pagadores_env.render import describe_events, player, render_table
+from pagadores_env.core.opponents import reseed_opponents, seat_opponents
+from pagadores_env.core.policies import Policy
+from pagadores_env.core.seats import player
+from pagadores_env.pagadores.engine import Action, Game
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.render import describe_events, render_table
 
 RULES_SUMMARY = """\
 Dados de Pagadores in short (rule ids from the rules contract; see the README):

@@ -2,7 +2,7 @@
 
 The game is ``perudo.engine.Game``; the dice come from a seeded face stream
 (``perudo.dice.FaceStream``), the other seats are seated as the environments seat them
-(``pagadores_env.opponents``, Perudo's players). Everything public is printed from the game's
+(``pagadores_env.core.opponents``, Perudo's players). Everything public is printed from the game's
 event log with ``perudo.render`` (P7.2): bids, dudos, counts, lost dice. Your own dice are
 shown when a round is rolled and at each of your turns; everyone else's stay hidden until a
 dudo reveals the table. You answer a bid as ``3x5`` (or ``3 5``: three dice showing 5), ``d``
@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from pagadores_env.core.seats import player
 from pagadores_env.perudo.aec import roll_to_decision
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
@@ -32,7 +33,6 @@ from pagadores_env.perudo.rules import (
     bid_action,
     legal_mask,
 )
-from pagadores_env.render import player
 
 from .play import seat_players
 

@@ -1,8 +1,8 @@
 """``pagadores solve``: solve (or load from the cache) the equilibrium of a table and print every
-seat's win probability, the time taken and where it is cached (``pagadores_env.solver`` does
-the work). At two players it is the zero-sum solution and also prints the game value. A solve
-at 3+ players reports its positions as it goes (``main.add_progress_options``).
-"""
+seat's win probability, the time taken and where it is cached
+(``pagadores_env.pagadores.solver`` does the work). At two players it is the zero-sum solution
+and also prints the game value. A solve at 3+ players reports its positions as it goes
+(``main.add_progress_options``)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
 
-from pagadores_env.checks import check_int
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.solver import Solution, cache_path, cached, solve, solve_two_player
-from pagadores_env.solver.equilibrium import cache_path as equilibrium_path
+from pagadores_env.core.checks import check_int
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver import Solution, cache_path, cached, solve, solve_two_player
+from pagadores_env.pagadores.solver.equilibrium import cache_path as equilibrium_path
 from pagadores_train.progress import Reporter
 
 from .main import add_progress_options, fail, progress_of

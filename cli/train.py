@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pagadores_env.atomic import failed_write
+from pagadores_env.core.atomic import failed_write
 from pagadores_train.config import Config
 from pagadores_train.lock import FolderInUse
 from pagadores_train.reports import write_results

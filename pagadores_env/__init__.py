@@ -1,28 +1,58 @@
-"""pagadores-env: Dados de Pagadores for reinforcement learning.
+"""pagadores-env: Dados de Pagadores and Perudo for reinforcement learning.
 
-``Game`` (explicit chance nodes) and ``classify`` are the rules core; ``pagadores_v0`` is the
-PettingZoo AEC environment; importing the package registers the Gymnasium single-agent
-environment ``Pagadores-v0`` and, with a PettingZoo that has an environment registry (1.27 and
-later), the AEC environment as ``pagadores-v0`` (``pettingzoo.make("aec", "pagadores-v0")``).
-The second game, Perudo (``perudo``), registers the same way: ``perudo_v0``, ``Perudo-v0`` and
-``perudo-v0``.
+``Game`` (explicit chance nodes) and ``classify`` are Pagadores' rules core; ``pagadores_v1``
+is its PettingZoo AEC environment; importing the package registers the Gymnasium single-agent
+environment ``Pagadores-v1`` and, with a PettingZoo that has an environment registry (1.27 and
+later), the AEC environment as ``pagadores-v1`` (``pettingzoo.make("aec", "pagadores-v1")``).
+The second game, Perudo (``perudo``), registers the same way: ``perudo_v1``, ``Perudo-v1`` and
+``perudo-v1``. The v0 names are retired: importing ``pagadores_v0`` or ``perudo_v0``, or
+making ``pagadores-v0`` / ``perudo-v0`` from PettingZoo's registry, raises ``ImportError`` in
+one line naming v1, and Gymnasium refuses ``Pagadores-v0`` / ``Perudo-v0`` naming v1 itself.
+
+=================  ============================================================================
+folder             holds
+=================  ============================================================================
+``core``           the game-neutral core (game protocol, records, seats, checks, seeding,
+                   rewards, policies and their registry, the AEC and Gymnasium env bases);
+                   imports no game
+``pagadores``      Dados de Pagadores: rules, engine, observation, kernel, envs, solver
+``perudo``         Perudo: rules, engine, observation, envs, exact yardstick
+``integrations``   what needs an extra and is not a game (OpenSpiel)
+=================  ============================================================================
 """
+
+from typing import Any, NoReturn
 
 import pettingzoo
 from gymnasium.envs.registration import register
 
-from . import pagadores_v0
-from .engine import Action, Event, Game, IllegalMoveError, Phase
-from .perudo import perudo_v0
-from .rules import Kind, Throw, classify
+from . import pagadores_v1, perudo_v1
+from .core.errors import IllegalMoveError, retired
+from .core.protocol import Event
+from .pagadores.engine import Action, Game, Phase
+from .pagadores.rules import Kind, Throw, classify
 
-register(id="Pagadores-v0", entry_point="pagadores_env.gym_env:PagadoresGymEnv")
-register(id="Perudo-v0", entry_point="pagadores_env.perudo.gym_env:PerudoGymEnv")
+
+def _retired_creator(old: str, new: str) -> Any:
+    """A registry entry point for the retired id ``old``: making it raises ``retired``."""
+    def create(**kwargs: Any) -> NoReturn:
+        raise retired(f"pettingzoo.make('aec', {old!r})", f"pettingzoo.make('aec', {new!r})")
+
+    return create
+
+
+register(id="Pagadores-v1", entry_point="pagadores_env.pagadores.gym_env:PagadoresGymEnv")
+register(id="Perudo-v1", entry_point="pagadores_env.perudo.gym_env:PerudoGymEnv")
 if hasattr(pettingzoo, "register"):  # older PettingZoo has no registry: nothing to join
-    pettingzoo.register("aec", "pagadores-v0", entry_point="pagadores_env.pagadores_v0:env")
-    pettingzoo.register("aec", "perudo-v0", entry_point="pagadores_env.perudo.perudo_v0:env")
+    pettingzoo.register("aec", "pagadores-v1", entry_point="pagadores_env.pagadores_v1:env")
+    pettingzoo.register("aec", "perudo-v1", entry_point="pagadores_env.perudo_v1:env")
+    # Gymnasium refuses a retired version naming the current one by itself; PettingZoo's
+    # registry does not, so the v0 ids are entries that say it.
+    for _game in ("pagadores", "perudo"):
+        pettingzoo.register("aec", f"{_game}-v0",
+                            entry_point=_retired_creator(f"{_game}-v0", f"{_game}-v1"))
 
 __all__ = [
     "Action", "Event", "Game", "IllegalMoveError", "Kind", "Phase", "Throw", "classify",
-    "pagadores_v0", "perudo_v0",
+    "pagadores_v1", "perudo_v1",
 ]

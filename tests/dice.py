@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from pagadores_env.engine import Action, Event, Game
-from pagadores_env.rules import THROWS
+from pagadores_env.core.protocol import Event
+from pagadores_env.pagadores.engine import Action, Game
+from pagadores_env.pagadores.rules import THROWS
 
 STOP = Action.STOP
 AGAIN = Action.THROW

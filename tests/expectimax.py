@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pagadores_env.engine import Action, Game, Phase
+from pagadores_env.pagadores.engine import Action, Game, Phase
 
 #: Within this, the acting seat's two action values count as equal and it stops.
 TIE = 1e-12

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pagadores_env.policies import BasePolicy, make_policy
+from pagadores_env.core.policies import BasePolicy, make_policy
 
 
 class RowByRow:

@@ -12,8 +12,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-from pagadores_env import Game, IllegalMoveError, pagadores_v0
+import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+from pagadores_env import Game, IllegalMoveError, pagadores_v1
 
 VALUES = [0, 1, np.int8(1), np.uint8(0), np.int64(1), np.array(1), np.array(0, dtype=np.int16),
           True, False, np.bool_(True), 1.0, 0.0, np.float32(1), np.array(1.0), 2, -1,
@@ -37,13 +37,13 @@ def game_verdict(action) -> str:
 
 
 def aec_verdict(action) -> str:
-    env = pagadores_v0.env(num_players=2)
+    env = pagadores_v1.env(num_players=2)
     env.reset(seed=0)
     return verdict(lambda: env.step(action))
 
 
 def gym_verdict(action) -> str:
-    env = gym.make("Pagadores-v0", opponents=["random"])
+    env = gym.make("Pagadores-v1", opponents=["random"])
     env.reset(seed=0)
     return verdict(lambda: env.step(action))
 

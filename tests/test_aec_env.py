@@ -1,4 +1,4 @@
-"""The PettingZoo AEC env ``pagadores_v0``: API conformance, turn protocol, rewards, errors."""
+"""The PettingZoo AEC env ``pagadores_v1``: API conformance, turn protocol, rewards, errors."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from pagadores_cli import bench
-from pagadores_env import Game, IllegalMoveError, pagadores_v0, picture
-from pagadores_env.dice import DICE_BLOCK
-from pagadores_env.observation import OBS_SIZE, encode, field_table
-from pagadores_env.rules import THROWS
+from pagadores_env import Game, IllegalMoveError, pagadores_v1
+from pagadores_env.pagadores import picture
+from pagadores_env.pagadores.dice import DICE_BLOCK
+from pagadores_env.pagadores.observation import OBS_SIZE, encode, field_table
+from pagadores_env.pagadores.rules import THROWS
 
 PLAYERS = (2, 3, 6)
 MODES = ("stay", "leave")  # what happens to knocked-out agents (``eliminated``)
@@ -68,28 +69,28 @@ DICT_OBS_WARNINGS = [
 @pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_pettingzoo_api_test(num_players, eliminated):
-    api_test(pagadores_v0.env(num_players=num_players, eliminated=eliminated), num_cycles=300)
+    api_test(pagadores_v1.env(num_players=num_players, eliminated=eliminated), num_cycles=300)
 
 
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 @pytest.mark.parametrize("eliminated", MODES)
 def test_pettingzoo_api_test_raw_env(eliminated):
-    api_test(pagadores_v0.raw_env(num_players=3, eliminated=eliminated), num_cycles=300)
+    api_test(pagadores_v1.raw_env(num_players=3, eliminated=eliminated), num_cycles=300)
 
 
 @pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_pettingzoo_seed_test(num_players, eliminated):
-    seed_test(lambda: pagadores_v0.env(num_players=num_players, eliminated=eliminated),
+    seed_test(lambda: pagadores_v1.env(num_players=num_players, eliminated=eliminated),
               num_cycles=200)
 
 
 def test_docstring_holds_the_observation_field_table():
-    assert field_table() in pagadores_v0.__doc__
+    assert field_table() in pagadores_v1.__doc__
 
 
 def test_docstring_example_plays_a_game(capsys):
-    example = pagadores_v0.__doc__.split("```python\n")[1].split("```")[0]
+    example = pagadores_v1.__doc__.split("```python\n")[1].split("```")[0]
     exec(example, {})
     assert "wins" in capsys.readouterr().out.splitlines()[0]
 
@@ -114,11 +115,11 @@ def test_docstring_example_plays_a_game(capsys):
 ])
 def test_bad_arguments_name_the_argument_and_allowed_values(kwargs, named):
     with pytest.raises(ValueError, match=named):
-        pagadores_v0.env(**kwargs)
+        pagadores_v1.env(**kwargs)
 
 
 def test_spaces_and_agents():
-    env = pagadores_v0.env(num_players=4)
+    env = pagadores_v1.env(num_players=4)
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     space = env.observation_space("player_2")
@@ -132,7 +133,7 @@ def test_spaces_and_agents():
 @pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_R3_6_only_the_deciding_agent_is_selected(num_players, eliminated):
-    env = pagadores_v0.env(num_players=num_players, eliminated=eliminated)
+    env = pagadores_v1.env(num_players=num_players, eliminated=eliminated)
     live_selections = []
 
     def check(env, agent, last):
@@ -156,7 +157,7 @@ def test_R3_6_only_the_deciding_agent_is_selected(num_players, eliminated):
 
 
 def test_observations_of_waiting_agents_are_encoded_from_their_seat():
-    env = pagadores_v0.env(num_players=3)
+    env = pagadores_v1.env(num_players=3)
     env.reset(seed=3)
     game = env.unwrapped.game
     for seat, agent in enumerate(env.possible_agents):
@@ -168,7 +169,7 @@ def test_observations_of_waiting_agents_are_encoded_from_their_seat():
 
 @pytest.mark.parametrize("num_players", (3, 6))
 def test_R1_4_leave_mode_knocked_out_agents_terminate_and_leave_by_dead_step(num_players):
-    env = pagadores_v0.env(num_players=num_players, eliminated="leave")
+    env = pagadores_v1.env(num_players=num_players, eliminated="leave")
     departures = []
 
     def check(env, agent, last):
@@ -202,7 +203,7 @@ def test_R1_4_leave_mode_knocked_out_agents_terminate_and_leave_by_dead_step(num
 @pytest.mark.parametrize("num_players", (3, 6))
 def test_R1_4_stay_mode_knocked_out_agents_wait_unselected_and_all_terminate_at_the_end(
         num_players):
-    env = pagadores_v0.env(num_players=num_players)  # eliminated="stay" is the default
+    env = pagadores_v1.env(num_players=num_players)  # eliminated="stay" is the default
     knocked_out_mid_game = 0
     for seed in range(6):
         env.reset(seed=seed)
@@ -230,7 +231,7 @@ def test_R1_4_stay_mode_knocked_out_agents_wait_unselected_and_all_terminate_at_
 
 @pytest.mark.parametrize("eliminated", MODES)
 def test_terminated_agent_must_step_none(eliminated):
-    env = pagadores_v0.env(num_players=3, eliminated=eliminated)
+    env = pagadores_v1.env(num_players=3, eliminated=eliminated)
     env.reset(seed=1)
     while not env.terminations[env.agent_selection]:
         env.step(0)
@@ -243,14 +244,14 @@ def test_terminated_agent_must_step_none(eliminated):
 
 
 def test_step_after_the_game_ended_raises():
-    for env in (pagadores_v0.env(), pagadores_v0.raw_env()):
+    for env in (pagadores_v1.env(), pagadores_v1.raw_env()):
         play(env, seed=5)
         assert env.agents == []
         with pytest.raises(IllegalMoveError, match="game is over.*reset()"):
             env.step(0)
 
 
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 @pytest.mark.parametrize("eliminated", MODES)
 def test_after_the_game_last_explains_and_observe_and_render_show_the_end(make, eliminated):
     """Once every agent has left there is no agent to ask about: last() says so in one line
@@ -275,7 +276,7 @@ def test_after_the_game_last_explains_and_observe_and_render_show_the_end(make, 
 
 
 def test_observe_names_a_wrong_agent():
-    env = pagadores_v0.env(num_players=2)
+    env = pagadores_v1.env(num_players=2)
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"observe\('player_5'\): no such agent; the agents "
                                          r"are player_0, player_1$"):
@@ -283,13 +284,13 @@ def test_observe_names_a_wrong_agent():
 
 
 def test_env_refuses_use_before_reset():
-    env = pagadores_v0.env()
-    assert str(env) == "pagadores_v0"
+    env = pagadores_v1.env()
+    assert str(env) == "pagadores_v1"
     with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
         _ = env.agents
     with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
         env.step(0)
-    raw = pagadores_v0.raw_env(render_mode="ansi")
+    raw = pagadores_v1.raw_env(render_mode="ansi")
     for call in (lambda: raw.step(0), raw.last, lambda: raw.observe("player_0"), raw.render):
         with pytest.raises(IllegalMoveError, match=r"reset\(\) was never called"):
             call()
@@ -297,7 +298,7 @@ def test_env_refuses_use_before_reset():
 
 def test_leave_mode_knockouts_during_reset_use_the_same_protocol():
     # With one card each, the first throw can already end the game (R4.1, R4.4).
-    env = pagadores_v0.env(num_players=2, cards=1, eliminated="leave")
+    env = pagadores_v1.env(num_players=2, cards=1, eliminated="leave")
     assert any((env.reset(seed=s), env.unwrapped.game.is_terminal())[1] for s in range(500))
     returns = env.unwrapped.game.returns()
     assert all(env.terminations.values())
@@ -316,7 +317,7 @@ def test_stay_mode_reset_always_selects_an_agent_with_a_decision(num_players, ca
     """No pending dead step after reset(): at 3 players and 1 card about 150 of 2,000 resets
     used to start with a knocked-out agent selected, and some games were over before anyone
     decided (those are dealt again)."""
-    env = pagadores_v0.env(num_players=num_players, cards=cards)
+    env = pagadores_v1.env(num_players=num_players, cards=cards)
     env.reset(seed=0)
     out_at_start = cards.count(0) if isinstance(cards, list) else 0
     knocked_out = 0
@@ -339,7 +340,7 @@ def test_stay_mode_reset_always_selects_an_agent_with_a_decision(num_players, ca
 @pytest.mark.parametrize("num_players", PLAYERS)
 @pytest.mark.parametrize("scheme", ("win", "placement"))
 def test_cumulative_rewards_equal_the_scheme_value(num_players, scheme, eliminated):
-    env = pagadores_v0.env(num_players=num_players, reward=scheme, cards=4,
+    env = pagadores_v1.env(num_players=num_players, reward=scheme, cards=4,
                            eliminated=eliminated)
     for seed in range(15):
         got = []
@@ -365,14 +366,14 @@ def test_cumulative_rewards_equal_the_scheme_value(num_players, scheme, eliminat
 def test_placement_with_two_players_is_the_win_scheme():
     results = []
     for scheme in ("win", "placement"):
-        env = pagadores_v0.env(num_players=2, reward=scheme)
+        env = pagadores_v1.env(num_players=2, reward=scheme)
         results.append(play(env, seed=9))
     assert results[0] == results[1]
     assert sorted(results[0].values()) == [-1.0, 1.0]
 
 
 # ---------------------------------------------------------------- per-seat cards
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 def test_cards_per_seat_as_the_engine_and_the_gymnasium_env_take_them(make):
     env = make(num_players=3, cards=[3, 4, 10])
     env.reset(seed=0)
@@ -384,7 +385,7 @@ def test_cards_per_seat_as_the_engine_and_the_gymnasium_env_take_them(make):
 
 @pytest.mark.parametrize("eliminated", MODES)
 def test_a_seat_dealt_no_cards_is_out_from_the_start(eliminated):
-    env = pagadores_v0.env(num_players=3, cards=[2, 0, 2], eliminated=eliminated)
+    env = pagadores_v1.env(num_players=3, cards=[2, 0, 2], eliminated=eliminated)
     selected = []
     totals = play(env, seed=3, on_select=lambda env, agent, last: selected.append(
         (agent, last[2])))
@@ -410,7 +411,7 @@ def engine_message(action) -> str:
     return str(err.value)
 
 
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 @pytest.mark.parametrize("action", BAD_ACTIONS, ids=repr)
 def test_illegal_action_raises_the_engine_message_and_changes_nothing(make, action):
     env = make(num_players=3)
@@ -433,7 +434,7 @@ def test_illegal_action_raises_the_engine_message_and_changes_nothing(make, acti
                          ids=lambda c: c.__name__)
 def test_numpy_integer_actions_are_legal(convert):
     """numpy integers and 0-d integer arrays (what a policy's predict returns) are actions."""
-    a, b = pagadores_v0.env(), pagadores_v0.env()
+    a, b = pagadores_v1.env(), pagadores_v1.env()
     play(a, seed=4, actions=random.Random(1))
     b.reset(seed=4)
     rand = random.Random(1)
@@ -443,7 +444,7 @@ def test_numpy_integer_actions_are_legal(convert):
     assert a.unwrapped.game.to_dict() == b.unwrapped.game.to_dict()
 
 
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 @pytest.mark.parametrize("action", [7, True, 1.0], ids=repr)
 def test_replace_mode_plays_the_first_legal_action_and_flags_it(make, action):
     env, twin = make(num_players=3, illegal_action="replace"), make(num_players=3)
@@ -467,7 +468,7 @@ def test_replace_mode_plays_the_first_legal_action_and_flags_it(make, action):
 
 
 @pytest.mark.parametrize("eliminated", MODES)
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make, eliminated):
     env = make(num_players=4, illegal_action="penalty", eliminated=eliminated)
     env.reset(seed=6)
@@ -493,7 +494,7 @@ def test_penalty_mode_ends_the_game_with_the_offender_at_minus_one(make, elimina
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_default_infos_have_fixed_keys_and_shapes(num_players, eliminated):
     """Replay buffers (Tianshou's) stack infos, so every info has the same keys and shapes."""
-    env = pagadores_v0.env(num_players=num_players, cards=3, eliminated=eliminated)
+    env = pagadores_v1.env(num_players=num_players, cards=3, eliminated=eliminated)
     shapes = set()
 
     def record(env, agent, last):
@@ -509,7 +510,7 @@ def test_default_infos_have_fixed_keys_and_shapes(num_players, eliminated):
 @pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_info_events_cover_every_engine_event_once_per_agent(num_players, eliminated):
-    env = pagadores_v0.env(num_players=num_players, cards=5, info_events=True,
+    env = pagadores_v1.env(num_players=num_players, cards=5, info_events=True,
                            eliminated=eliminated)
     for seed in range(4):
         seen = {agent: [] for agent in env.possible_agents}
@@ -527,7 +528,7 @@ def test_info_events_cover_every_engine_event_once_per_agent(num_players, elimin
 
 
 def trajectory(seed: int, num_players: int = 4) -> list:
-    env = pagadores_v0.env(num_players=num_players, info_events=True)
+    env = pagadores_v1.env(num_players=num_players, info_events=True)
     steps = []
     play(env, seed, actions=random.Random(99),
          on_select=lambda env, agent, last: steps.append(
@@ -544,14 +545,14 @@ def test_both_modes_play_the_same_game_for_the_same_seed_and_decisions():
     """Only who is selected for dead steps differs: the dice and the game do not."""
     games = []
     for eliminated in MODES:
-        env = pagadores_v0.env(num_players=4, cards=3, eliminated=eliminated)
+        env = pagadores_v1.env(num_players=4, cards=3, eliminated=eliminated)
         play(env, seed=17, actions=random.Random(5))
         games.append(env.unwrapped.game)
     assert games[0] == games[1] and games[0].is_terminal()
 
 
 def test_R7_2_throws_are_the_seeded_generators_outcomes_in_order():
-    env = pagadores_v0.env(num_players=3)
+    env = pagadores_v1.env(num_players=3)
     play(env, seed=21)
     thrown = [e.value for e in env.unwrapped.game.log if e.kind == "throw"]
     stream = np.random.default_rng(21).integers(0, 216, DICE_BLOCK)
@@ -560,7 +561,7 @@ def test_R7_2_throws_are_the_seeded_generators_outcomes_in_order():
 
 
 def test_reset_with_a_seed_restarts_the_dice_and_without_continues_them():
-    env = pagadores_v0.env(num_players=2)
+    env = pagadores_v1.env(num_players=2)
 
     def game_after(reset_seed):
         env.reset(seed=reset_seed)
@@ -577,7 +578,7 @@ def test_reset_with_a_seed_restarts_the_dice_and_without_continues_them():
 
 @pytest.mark.parametrize("bad", [-1, "abc", True, 2.0, [1]])
 def test_a_bad_seed_is_refused_in_one_line_and_changes_nothing(bad):
-    env, twin = pagadores_v0.env(num_players=3), pagadores_v0.env(num_players=3)
+    env, twin = pagadores_v1.env(num_players=3), pagadores_v1.env(num_players=3)
     for each in (env, twin):
         each.reset(seed=6)
         each.step(1)
@@ -589,7 +590,7 @@ def test_a_bad_seed_is_refused_in_one_line_and_changes_nothing(bad):
         for agent in each.agent_iter():
             each.step(None if each.terminations[agent] else pick.randrange(2))
     assert env.unwrapped.game.to_dict() == twin.unwrapped.game.to_dict()
-    fresh = pagadores_v0.env(num_players=3)
+    fresh = pagadores_v1.env(num_players=3)
     with pytest.raises(ValueError, match="^seed must be None or an integer ≥ 0"):
         fresh.reset(seed=bad)
     with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before observe"):
@@ -597,7 +598,7 @@ def test_a_bad_seed_is_refused_in_one_line_and_changes_nothing(bad):
 
 
 def test_a_numpy_integer_seed_seeds_as_the_same_int():
-    env, twin = pagadores_v0.env(num_players=3), pagadores_v0.env(num_players=3)
+    env, twin = pagadores_v1.env(num_players=3), pagadores_v1.env(num_players=3)
     play(env, seed=np.int64(21), actions=random.Random(0))
     play(twin, seed=21, actions=random.Random(0))
     assert env.unwrapped.game.to_dict() == twin.unwrapped.game.to_dict()
@@ -605,11 +606,11 @@ def test_a_numpy_integer_seed_seeds_as_the_same_int():
 
 # ---------------------------------------------------------------- rendering
 def test_render_modes_are_listed_in_metadata():
-    assert set(pagadores_v0.raw_env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
-    assert pagadores_v0.raw_env.metadata["render_fps"] > 0  # video recorders need a rate
+    assert set(pagadores_v1.raw_env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
+    assert pagadores_v1.raw_env.metadata["render_fps"] > 0  # video recorders need a rate
 
 
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 def test_rgb_array_is_a_picture_of_the_table_at_every_step(make):
     env = make(num_players=3, cards=2, render_mode="rgb_array")
     frames = []
@@ -624,7 +625,7 @@ def test_rgb_array_is_a_picture_of_the_table_at_every_step(make):
     assert len(distinct) > len(frames) // 2  # the picture follows the game
 
 
-@pytest.mark.parametrize("make", (pagadores_v0.env, pagadores_v0.raw_env))
+@pytest.mark.parametrize("make", (pagadores_v1.env, pagadores_v1.raw_env))
 def test_render_without_a_render_mode_says_so_in_one_line(make):
     env = make()
     env.reset(seed=0)
@@ -640,11 +641,11 @@ def test_bench_main_prints_the_headline_json(capsys):
     assert bench.main(["--section", "aec", "--json", "--seconds", "0.02", "--rounds", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["aec_agent_steps_per_s"] > 0
-    assert set(result["aec_rates"]) >= {f"pagadores_v0/{n}p/{s}" for n in (2, 4, 6)
+    assert set(result["aec_rates"]) >= {f"pagadores_v1/{n}p/{s}" for n in (2, 4, 6)
                                         for s in ("env()", "raw_env")}
 
 
 def test_bench_table_lists_every_case(capsys):
     assert bench.main(["--section", "aec", "--seconds", "0.02", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.count("pagadores_v0") == 6 and "steps/s" in out
+    assert out.count("pagadores_v1") == 6 and "steps/s" in out

@@ -11,9 +11,9 @@ import pytest
 
 from pagadores_agents import heuristics as h
 from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
-from pagadores_env.observation import OBS_SIZE, encode
-from pagadores_env.policies import make_policy, registered_policies
-from pagadores_env.rules import THROWS, classify
+from pagadores_env.core.policies import make_policy, registered_policies
+from pagadores_env.pagadores.observation import OBS_SIZE, encode
+from pagadores_env.pagadores.rules import THROWS, classify
 from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_start, random_step
 
 BOTH = np.array([1, 1], dtype=np.int8)
@@ -83,7 +83,7 @@ def test_a_player_without_a_required_parameter_is_shown_the_spec_it_needs(spec, 
 
 
 def test_required_parameters_name_what_a_players_spec_must_give():
-    from pagadores_env.policies import required_parameters, spec_form
+    from pagadores_env.core.policies import required_parameters, spec_form
 
     assert required_parameters("model") == required_parameters("rllib") == ["path"]
     assert required_parameters("model", game="perudo") == ["path"]
@@ -234,7 +234,7 @@ def saved_models(tmp_path_factory):
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import A2C, DQN, PPO
 
-    env = gym.make("Pagadores-v0")
+    env = gym.make("Pagadores-v1")
     folder = tmp_path_factory.mktemp("models")
     paths = {}
     for algo, cls in {"maskable_ppo": MaskablePPO, "ppo": PPO, "a2c": A2C, "dqn": DQN}.items():
@@ -336,17 +336,20 @@ def test_a_run_folder_given_as_a_model_names_the_spec_that_plays_it(saved_models
 
 def test_env_package_and_heuristics_stay_free_of_torch_and_sb3():
     """``import pagadores_env`` (the envs, the batch engine, the players) imports neither torch
-    nor stable-baselines3, nor ``pagadores_env.vec_env``, which needs them (``train`` extra)."""
+    nor stable-baselines3, nor ``pagadores_env.pagadores.vec_env``, which needs them (``train``
+    extra)."""
     import subprocess
     import sys
 
     code = ("import sys, gymnasium, pagadores_agents, pagadores_env\n"
-            "from pagadores_env import pagadores_v0, vector\n"
-            "from pagadores_env.policies import make_policy\n"
+            "from pagadores_env import pagadores_v1\n"
+            "from pagadores_env.pagadores import vector\n"
+            "from pagadores_env.core.policies import make_policy\n"
             "make_policy('lookahead')\n"
-            "gymnasium.make('Pagadores-v0', num_players=3, opponents='sensible').reset(seed=0)\n"
-            "pagadores_v0.env(num_players=3).reset(seed=0)\n"
-            "heavy = {'torch', 'stable_baselines3', 'sb3_contrib', 'pagadores_env.vec_env'}\n"
+            "gymnasium.make('Pagadores-v1', num_players=3, opponents='sensible').reset(seed=0)\n"
+            "pagadores_v1.env(num_players=3).reset(seed=0)\n"
+            "heavy = {'torch', 'stable_baselines3', 'sb3_contrib',\n"
+            "         'pagadores_env.pagadores.vec_env'}\n"
             "assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -364,13 +367,13 @@ def test_gym_env_refuses_optimal_at_tables_it_cannot_play(kwargs, message):
     import gymnasium as gym
 
     with pytest.raises(ValueError, match=message):
-        gym.make("Pagadores-v0", **kwargs)
+        gym.make("Pagadores-v1", **kwargs)
 
 
 def test_optimal_is_accepted_where_it_plays():
     import gymnasium as gym
 
-    env = gym.make("Pagadores-v0", cards=[2, 1], opponents=["optimal:cards=2"])
+    env = gym.make("Pagadores-v1", cards=[2, 1], opponents=["optimal:cards=2"])
     obs, _ = env.reset(seed=0)
     assert obs.shape == (OBS_SIZE,)
 
@@ -392,9 +395,9 @@ def _twin_rows(num_players: int, most_cards: int, count: int, seed: int,
     (each replaced by another score above it): ``[B, OBS_SIZE]`` twice, and whether the
     twins' scores differ ``[B]``. With ``seat``, every decision is that seat's, at any role
     (so also with fewer earlier scores)."""
-    from pagadores_env.rules import TOP as TOP_STRENGTH
-    from pagadores_env.rules import turn_order
-    from pagadores_env.solver.multi_rows import decision_keys, encode_states
+    from pagadores_env.pagadores.rules import TOP as TOP_STRENGTH
+    from pagadores_env.pagadores.rules import turn_order
+    from pagadores_env.pagadores.solver.multi_rows import decision_keys, encode_states
 
     rng = np.random.default_rng(seed)
     first, second, differ = [], [], []
@@ -430,7 +433,7 @@ def test_R3_5_states_differing_only_above_the_lowest_score_give_the_same_observa
 
 
 def test_every_policy_reads_the_lowest_only_unless_it_declares_more() -> None:
-    from pagadores_env.policies import BasePolicy, reads_lowest_only
+    from pagadores_env.core.policies import BasePolicy, reads_lowest_only
 
     assert all(reads_lowest_only(make_policy(spec)) for spec in registered_policies()
                if spec not in ("model", "rllib", "equilibrium"))  # those two need a path
@@ -444,7 +447,7 @@ def test_every_policy_reads_the_lowest_only_unless_it_declares_more() -> None:
 # ---------------------------------------------------------------- the equilibrium player
 def test_two_player_equilibrium_plays_exactly_as_optimal_on_the_decision_grid(
         private_cache) -> None:
-    from pagadores_env.solver.decisions import grid_observations
+    from pagadores_env.pagadores.solver.decisions import grid_observations
 
     optimal, equilibrium = make_policy("optimal"), make_policy("equilibrium")
     equilibrium.check_table(2, 10)
@@ -474,7 +477,7 @@ def test_three_player_equilibrium_plays_any_seat_without_being_told(seat,
 
 @pytest.fixture
 def no_solve(monkeypatch) -> None:
-    from pagadores_env.solver.sweep import Sweep
+    from pagadores_env.pagadores.solver.sweep import Sweep
 
     def run(self, progress=None) -> None:
         raise AssertionError("solved a table it then refused")
@@ -505,8 +508,8 @@ def test_solution_action_values_agree_with_the_equilibrium_player_in_real_games(
     """3 players, 3 cards: at decisions of random games through the engine, the player
     (any seat, and told its seat) takes the action ``best_action`` names, which is THROW
     exactly when ``action_values`` says throwing is worth more (ties stop)."""
-    from pagadores_env.engine import Action
-    from pagadores_env.solver import solve
+    from pagadores_env.pagadores.engine import Action
+    from pagadores_env.pagadores.solver import solve
 
     solution = solve(3, EQ_CARDS)
     anyone = solution.policy()

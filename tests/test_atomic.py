@@ -1,4 +1,4 @@
-"""Atomic file writes (pagadores_env.atomic): all or nothing, with the user's umask."""
+"""Atomic file writes (pagadores_env.core.atomic): all or nothing, with the user's umask."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from pagadores_env import atomic
-from pagadores_env.atomic import WriteError, write_atomic
+from pagadores_env.core import atomic
+from pagadores_env.core.atomic import WriteError, write_atomic
 
 
 def test_writes_text_and_bytes_with_the_umask_mode(tmp_path) -> None:

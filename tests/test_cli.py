@@ -13,7 +13,7 @@ import pytest
 
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
-from pagadores_env import atomic
+from pagadores_env.core import atomic
 
 CONFIGS = Path(__file__).parent.parent / "configs"
 
@@ -199,7 +199,7 @@ def test_delegated_commands_reach_their_module(command: str,
 
 # --------------------------------------------------------------------------- one-line endings
 def test_help_lists_every_registered_agent(capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.policies import registered_policies
+    from pagadores_env.core.policies import registered_policies
 
     with pytest.raises(SystemExit):
         main(["evaluate", "--help"])
@@ -341,7 +341,7 @@ def solver_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_solve_prints_every_seats_equilibrium_value(solver_cache: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import solve
+    from pagadores_env.pagadores.solver import solve
 
     code, out, _ = run_cli(["solve", "--players", "3", "--cards", "2"], capsys)
     assert code == 0
@@ -359,7 +359,7 @@ def test_solve_prints_every_seats_equilibrium_value(solver_cache: Path,
 
 def test_solve_at_two_players_adds_the_per_seat_line(solver_cache: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import solve_two_player
+    from pagadores_env.pagadores.solver import solve_two_player
 
     code, out, _ = run_cli(["solve", "--cards", "2"], capsys)
     value = solve_two_player(2).value
@@ -378,7 +378,7 @@ def nash_conv_rows(out: str) -> list[list[str]]:
 @pytest.mark.parametrize("agents", [["sensible"], ["sensible", "random", "stop-first"]])
 def test_nashconv_prints_the_python_apis_numbers(agents: list[str], solver_cache: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import nash_conv
+    from pagadores_env.pagadores.solver import nash_conv
 
     code, out, _ = run_cli(["nashconv", *agents, "--players", "3", "--cards", "2"], capsys)
     assert code == 0
@@ -404,8 +404,8 @@ def test_nashconv_of_the_equilibrium_is_zero(solver_cache: Path,
 
 def test_best_response_prints_the_python_apis_value(solver_cache: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.policies import make_policy
-    from pagadores_env.solver.multi import best_response_multi
+    from pagadores_env.core.policies import make_policy
+    from pagadores_env.pagadores.solver.multi import best_response_multi
 
     code, out, _ = run_cli(["best-response", "--players", "3", "--cards", "2",
                             "--hero-seat", "1"], capsys)
@@ -416,7 +416,7 @@ def test_best_response_prints_the_python_apis_value(solver_cache: Path,
 
 def test_best_response_seats_the_equilibrium_at_four_players(
         solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import solve
+    from pagadores_env.pagadores.solver import solve
 
     code, out, _ = run_cli(["best-response", "--players", "4", "--cards", "1", "--hero-seat",
                             "2", "--opponent", "equilibrium"], capsys)
@@ -442,18 +442,16 @@ def test_best_response_seats_the_equilibrium_at_four_players(
      "--cards must be an integer 1–10, got 0"),
 ])
 def test_exact_commands_refuse_bad_input_in_one_line(
-        args: list[str], message: str, solver_cache: Path,
+        args: list[str], message: str, solver_cache: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import tracemalloc
+    from pagadores_env.pagadores.solver.sweep import Sweep
 
-    tracemalloc.start()
-    try:
-        with pytest.raises(SystemExit) as exit_:
-            main(args)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 20 * 10**6, peak  # refused before any work: no table was built
+    def no_pass(*_: object) -> None:
+        raise AssertionError("a solver pass started before the input was refused")
+
+    monkeypatch.setattr(Sweep, "run", no_pass)  # refused before any work
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
     assert exit_.value.code == 2
     out, err = capsys.readouterr()
     assert out == ""
@@ -553,7 +551,7 @@ def test_a_refused_table_is_one_line_with_status_lines_asked_for(
 def test_exact_report_at_three_players_matches_the_solver(solver_cache: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
-    from pagadores_env.solver import exact_evaluate, nash_conv, solve
+    from pagadores_env.pagadores.solver import exact_evaluate, nash_conv, solve
 
     code, out, err = run_cli(["exact", "--players", "3", "--cards", "1", "sensible",
                               "equilibrium", "optimal"], capsys)
@@ -572,7 +570,7 @@ def test_exact_report_at_three_players_matches_the_solver(solver_cache: Path,
 
 def test_every_shipped_agent_is_in_the_multiplayer_report() -> None:
     from pagadores_cli.exact_report import SHIPPED, shipped_agents
-    from pagadores_env.policies import registered_policies
+    from pagadores_env.core.policies import registered_policies
 
     assert "model" not in shipped_agents() and "rllib" not in shipped_agents()  # need a path
     assert set(shipped_agents()) == set(registered_policies()) - {"model", "rllib"}
@@ -652,7 +650,7 @@ def test_evaluate_refuses_a_fixed_seat_that_the_rotation_cannot_keep(
 
 def test_bench_solver_section_measures_each_table_in_its_own_process(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import solve_cost
+    from pagadores_env.pagadores.solver import solve_cost
 
     code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3",
                             "--max-cards", "2"], capsys)
@@ -669,7 +667,7 @@ def test_bench_solver_section_measures_each_table_in_its_own_process(
 
 def test_bench_solver_stops_a_player_count_at_the_first_refusal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_env.solver import cost, solve_cost
+    from pagadores_env.pagadores.solver import cost, solve_cost
 
     # 3 players with 1 card fit in 4 MB of arrays, with 2 cards they do not
     assert solve_cost((1,) * 3, keep=True).bytes < 4e6 < solve_cost((2,) * 3, keep=True).bytes

@@ -1,4 +1,4 @@
-"""Clients nobody here wrote drive ``pagadores_v0`` as they drive any AEC env, with no adapter.
+"""Clients nobody here wrote drive ``pagadores_v1`` as they drive any AEC env, with no adapter.
 
 Each client's driving logic is restated from its source (cited per class), not imported: none
 of Tianshou, RLlib or the tutorial script is a dependency. Every client plays whole 3- and
@@ -17,8 +17,8 @@ import pettingzoo
 import pettingzoo.utils
 import pytest
 
-import pagadores_env  # noqa: F401  (registers pagadores-v0 with PettingZoo)
-from pagadores_env import pagadores_v0
+import pagadores_env  # noqa: F401  (registers pagadores-v1 with PettingZoo)
+from pagadores_env import pagadores_v1
 
 PLAYERS = (3, 6)
 
@@ -39,12 +39,12 @@ def assert_one_winner(rewards: dict[str, float], env) -> None:
 # ---------------------------------------------------------------- PettingZoo's registry
 def test_pettingzoo_make_builds_the_env_by_id():
     assert hasattr(pettingzoo, "make"), "this PettingZoo has no registry to join"
-    env = pettingzoo.make("aec", "pagadores-v0", num_players=4, cards=[2, 3, 4, 5])
-    assert isinstance(env, pettingzoo.AECEnv) and str(env) == "pagadores_v0"
+    env = pettingzoo.make("aec", "pagadores-v1", num_players=4, cards=[2, 3, 4, 5])
+    assert isinstance(env, pettingzoo.AECEnv) and str(env) == "pagadores_v1"
     assert env.possible_agents == [f"player_{s}" for s in range(4)]
     env.reset(seed=0)
     assert env.unwrapped.game.start_cards == (2, 3, 4, 5)
-    assert pettingzoo.make("aec", "pagadores_v0").unwrapped.num_players == 2  # _v0 spelling
+    assert pettingzoo.make("aec", "pagadores_v1").unwrapped.num_players == 2  # _v0 spelling
 
 
 # ---------------------------------------------------------------- the SB3 tutorial
@@ -81,7 +81,7 @@ def test_sb3_tutorial_trains_by_id_and_its_evaluation_finds_the_winner(num_playe
     from sb3_contrib.common.wrappers import ActionMasker
 
     # train_action_mask: the env by id, the tutorial's wrapper, SB3's ActionMasker
-    env = SB3ActionMaskWrapper(pettingzoo.make("aec", "pagadores-v0", num_players=num_players))
+    env = SB3ActionMaskWrapper(pettingzoo.make("aec", "pagadores-v1", num_players=num_players))
     env.reset(seed=0)
     env = ActionMasker(env, lambda env: env.action_mask())
     model = MaskablePPO(MaskableActorCriticPolicy, env, n_steps=128, batch_size=64,
@@ -93,7 +93,7 @@ def test_sb3_tutorial_trains_by_id_and_its_evaluation_finds_the_winner(num_playe
 
     # eval_action_mask: a random player_0 against the model, stopping at the first
     # termination and reading the winner off env.rewards
-    env = pettingzoo.make("aec", "pagadores-v0", num_players=num_players)
+    env = pettingzoo.make("aec", "pagadores-v1", num_players=num_players)
     for game in range(4):
         env.reset(seed=game)
         env.action_space(env.possible_agents[0]).seed(game)
@@ -158,7 +158,7 @@ def replay_buffer_stack(infos: list[dict]) -> dict[str, np.ndarray]:
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_tianshou_collector_plays_whole_games_into_a_replay_buffer(num_players):
-    env = TianshouPettingZooEnv(pagadores_v0.env(num_players=num_players))
+    env = TianshouPettingZooEnv(pagadores_v1.env(num_players=num_players))
     # the multi-agent policy manager: one policy per agent, chosen by obs["agent_id"]
     policies = {agent: random.Random(i) for i, agent in enumerate(env.agents)}
     for seed in range(4):
@@ -217,7 +217,7 @@ class RLlibPettingZooEnv:
 def test_rllib_wrapper_plays_whole_games(num_players, cards, games):
     """At 3 players and 1 card, some resets used to start with a knocked-out agent selected,
     which RLlib's reset hands to the policy as if it could act."""
-    env = RLlibPettingZooEnv(pagadores_v0.env(num_players=num_players, cards=cards))
+    env = RLlibPettingZooEnv(pagadores_v1.env(num_players=num_players, cards=cards))
     rng = random.Random(num_players)
     for seed in range(games):
         obs, _ = env.reset(seed=seed)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from pagadores_env.policies import make_policy
+from pagadores_env.core.policies import make_policy
 from pagadores_train import compare, model_eval
 from pagadores_train.config import config_from_dict
 from pagadores_train.reports import RunResult

@@ -1,15 +1,15 @@
-"""Players the kernel plays from decision tables (``pagadores_env.vector.tables``) make the
-decisions their ``act_batch`` makes, on the games of real play at every table size."""
+"""Players the kernel plays from decision tables (``pagadores_env.pagadores.vector.tables``)
+make the decisions their ``act_batch`` makes, on the games of real play at every table size."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pagadores_env.policies import make_policy
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.vector import VectorGame, kernel
-from pagadores_env.vector.tables import decision_table, seat_tables
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.vector import VectorGame, kernel
+from pagadores_env.pagadores.vector.tables import decision_table, seat_tables
 
 TABLED = ["sensible", "threshold", "threshold:min_points=250", "threshold:min_strength=5",
           "stop-first", "always-throw"]

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game, IllegalMoveError, record_digest
+from pagadores_env.core.errors import IllegalMoveError
+from pagadores_env.core.records import record_digest
+from pagadores_env.pagadores.engine import Game
 from tests.dice import AGAIN, F9, F10, STOP, TOP, new_game
 
 

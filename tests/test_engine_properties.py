@@ -20,8 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagadores_env.engine import Event, Game, Phase
-from pagadores_env.rules import UNORDERED, Kind, classify
+from pagadores_env.core.protocol import Event
+from pagadores_env.pagadores.engine import Game, Phase
+from pagadores_env.pagadores.rules import UNORDERED, Kind, classify
 from tests.dice import AGAIN, STOP, random_step
 
 MAX_STEPS = 50_000  # far above any real game; only an engine that never ends reaches it

@@ -11,8 +11,9 @@ from itertools import product
 
 import pytest
 
-from pagadores_env.engine import Event, Game, Phase
-from pagadores_env.rules import classify
+from pagadores_env.core.protocol import Event
+from pagadores_env.pagadores.engine import Game, Phase
+from pagadores_env.pagadores.rules import classify
 from tests.dice import (
     AGAIN,
     CELEBRO,

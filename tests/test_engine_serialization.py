@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from pagadores_env.engine import Game, Phase, record_digest
-from pagadores_env.rules import THROWS, classify
+from pagadores_env.core.records import record_digest
+from pagadores_env.pagadores.engine import Game, Phase
+from pagadores_env.pagadores.rules import THROWS, classify
 from tests.dice import F9, F10, F11, STOP, TOP, new_game, random_start, random_step
 
 

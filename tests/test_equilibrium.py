@@ -20,9 +20,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Action, Game
-from pagadores_env.policies import make_policy
-from pagadores_env.solver import (
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.engine import Action, Game
+from pagadores_env.pagadores.solver import (
     decision_from_game,
     exact_evaluate,
     exploitability,
@@ -31,7 +31,7 @@ from pagadores_env.solver import (
     solve,
     solve_two_player,
 )
-from pagadores_env.vector.evaluate import EvalGame, play_out
+from pagadores_env.pagadores.vector.evaluate import EvalGame, play_out
 from tests import expectimax as oracle_module
 from tests.dice import (
     AGAIN,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pagadores_agents.heuristics import SensiblePolicy
-from pagadores_env import atomic
+from pagadores_env.core import atomic
 from pagadores_train.evaluate import AgentStats, EvalResult, evaluate_agents, wilson_interval
 from pagadores_train.progress import LINES, Reporter
 from pagadores_train.tournament import (

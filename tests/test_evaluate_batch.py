@@ -10,13 +10,13 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game
-from pagadores_env.observation import encode
-from pagadores_env.policies import make_policy
-from pagadores_env.rules import THROWS
-from pagadores_env.vector import VectorGame
-from pagadores_env.vector import evaluate as batch_evaluation
-from pagadores_env.vector.evaluate import EvalGame, Played, play_lineup, play_out
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.rules import THROWS
+from pagadores_env.pagadores.vector import VectorGame
+from pagadores_env.pagadores.vector import evaluate as batch_evaluation
+from pagadores_env.pagadores.vector.evaluate import EvalGame, Played, play_lineup, play_out
 from pagadores_train.evaluate import evaluate_agents
 from tests.players import SEAT_BOUND, Looping, RowByRow, SeatBound
 
@@ -160,7 +160,7 @@ def test_a_player_that_must_know_its_seat_plays_each_seat_as_its_copy_for_it(
     copy for that seat (``threshold`` at seat 0, ``stop-first`` elsewhere), and counted as
     the one player's. Its Monte-Carlo win per seat matches the exact value of that seat's
     copy (4 standard errors), which differs from the other copy's by 8 or more."""
-    from pagadores_env.solver import exact_evaluate
+    from pagadores_env.pagadores.solver import exact_evaluate
 
     monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path))
     games = 6000

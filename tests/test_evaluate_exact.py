@@ -10,7 +10,7 @@ import re
 import pytest
 
 from pagadores_cli.main import main
-from pagadores_env.solver import exact_evaluate, nash_conv
+from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 from pagadores_train import evaluate as evaluation
 from pagadores_train import yardstick
 from pagadores_train.evaluate import evaluate_agents

@@ -16,9 +16,14 @@ import numpy as np
 import pytest
 
 from pagadores_cli.exact_report import SHIPPED, main, pairwise_table
-from pagadores_env.observation import OBS_SIZE, SLICES
-from pagadores_env.policies import BasePolicy, make_policy
-from pagadores_env.solver import best_response, exploitability, policy_table, win_probabilities
+from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.pagadores.observation import OBS_SIZE, SLICES
+from pagadores_env.pagadores.solver import (
+    best_response,
+    exploitability,
+    policy_table,
+    win_probabilities,
+)
 from pagadores_train import evaluate as evaluation
 from pagadores_train.yardstick import (
     DRAWN,

@@ -12,8 +12,9 @@ import random
 import numpy as np
 import pytest
 
-from pagadores_env import observation, pagadores_v0
-from pagadores_env.engine import Game
+from pagadores_env import pagadores_v1
+from pagadores_env.pagadores import observation
+from pagadores_env.pagadores.engine import Game
 
 
 def test_R7_1_a_game_edited_in_place_is_encoded_as_it_is_now():
@@ -34,7 +35,7 @@ def test_R7_1_a_game_edited_in_place_is_encoded_as_it_is_now():
 @pytest.mark.parametrize("num_players", (2, 4, 6))
 def test_infos_built_on_demand_equal_their_documented_content(num_players, info_events,
                                                               eliminated):
-    env = pagadores_v0.env(num_players=num_players, info_events=info_events,
+    env = pagadores_v1.env(num_players=num_players, info_events=info_events,
                            eliminated=eliminated, illegal_action="replace")
     rng = random.Random(num_players)
     for seed in range(3):

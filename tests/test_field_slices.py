@@ -2,18 +2,19 @@
 
 import pytest
 
-from pagadores_env import observation
+from pagadores_env.core import fields
+from pagadores_env.pagadores import observation
 from pagadores_env.perudo import observation as perudo_observation
 
 
 def test_field_slices_lays_fields_end_to_end() -> None:
-    slices, size = observation.field_slices((("a", 2, ""), ("b", 1, ""), ("c", 3, "")))
+    slices, size = fields.field_slices((("a", 2, ""), ("b", 1, ""), ("c", 3, "")))
     assert slices == {"a": slice(0, 2), "b": slice(2, 3), "c": slice(3, 6)}
     assert size == 6
 
 
 def test_field_slices_of_no_fields_is_empty() -> None:
-    assert observation.field_slices(()) == ({}, 0)
+    assert fields.field_slices(()) == ({}, 0)
 
 
 @pytest.mark.parametrize("module", [observation, perudo_observation])

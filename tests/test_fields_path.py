@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagadores_env.observation import encode_batch
-from pagadores_env.policies import make_policy
-from pagadores_env.rules import turn_order
-from pagadores_env.solver.multi_rows import decision_fields, decision_keys, grid
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.observation import encode_batch
+from pagadores_env.pagadores.rules import turn_order
+from pagadores_env.pagadores.solver.multi_rows import decision_fields, decision_keys, grid
 
 SCRIPTED = ["stop-first", "always-throw", "threshold", "threshold:min_points=150",
             "sensible", "lookahead"]

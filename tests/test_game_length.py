@@ -16,10 +16,10 @@ import math
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game
-from pagadores_env.observation import encode
-from pagadores_env.policies import Policy, make_policy
-from pagadores_env.solver import backward_rounds, expected_rounds, policy_table
+from pagadores_env.core.policies import Policy, make_policy
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.solver import backward_rounds, expected_rounds, policy_table
 
 
 @pytest.mark.parametrize(("policy", "contract"), [("stop-first", "13.20"),

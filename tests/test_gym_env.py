@@ -1,4 +1,4 @@
-"""The single-agent Gymnasium environment ``Pagadores-v0`` (pagadores_env.gym_env)."""
+"""The single-agent Gymnasium environment ``Pagadores-v1`` (pagadores_env.pagadores.gym_env)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from gymnasium.wrappers import RecordVideo, RenderCollection
 
-import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-from pagadores_env import picture
-from pagadores_env.engine import IllegalMoveError
-from pagadores_env.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
-from pagadores_env.observation import OBS_SIZE, encode
-from pagadores_env.render import render_table
-from pagadores_env.rewards import final_reward, placement_reward
+import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+from pagadores_env.core.errors import IllegalMoveError
+from pagadores_env.core.rewards import final_reward, placement_reward
+from pagadores_env.pagadores import picture
+from pagadores_env.pagadores.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
+from pagadores_env.pagadores.observation import OBS_SIZE, encode
+from pagadores_env.pagadores.render import render_table
 from tests.test_wheel import readme_snippets
 
 
 def make(**kwargs) -> PagadoresGymEnv:
-    return gym.make("Pagadores-v0", **kwargs).unwrapped
+    return gym.make("Pagadores-v1", **kwargs).unwrapped
 
 
 def rollout(env: PagadoresGymEnv, seed: int, actions: np.random.Generator, episodes: int = 3):
@@ -109,7 +109,7 @@ BAD_SEEDS = [-1, "abc", True, 2.0, [1]]
 
 @pytest.mark.parametrize("bad", BAD_SEEDS)
 def test_a_bad_seed_is_refused_in_one_line_and_the_game_goes_on(bad):
-    env, twin = (gym.make("Pagadores-v0", num_players=3, opponents=["random", "sensible"],
+    env, twin = (gym.make("Pagadores-v1", num_players=3, opponents=["random", "sensible"],
                           info_events=True) for _ in range(2))
     for each in (env, twin):
         each.reset(seed=4)
@@ -130,7 +130,7 @@ def test_subproc_vec_env_smoke():
 
     # "module:id" makes gymnasium import the package (so the id is registered) in each worker,
     # which the default forkserver start method needs.
-    vec = SubprocVecEnv([lambda: gym.make("pagadores_env:Pagadores-v0",
+    vec = SubprocVecEnv([lambda: gym.make("pagadores_env:Pagadores-v1",
                                           opponents=["sensible"])] * 2)
     try:
         vec.seed(0)
@@ -165,7 +165,7 @@ def test_the_readmes_gymnasium_snippet_runs_and_every_mask_read_it_names_works()
     import torch
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    (snippet,) = [s for s in readme_snippets() if 'gym.make("Pagadores-v0"' in s]
+    (snippet,) = [s for s in readme_snippets() if 'gym.make("Pagadores-v1"' in s]
     reads = set(MASK_READS.findall(snippet))
     assert reads, "the snippet names no way to read a mask"
     threads = torch.get_num_threads()
@@ -309,7 +309,7 @@ def test_render_modes_pass_gymnasiums_render_check():
 
 
 def test_rgb_array_frames_of_an_episode_follow_the_game():
-    env = RenderCollection(gym.make("Pagadores-v0", num_players=3, render_mode="rgb_array",
+    env = RenderCollection(gym.make("Pagadores-v1", num_players=3, render_mode="rgb_array",
                                     opponents=["random"], learner_seat=1))
     env.reset(seed=5)
     games = [env.unwrapped.game.clone()]
@@ -330,7 +330,7 @@ def test_rgb_array_frames_of_an_episode_follow_the_game():
 def test_record_video_accepts_the_env(tmp_path):
     """RecordVideo needs moviepy, which is not a dependency: without it, the env must get
     past every check of RecordVideo's own (render mode, fps) up to that import."""
-    env = gym.make("Pagadores-v0", render_mode="rgb_array", opponents=["random"])
+    env = gym.make("Pagadores-v1", render_mode="rgb_array", opponents=["random"])
     try:
         import moviepy  # noqa: F401
     except ImportError:
@@ -405,8 +405,8 @@ def test_seeded_gym_env_and_vec_env_seed_their_opponents_alike():
     """``reset(seed)`` of the Gym env and ``PagadoresVecEnv(seed=...)`` give each distinct
     opponent object the same seed (``opponents.reseed_opponents``), so both draw the same
     opponents' randomness; a shared opponent is seeded once."""
-    from pagadores_env.policies import BasePolicy
-    from pagadores_env.vec_env import PagadoresVecEnv
+    from pagadores_env.core.policies import BasePolicy
+    from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
     class Recorder(BasePolicy):
         def __init__(self) -> None:

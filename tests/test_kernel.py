@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagadores_env.rules import NUM_OUTCOMES
-from pagadores_env.vector import VectorGame, kernel
+from pagadores_env.pagadores.rules import NUM_OUTCOMES
+from pagadores_env.pagadores.vector import VectorGame, kernel
 
 
 def test_importing_the_package_and_the_kernel_compiles_nothing() -> None:
     code = ("import sys, pagadores_env\n"
             "assert 'numba' not in sys.modules, 'import pagadores_env loads numba'\n"
-            "from pagadores_env.vector import kernel\n"
+            "from pagadores_env.pagadores.vector import kernel\n"
             "compiled = [f.__name__ for f in (kernel.run, kernel.observe, kernel.restart_rows,\n"
             "            kernel.bad_action) if f.signatures]\n"
             "assert not compiled, compiled\n")
@@ -66,7 +66,7 @@ def test_a_damaged_disk_cache_compiles_again(tmp_path: Path) -> None:
     """Truncated cache files (a full disk, a crash while numba wrote them) cost a recompile and
     a one-line warning, not a traceback; the rewritten cache then loads silently."""
     code = ("import numpy as np\n"
-            "from pagadores_env.vector import VectorGame\n"
+            "from pagadores_env.pagadores.vector import VectorGame\n"
             "game = VectorGame(8, 4, 10, 0)\n"
             "game.step(np.ones(8, np.int64))\n"
             "print(game.observations().shape)\n")

@@ -1,5 +1,5 @@
-"""One policy for every table size: ``num_players`` as a list of sizes in ``Pagadores-v0``
-(``pagadores_env.gym_env``) and ``PagadoresVecEnv`` (issue 11)."""
+"""One policy for every table size: ``num_players`` as a list of sizes in ``Pagadores-v1``
+(``pagadores_env.pagadores.gym_env``) and ``PagadoresVecEnv`` (issue 11)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from sb3_contrib import MaskablePPO
 
-from pagadores_env.gym_env import PagadoresGymEnv
-from pagadores_env.observation import decode
-from pagadores_env.rewards import final_reward
-from pagadores_env.vec_env import PagadoresVecEnv
+from pagadores_env.core.rewards import final_reward
+from pagadores_env.pagadores.gym_env import PagadoresGymEnv
+from pagadores_env.pagadores.observation import decode
+from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
 ALL_SIZES = [2, 3, 4, 5, 6]
 

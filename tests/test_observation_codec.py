@@ -10,9 +10,9 @@ from collections import Counter
 
 import numpy as np
 
-from pagadores_env.engine import Game
-from pagadores_env.observation import ObsFields, decode, encode, encode_batch
-from pagadores_env.rules import Kind
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import ObsFields, decode, encode, encode_batch
+from pagadores_env.pagadores.rules import Kind
 from tests.dice import (
     CELEBRO,
     F10,

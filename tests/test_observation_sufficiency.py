@@ -21,11 +21,11 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Action, Game, Phase
-from pagadores_env.observation import SLICES, encode
-from pagadores_env.rules import THROWS
-from pagadores_env.solver import decision_from_game, encode_decisions, solve_two_player
-from pagadores_env.solver.model import Tables
+from pagadores_env.pagadores.engine import Action, Game, Phase
+from pagadores_env.pagadores.observation import SLICES, encode
+from pagadores_env.pagadores.rules import THROWS
+from pagadores_env.pagadores.solver import decision_from_game, encode_decisions, solve_two_player
+from pagadores_env.pagadores.solver.model import Tables
 
 CARDS = 4
 TOLERANCE = 1e-12

@@ -14,11 +14,11 @@ import random
 import numpy as np
 import pytest
 
-from pagadores_env.dice import DiceStream
-from pagadores_env.observation import encode
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS, THROWS, ordered_index
-from pagadores_env.vector.kernel import CARDS, WINNER
-from pagadores_env.vector.one import OneGame
+from pagadores_env.pagadores.dice import DiceStream
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS, THROWS, ordered_index
+from pagadores_env.pagadores.vector.kernel import CARDS, WINNER
+from pagadores_env.pagadores.vector.one import OneGame
 from tests.dice import CELEBRO, HERMANA, PICARO, PUERTA
 
 SPECIALS = np.array([ordered_index(*dice) for dice in (CELEBRO, HERMANA, PUERTA, PICARO)])

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagadores_env.policies import BasePolicy, make_policy
-from pagadores_env.solver import equilibrium, exact_evaluate_starts, nash_conv
-from pagadores_env.solver.equilibrium import nash_conv_and_evaluate
-from pagadores_env.solver.sweep import Sweep
+from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.pagadores.solver import equilibrium, exact_evaluate_starts, nash_conv
+from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
+from pagadores_env.pagadores.solver.sweep import Sweep
 from pagadores_train import yardstick
 
 

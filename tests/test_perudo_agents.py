@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagadores_env import perudo_v0
+from pagadores_env import perudo_v1
+from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.rules import BIDS, DUDO, bid_action, legal_mask
-from pagadores_env.policies import make_policy
 
 SPECS = ("probabilistic", "probabilistic:dudo_below=0.2", "probabilistic:dudo_below=1",
          "bluffer", "bluffer:bluff=1,overbid=3,dudo_below=0.7")
@@ -199,7 +199,7 @@ def win_rate(spec: str, players: int, games: int, dice: int = 3) -> float:
     """Share of ``games`` that ``spec`` at seat 0 wins against random players (AEC env)."""
     wins = 0
     for game in range(games):
-        env = perudo_v0.env(num_players=players, dice=dice)
+        env = perudo_v1.env(num_players=players, dice=dice)
         env.reset(seed=game)
         seats = [perudo(spec, game)] + [perudo("random", 1000 * game + s)
                                         for s in range(1, players)]
@@ -223,10 +223,10 @@ def test_the_bidders_beat_random_clearly(spec, players, games, above):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_random_learner_loses_to_the_bidders_in_the_gym_env(players):
-    """The bidders seat as ``Perudo-v0`` opponents by name; a random learner wins far less
+    """The bidders seat as ``Perudo-v1`` opponents by name; a random learner wins far less
     than its 1/players share against them."""
     opponents = (["probabilistic", "bluffer"] * players)[:players - 1]
-    env = gymnasium.make("Perudo-v0", num_players=players, dice=2, opponents=opponents,
+    env = gymnasium.make("Perudo-v1", num_players=players, dice=2, opponents=opponents,
                          learner_seat="random")
     learner = perudo("random", 0)
     wins, games = 0, 40

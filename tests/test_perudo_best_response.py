@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
+from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo import exact
-from pagadores_env.policies import make_policy
 from pagadores_train import best_response as module
 from pagadores_train.best_response import BestResponseOpponent
 from pagadores_train.config import config_from_dict
@@ -69,7 +69,7 @@ def test_the_opponent_plays_the_best_response_to_the_policy_it_was_given() -> No
 def test_a_model_in_memory_plays_as_the_same_model_saved_and_loaded(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 
-    env = gymnasium.make("Perudo-v0", num_players=2, dice=1, opponents=["random"])
+    env = gymnasium.make("Perudo-v1", num_players=2, dice=1, opponents=["random"])
     model = MaskablePPO("MlpPolicy", env, seed=5, device="cpu")
     model.save(tmp_path / "model.zip")
     live = PerudoSB3Policy.of_model(model)

@@ -12,8 +12,8 @@ import pytest
 
 import pagadores_train.perudo
 from pagadores_cli.main import main
-from pagadores_env.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
-from pagadores_env.seeding import child_seed
+from pagadores_env.core.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
+from pagadores_env.core.seeding import child_seed
 from pagadores_train.perudo import evaluate_perudo, tournament_perudo
 from pagadores_train.progress import LINES
 

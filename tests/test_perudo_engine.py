@@ -444,7 +444,7 @@ def test_from_dict_refuses_a_damaged_record_in_one_line(edit, named):
 
 
 def test_from_dict_replays_and_checks_a_resealed_record():
-    from pagadores_env.engine import record_digest
+    from pagadores_env.core.records import record_digest
 
     game = Game(2, 2)
     game.apply_roll([[2, 3], [4, 5]])

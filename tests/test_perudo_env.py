@@ -1,4 +1,4 @@
-"""The Perudo environments: PettingZoo ``perudo_v0`` and Gymnasium ``Perudo-v0`` — API
+"""The Perudo environments: PettingZoo ``perudo_v1`` and Gymnasium ``Perudo-v1`` — API
 conformance, hidden information, rewards, seeding and one-line errors that change nothing."""
 
 from __future__ import annotations
@@ -13,12 +13,21 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, seed_test
 
-from pagadores_env import IllegalMoveError, perudo_v0
+from pagadores_env import IllegalMoveError, perudo_v1
+from pagadores_env.core.policies import make_policy, registered_policies
+from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
-from pagadores_env.perudo.observation import OBS_SIZE, SLICES, bid_order, encode, field_table
+from pagadores_env.perudo.observation import (
+    OBS_SIZE,
+    SLICES,
+    ObsFields,
+    bid_order,
+    decode,
+    encode,
+    field_table,
+)
 from pagadores_env.perudo.render import render_table
 from pagadores_env.perudo.rules import DUDO, NUM_ACTIONS, bid_action
-from pagadores_env.policies import make_policy, registered_policies
 
 PLAYERS = (2, 3, 6)
 # api_test warns about any dict observation unless the env is on its list of classic envs.
@@ -49,33 +58,33 @@ def play(env, seed: int) -> dict[str, float]:
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_pettingzoo_api_test(num_players):
-    api_test(perudo_v0.env(num_players=num_players), num_cycles=300)
+    api_test(perudo_v1.env(num_players=num_players), num_cycles=300)
 
 
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 def test_pettingzoo_api_test_raw_env():
-    api_test(perudo_v0.raw_env(num_players=3, dice=2), num_cycles=300)
+    api_test(perudo_v1.raw_env(num_players=3, dice=2), num_cycles=300)
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_pettingzoo_seed_test(num_players):
-    seed_test(lambda: perudo_v0.env(num_players=num_players), num_cycles=200)
+    seed_test(lambda: perudo_v1.env(num_players=num_players), num_cycles=200)
 
 
 def test_registered_with_pettingzoo_and_gymnasium():
     if hasattr(pettingzoo, "make"):
-        assert str(pettingzoo.make("aec", "perudo-v0", num_players=3)) == "perudo_v0"
-    env = gymnasium.make("Perudo-v0", num_players=4, dice=2)
+        assert str(pettingzoo.make("aec", "perudo-v1", num_players=3)) == "perudo_v1"
+    env = gymnasium.make("Perudo-v1", num_players=4, dice=2)
     assert env.unwrapped.num_players == 4 and env.unwrapped.dice == 2
 
 
 def test_docstring_holds_the_observation_field_table():
-    assert field_table() in perudo_v0.__doc__
-    assert f"({OBS_SIZE},) float32" in perudo_v0.__doc__
+    assert field_table() in perudo_v1.__doc__
+    assert f"({OBS_SIZE},) float32" in perudo_v1.__doc__
 
 
 def test_docstring_example_plays_a_game(capsys):
-    example = perudo_v0.__doc__.split("```python\n")[1].split("```")[0]
+    example = perudo_v1.__doc__.split("```python\n")[1].split("```")[0]
     exec(example, {})
     assert "wins" in capsys.readouterr().out.splitlines()[0]
 
@@ -83,12 +92,12 @@ def test_docstring_example_plays_a_game(capsys):
 # ---------------------------------------------------------------- the AEC protocol
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_a_game_pays_plus_one_to_the_winner_and_minus_one_to_the_rest(num_players):
-    totals = play(perudo_v0.env(num_players=num_players, dice=2), seed=num_players)
+    totals = play(perudo_v1.env(num_players=num_players, dice=2), seed=num_players)
     assert sorted(totals.values()) == [-1.0] * (num_players - 1) + [1.0]
 
 
 def test_placement_rewards_follow_the_order_of_knock_outs():
-    env = perudo_v0.env(num_players=4, dice=1, reward="placement")
+    env = perudo_v1.env(num_players=4, dice=1, reward="placement")
     totals = play(env, seed=4)
     places = env.unwrapped.game.placements()
     expected = {f"player_{s}": 1 - 2 * (p - 1) / 3 for s, p in enumerate(places)}
@@ -96,7 +105,7 @@ def test_placement_rewards_follow_the_order_of_knock_outs():
 
 
 def test_only_the_agent_to_act_has_a_mask_and_it_is_the_engines_legal_actions():
-    env = perudo_v0.env(num_players=3, dice=2)
+    env = perudo_v1.env(num_players=3, dice=2)
     env.reset(seed=0)
     game = env.unwrapped.game
     for agent in env.possible_agents:
@@ -109,7 +118,7 @@ def test_only_the_agent_to_act_has_a_mask_and_it_is_the_engines_legal_actions():
 
 
 def test_an_agent_observes_its_own_dice_and_nobody_elses():
-    env = perudo_v0.env(num_players=3, dice=3)
+    env = perudo_v1.env(num_players=3, dice=3)
     env.reset(seed=1)
     game = env.unwrapped.game
     for seat, agent in enumerate(env.possible_agents):
@@ -119,7 +128,7 @@ def test_an_agent_observes_its_own_dice_and_nobody_elses():
 
 
 def test_a_dudo_rolls_the_next_round_inside_step():
-    env = perudo_v0.env(num_players=2, dice=2)
+    env = perudo_v1.env(num_players=2, dice=2)
     env.reset(seed=2)
     game = env.unwrapped.game
     env.step(bid_action(1, 2))
@@ -140,7 +149,7 @@ def test_a_dudo_rolls_the_next_round_inside_step():
     ({"render_mode": "rgb_array"}, "render_mode must be one of"),
 ])
 def test_bad_arguments_raise_one_line_naming_the_argument(kwargs, named):
-    for make in (perudo_v0.env, lambda **k: gymnasium.make("Perudo-v0", **k)):
+    for make in (perudo_v1.env, lambda **k: gymnasium.make("Perudo-v1", **k)):
         with pytest.raises(ValueError, match=named) as err:
             make(**kwargs)
         assert "\n" not in str(err.value)
@@ -148,7 +157,7 @@ def test_bad_arguments_raise_one_line_naming_the_argument(kwargs, named):
 
 @pytest.mark.parametrize("action", [DUDO, bid_action(1, 1), 181, -1, True, 1.0, None])
 def test_an_illegal_action_raises_one_line_and_changes_nothing(action):
-    env = perudo_v0.env(num_players=3, dice=2)
+    env = perudo_v1.env(num_players=3, dice=2)
     env.reset(seed=3)
     before, selected = env.unwrapped.game.to_dict(), env.agent_selection
     with pytest.raises(IllegalMoveError, match=f"^{selected} played an illegal action") as err:
@@ -158,7 +167,7 @@ def test_an_illegal_action_raises_one_line_and_changes_nothing(action):
 
 
 def test_after_the_game_last_and_step_say_reset_in_one_line():
-    env = perudo_v0.env(num_players=2, dice=1)
+    env = perudo_v1.env(num_players=2, dice=1)
     play(env, seed=5)
     for call in (env.last, lambda: env.step(DUDO)):
         with pytest.raises(IllegalMoveError, match="call reset") as err:
@@ -167,7 +176,7 @@ def test_after_the_game_last_and_step_say_reset_in_one_line():
 
 
 def test_a_terminated_agent_must_step_none():
-    env = perudo_v0.env(num_players=2, dice=1)
+    env = perudo_v1.env(num_players=2, dice=1)
     env.reset(seed=6)
     env.step(bid_action(1, 2))
     env.step(DUDO)  # one die each: this dudo ends the game
@@ -177,7 +186,7 @@ def test_a_terminated_agent_must_step_none():
 
 
 def test_ansi_render_shows_the_public_table_only():
-    env = perudo_v0.env(num_players=2, dice=2, render_mode="ansi")
+    env = perudo_v1.env(num_players=2, dice=2, render_mode="ansi")
     env.reset(seed=7)
     text = env.render()
     assert "round 1" in text and "player_1" in text and "revealed" not in text
@@ -191,7 +200,7 @@ def test_ansi_render_shows_the_public_table_only():
 
 # ---------------------------------------------------------------- the Gymnasium env
 def make(**kwargs):
-    return gymnasium.make("Perudo-v0", **kwargs).unwrapped
+    return gymnasium.make("Perudo-v1", **kwargs).unwrapped
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
@@ -260,8 +269,8 @@ def test_a_bad_seed_is_refused_in_one_line_and_the_game_goes_on(bad):
             trace.append((obs.tobytes(), reward))
         return env.game.history, trace
 
-    for new, finish in [(lambda: perudo_v0.env(num_players=3, dice=2), finish_aec),
-                        (lambda: gymnasium.make("Perudo-v0", num_players=3, dice=2,
+    for new, finish in [(lambda: perudo_v1.env(num_players=3, dice=2), finish_aec),
+                        (lambda: gymnasium.make("Perudo-v1", num_players=3, dice=2,
                                                 opponents="random"),
                          lambda env: finish_gym(env.unwrapped))]:
         env, twin = new(), new()
@@ -324,7 +333,7 @@ def test_a_pagadores_player_is_no_perudo_opponent():
 
 
 def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():
-    env = perudo_v0.env(num_players=4, dice=3)
+    env = perudo_v1.env(num_players=4, dice=3)
     pick = random.Random(8)
     env.reset(seed=8)
     checked = 0
@@ -340,3 +349,35 @@ def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():
         checked += len(made) > 1
         env.step(pick.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert checked > 10
+
+
+def test_decode_reads_back_what_encode_wrote_from_every_seat():
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        n = int(rng.integers(2, 7))
+        game, faces = Game(n, int(rng.integers(1, 6))), FaceStream(rng)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_roll(faces.roll(game.dice_counts))
+                continue
+            rows = decode(np.stack([encode(game, seat) for seat in range(n)]))
+            for seat in range(n):
+                seen = ObsFields(*(field[seat] for field in rows))
+                slot_of = [(seat + k) % n for k in range(n)]  # slot → seat
+                assert seen.players == n and seen.total == sum(game.dice_counts)
+                assert seen.palifico == game.palifico and seen.bid == game.bid_action
+                assert slot_of[seen.starter] == game.starter
+                bidder = -1 if seen.bidder < 0 else slot_of[seen.bidder]
+                assert bidder == game.bidder
+                assert list(seen.dice[:n]) == [game.dice_counts[s] for s in slot_of]
+                assert list(seen.last_bids[:n]) == [game.last_bids[s] for s in slot_of]
+                assert sorted(np.flatnonzero(seen.bids) + 1) == sorted(game.bids)
+                hand = game.hands[seat]
+                assert list(seen.my_dice) == [hand.count(face) for face in range(1, 7)]
+                if game.revealed is not None:
+                    assert [list(seen.revealed[k]) for k in range(n)] == [
+                        [game.revealed[s].count(face) for face in range(1, 7)] for s in slot_of]
+            legal = game.legal_actions()
+            game.apply_action(int(legal[rng.integers(len(legal))]))
+    with pytest.raises(ValueError, match=f"an observation must have {OBS_SIZE} values"):
+        decode(np.zeros(3))

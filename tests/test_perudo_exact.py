@@ -7,12 +7,12 @@ import functools
 import numpy as np
 import pytest
 
-from pagadores_env import perudo_v0
+from pagadores_env import perudo_v1
+from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo import exact
 from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.rules import BIDS, DUDO, legal_actions, legal_mask
-from pagadores_env.policies import make_policy
 
 
 def test_the_tree_holds_every_bid_history_once():
@@ -69,7 +69,7 @@ def play(seats, games: int, seed: int) -> np.ndarray:
     """Seat 0's returns in ``games`` seeded games of the 2-player 1-die AEC env."""
     returns = np.empty(games)
     for game in range(games):
-        env = perudo_v0.env(num_players=2, dice=1)
+        env = perudo_v1.env(num_players=2, dice=1)
         env.reset(seed=seed + game)
         for agent in env.agent_iter():
             obs, reward, done, cut, _ = env.last()

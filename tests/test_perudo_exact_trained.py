@@ -11,8 +11,8 @@ import gymnasium
 import numpy as np
 import pytest
 
+from pagadores_env.core.policies import batch_actions, make_policy
 from pagadores_env.perudo import exact
-from pagadores_env.policies import batch_actions, make_policy
 from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.perudo import EXACT_NOTE, exact_measures
 from pagadores_train.sb3 import train
@@ -28,7 +28,7 @@ def model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     the softmax and the argmax differ visibly."""
     from sb3_contrib import MaskablePPO
 
-    env = gymnasium.make("Perudo-v0", num_players=2, dice=1, opponents=["random"])
+    env = gymnasium.make("Perudo-v1", num_players=2, dice=1, opponents=["random"])
     model = MaskablePPO("MlpPolicy", env, seed=3, device="cpu")
     with __import__("torch").no_grad():
         model.policy.action_net.weight.mul_(30.0)

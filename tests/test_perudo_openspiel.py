@@ -8,8 +8,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from pagadores_env.integrations import openspiel as perudo_spiel  # noqa: E402
 from pagadores_env.perudo import exact  # noqa: E402
-from pagadores_env.perudo import openspiel as perudo_spiel  # noqa: E402
 from pagadores_env.perudo.engine import Game  # noqa: E402
 
 

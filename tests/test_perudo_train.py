@@ -14,9 +14,9 @@ import pytest
 
 from pagadores_cli.main import main
 from pagadores_cli.play_perudo import parse_answer, play
+from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.rules import DUDO, bid_action
-from pagadores_env.policies import make_policy
 from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.evaluate import wilson_interval
 from pagadores_train.perudo import EXACT_NOTE, DiceShaping, evaluate_perudo, rounds_in
@@ -62,7 +62,7 @@ def test_the_shipped_perudo_configs_validate_and_build_perudo_envs() -> None:
         assert (config.env.game, config.env.num_players, config.algo.name) == (
             "perudo", players, "MaskablePPO")
         env = config.env.make()
-        assert env.unwrapped.spec.id == "Perudo-v0" and env.action_space.n == 181
+        assert env.unwrapped.spec.id == "Perudo-v1" and env.action_space.n == 181
 
 
 def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:

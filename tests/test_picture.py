@@ -1,4 +1,5 @@
-"""Pictures of the game (``pagadores_env.picture.draw``): size, what changes, names, errors."""
+"""Pictures of the game (``pagadores_env.pagadores.picture.draw``): size, what changes, names,
+errors."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game, Phase
-from pagadores_env.picture import (
+from pagadores_env.pagadores.engine import Game, Phase
+from pagadores_env.pagadores.picture import (
     HEIGHT,
     PANEL_H,
     PANEL_W,

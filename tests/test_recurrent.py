@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
-from pagadores_env.policies import make_policy
+from pagadores_env.core.policies import make_policy
 from tests.test_agents import real_decisions
 
 
@@ -21,7 +21,7 @@ def saved_recurrent(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from sb3_contrib import RecurrentPPO
 
     path = tmp_path_factory.mktemp("recurrent") / "model.zip"
-    RecurrentPPO("MlpLstmPolicy", gym.make("Pagadores-v0"), seed=0, device="cpu",
+    RecurrentPPO("MlpLstmPolicy", gym.make("Pagadores-v1"), seed=0, device="cpu",
                  policy_kwargs={"lstm_hidden_size": 16}).save(path)
     return path
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from pagadores_env import Action, Event, Game, pagadores_v0
-from pagadores_env.render import describe_event, describe_events, render_table
-from pagadores_env.rules import THROWS, classify
+from pagadores_env import Action, Event, Game, pagadores_v1
+from pagadores_env.pagadores.render import describe_event, describe_events, render_table
+from pagadores_env.pagadores.rules import THROWS, classify
 
 EVENT_KINDS = {"round", "throw", "special", "picaro", "again", "stop", "limit", "score",
                "kampen", "loses", "out", "winner"}
@@ -119,14 +119,14 @@ def test_every_event_kind_of_real_games_gets_a_sentence():
 
 # ---------------------------------------------------------------- the env's render modes
 def test_ansi_render_returns_the_table():
-    env = pagadores_v0.env(num_players=3, render_mode="ansi")
+    env = pagadores_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=1)
     env.step(1)
     assert env.render() == render_table(env.unwrapped.game)
 
 
 def test_human_render_prints_new_events_and_the_table(capsys):
-    env = pagadores_v0.env(num_players=2, render_mode="human")
+    env = pagadores_v1.env(num_players=2, render_mode="human")
     env.reset(seed=1)
     first = capsys.readouterr().out
     assert first.startswith("Round 1: player_0 insteeks\nplayer_0 throws ")
@@ -140,7 +140,7 @@ def test_human_render_prints_new_events_and_the_table(capsys):
 
 
 def test_render_without_mode_warns_and_returns_none():
-    env = pagadores_v0.env()
+    env = pagadores_v1.env()
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert env.render() is None

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pagadores_env.engine import replay_record
+from pagadores_env.core.records import replay_record
 
 
 def _replay(history, state):

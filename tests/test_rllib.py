@@ -21,8 +21,8 @@ import torch
 import yaml
 
 from pagadores_cli.train import main as train_main
-from pagadores_env import IllegalMoveError, pagadores_v0
-from pagadores_env.policies import make_policy
+from pagadores_env import IllegalMoveError, pagadores_v1
+from pagadores_env.core.policies import make_policy
 from pagadores_train.evaluate import evaluate_agents
 from pagadores_train.rllib import LAYOUT, saved_run, train
 from pagadores_train.rllib_config import RLlibConfig, rllib_config_from_dict
@@ -205,7 +205,7 @@ def test_a_stable_baselines3_run_or_model_is_named_as_one(tmp_path: Path) -> Non
     (run / "checkpoints").mkdir(parents=True)
     (run / "config.yaml").write_text("algo: {name: PPO}\n")
     model = run / "checkpoints" / "model_16_steps.zip"
-    PPO("MlpPolicy", gym.make("Pagadores-v0"), n_steps=16, batch_size=16, device="cpu").save(model)
+    PPO("MlpPolicy", gym.make("Pagadores-v1"), n_steps=16, batch_size=16, device="cpu").save(model)
     (run / "checkpoints" / "latest.json").write_text(
         json.dumps({"model": model.name, "wall_time_s": 1.0}))
     with pytest.raises(ValueError, match=f"'{run}' is a stable-baselines3 run folder, not an "
@@ -227,7 +227,7 @@ def test_a_right_checkpoint_loads_without_a_run(tmp_path: Path) -> None:
 def test_importing_the_packages_leaves_ray_out() -> None:
     code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.sb3, "
             "pagadores_cli.train, pagadores_train.rllib; "
-            "from pagadores_env.policies import make_policy; "
+            "from pagadores_env.core.policies import make_policy; "
             "make_policy('sensible'); "
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -287,7 +287,7 @@ def test_bad_config_values_are_named(change: dict[str, Any], message: str) -> No
 def test_stay_never_hands_rllib_a_partial_or_dead_observation(players: int, cards: Any) -> None:
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    env = PettingZooEnv(pagadores_v0.env(num_players=players, cards=cards))
+    env = PettingZooEnv(pagadores_v1.env(num_players=players, cards=cards))
     rng = np.random.default_rng(0)
     for episode in range(400):  # with 1 card, some games are over before anyone decides
         obs, _ = env.reset(seed=episode)
@@ -308,7 +308,7 @@ def test_leave_hands_rllib_an_agent_already_out_which_is_why_we_stay() -> None:
     reset (mask [0, 0]), and the action RLlib sends back is refused."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    env = PettingZooEnv(pagadores_v0.env(num_players=3, cards=1, eliminated="leave"))
+    env = PettingZooEnv(pagadores_v1.env(num_players=3, cards=1, eliminated="leave"))
     dead = [seed for seed in range(200)
             if next(iter(env.reset(seed=seed)[0].values()))["action_mask"].sum() == 0]
     assert dead  # it happens (seeds are deterministic)

@@ -13,7 +13,7 @@ from itertools import pairwise, permutations, product
 import numpy as np
 import pytest
 
-from pagadores_env.rules import (
+from pagadores_env.pagadores.rules import (
     CHANCE_OUTCOMES,
     MULTIPLICITY,
     NUM_STRENGTHS,

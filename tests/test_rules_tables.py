@@ -9,7 +9,8 @@ from itertools import product
 import numpy as np
 import pytest
 
-from pagadores_env.rules import (
+from pagadores_env.core.seats import next_with_cards
+from pagadores_env.pagadores.rules import (
     NUM_OUTCOMES,
     NUM_STRENGTHS,
     OUTCOME_KIND,
@@ -26,7 +27,6 @@ from pagadores_env.rules import (
     Kind,
     classify,
     next_insteker,
-    next_with_cards,
     ordered_index,
     special_hits,
     throws_allowed,

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pagadores_cli.train import main
-from pagadores_env.atomic import WriteError
+from pagadores_env.core.atomic import WriteError
 from pagadores_train import reports
 from pagadores_train.sb3 import train
 from pagadores_train.selfplay import SnapshotPool

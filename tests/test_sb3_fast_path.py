@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagadores_env.policies import make_policy
+from pagadores_env.core.policies import make_policy
 from tests.test_agents import real_decisions
 
 
@@ -16,7 +16,7 @@ def test_the_forward_pass_gives_predicts_deterministic_actions_under_any_mask(al
     from stable_baselines3 import A2C, PPO
 
     cls = {"maskable_ppo": MaskablePPO, "ppo": PPO, "a2c": A2C}[algo]
-    model = cls("MlpPolicy", gym.make("Pagadores-v0"), seed=1, device="cpu")
+    model = cls("MlpPolicy", gym.make("Pagadores-v1"), seed=1, device="cpu")
     model.save(tmp_path / "m.zip")
     policy = make_policy(f"model:path={tmp_path / 'm.zip'}")
     obs, _ = real_decisions(400, seed=3)

@@ -13,9 +13,9 @@ def test_pieces_give_the_whole_batchs_logits_and_leave_torchs_threads(tmp_path) 
     from sb3_contrib import MaskablePPO
 
     from pagadores_agents import sb3_adapter
-    from pagadores_env.policies import make_policy
+    from pagadores_env.core.policies import make_policy
 
-    model = MaskablePPO("MlpPolicy", gym.make("Pagadores-v0"), seed=2, device="cpu",
+    model = MaskablePPO("MlpPolicy", gym.make("Pagadores-v1"), seed=2, device="cpu",
                         policy_kwargs={"net_arch": [64, 64]})
     model.save(tmp_path / "m.zip")
     policy = make_policy(f"model:path={tmp_path / 'm.zip'}")

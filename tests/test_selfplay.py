@@ -9,8 +9,8 @@ import pytest
 import torch
 from sb3_contrib import MaskablePPO
 
-from pagadores_env.gym_env import PagadoresGymEnv
-from pagadores_env.vec_env import PagadoresVecEnv
+from pagadores_env.pagadores.gym_env import PagadoresGymEnv
+from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.run_folder import RunError
 from pagadores_train.sb3 import train
@@ -501,8 +501,8 @@ def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(t
 
     from PIL import Image
 
-    from pagadores_env.policies import make_policy
-    from pagadores_env.solver import exact_evaluate, nash_conv
+    from pagadores_env.core.policies import make_policy
+    from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 
     base = selfplay_run(tmp_path, 256).to_dict()
     config = config_from_dict(base | {
@@ -529,8 +529,8 @@ def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(t
 
 
 def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players():
-    from pagadores_env.policies import make_policy
-    from pagadores_env.solver import exact_evaluate, exact_evaluate_starts
+    from pagadores_env.core.policies import make_policy
+    from pagadores_env.pagadores.solver import exact_evaluate, exact_evaluate_starts
     from pagadores_train.yardstick import learner_win, starts_rotate
 
     lineup = ["lookahead", "sensible", "sensible"]
@@ -567,8 +567,8 @@ def test_a_short_seeded_self_play_run_lowers_the_exact_nash_conv_at_three_player
     NashConv) leaves its model at less than half the untrained network's exact NashConv; the
     pool's first snapshot is that untrained network. Measured with seeds 0-3: 0.39 -> 0.06,
     0.42 -> 0.05, 0.48 -> 0.12, 0.42 -> 0.20."""
-    from pagadores_env.policies import make_policy
-    from pagadores_env.solver import nash_conv
+    from pagadores_env.core.policies import make_policy
+    from pagadores_env.pagadores.solver import nash_conv
 
     base = selfplay_run(tmp_path, 16384).to_dict()
     hyper = base["algo"]["hyperparams"] | {"n_steps": 128, "batch_size": 256,

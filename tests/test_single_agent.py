@@ -5,11 +5,11 @@ import gymnasium
 import pytest
 
 import pagadores_env  # noqa: F401  # registers the envs
-from pagadores_env import render
+from pagadores_env.pagadores import render
 from pagadores_env.perudo import render as perudo_render
 
-GAMES = [("Pagadores-v0", render, "render_mode='ansi', 'human' or 'rgb_array'"),
-         ("Perudo-v0", perudo_render, "render_mode='ansi' or 'human'")]
+GAMES = [("Pagadores-v1", render, "render_mode='ansi', 'human' or 'rgb_array'"),
+         ("Perudo-v1", perudo_render, "render_mode='ansi' or 'human'")]
 
 
 @pytest.mark.parametrize(("env_id", "game_render", "modes"), GAMES)

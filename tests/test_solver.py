@@ -17,11 +17,11 @@ import pytest
 
 from pagadores_agents.optimal import OptimalPolicy
 from pagadores_cli.solve import main
-from pagadores_env.engine import Action, Game
-from pagadores_env.observation import OBS_SIZE, SLICES, encode
-from pagadores_env.policies import BasePolicy, make_policy
-from pagadores_env.rules import MAX_THROWS, THROWS, Kind
-from pagadores_env.solver import (
+from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.pagadores.engine import Action, Game
+from pagadores_env.pagadores.observation import OBS_SIZE, SLICES, encode
+from pagadores_env.pagadores.rules import MAX_THROWS, THROWS, Kind
+from pagadores_env.pagadores.solver import (
     Decision,
     TablePolicy,
     TwoPlayerSolution,
@@ -33,7 +33,7 @@ from pagadores_env.solver import (
     solve_two_player,
     win_probabilities,
 )
-from pagadores_env.solver.decisions import GRID
+from pagadores_env.pagadores.solver.decisions import GRID
 
 P = 1 / 216  # R7.2: every ordered outcome of three dice is equally likely
 
@@ -360,7 +360,7 @@ def test_optimal_players_survive_an_unreadable_cache(damaged_cache) -> None:
 
     policy = make_policy(f"optimal:cards={damaged_cache}")
     assert policy.solution.value == solve_two_player(damaged_cache).value
-    env = gym.make("Pagadores-v0", cards=damaged_cache,
+    env = gym.make("Pagadores-v1", cards=damaged_cache,
                    opponents=[f"optimal:cards={damaged_cache}"])
     obs, _ = env.reset(seed=1)
     assert obs.shape == (OBS_SIZE,)

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagadores_env.solver import Solution, solve
-from pagadores_env.solver.equilibrium import cache_path
-from pagadores_env.solver.sweep import Sweep
+from pagadores_env.pagadores.solver import Solution, solve
+from pagadores_env.pagadores.solver.equilibrium import cache_path
+from pagadores_env.pagadores.solver.sweep import Sweep
 
 TABLE = (3, 2)
 START = (2, 2, 2)

@@ -21,14 +21,21 @@ import pytest
 
 from pagadores_cli import best_response as cli_best_response
 from pagadores_cli.best_response import main as best_response_main
-from pagadores_env.engine import Game
-from pagadores_env.observation import OBS_SIZE, encode
-from pagadores_env.policies import BasePolicy, Policy, make_policy
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, classify
-from pagadores_env.solver import best_response, cost, exact_evaluate, multi_rows, nash_conv, solve
-from pagadores_env.solver.cost import solve_cost, table_cards
-from pagadores_env.solver.multi import MultiBestResponse, best_response_multi
-from pagadores_env.solver.sweep import Sweep
+from pagadores_env.core.policies import BasePolicy, Policy, make_policy
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import OBS_SIZE, encode
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, classify
+from pagadores_env.pagadores.solver import (
+    best_response,
+    cost,
+    exact_evaluate,
+    multi_rows,
+    nash_conv,
+    solve,
+)
+from pagadores_env.pagadores.solver.cost import solve_cost, table_cards
+from pagadores_env.pagadores.solver.multi import MultiBestResponse, best_response_multi
+from pagadores_env.pagadores.solver.sweep import Sweep
 
 MASK = np.ones(2, dtype=np.int8)
 OUTCOMES = [(classify(dice), p) for dice, p in Game(3).chance_outcomes()]

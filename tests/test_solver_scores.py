@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pagadores_env.policies import make_policy
-from pagadores_env.rules import NUM_STRENGTHS, PICARO_STRENGTH, TOP
-from pagadores_env.solver import exact_evaluate
-from pagadores_env.solver.scores import score_states
-from pagadores_env.solver.sweep import Sweep
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.rules import NUM_STRENGTHS, PICARO_STRENGTH, TOP
+from pagadores_env.pagadores.solver import exact_evaluate
+from pagadores_env.pagadores.solver.scores import score_states
+from pagadores_env.pagadores.solver.sweep import Sweep
 
 #: A score a round can hold: anything but the Picaro, which ends the turn (R4.4).
 SCORE = st.integers(PICARO_STRENGTH + 1, TOP)

@@ -2,12 +2,12 @@
 
 import pytest
 
-from pagadores_env import pagadores_v0, render
-from pagadores_env.engine import IllegalMoveError
-from pagadores_env.perudo import perudo_v0
+from pagadores_env import pagadores_v1, perudo_v1
+from pagadores_env.core.errors import IllegalMoveError
+from pagadores_env.pagadores import render
 from pagadores_env.perudo import render as perudo_render
 
-GAMES = [(pagadores_v0, render), (perudo_v0, perudo_render)]
+GAMES = [(pagadores_v1, render), (perudo_v1, perudo_render)]
 
 
 @pytest.mark.parametrize(("module", "game_render"), GAMES)
@@ -29,7 +29,7 @@ def test_human_mode_prints_the_news_then_the_table(module, game_render, capsys) 
     assert capsys.readouterr().out == game_render.render_table(game) + "\n"
 
 
-@pytest.mark.parametrize("module", [pagadores_v0, perudo_v0])
+@pytest.mark.parametrize("module", [pagadores_v1, perudo_v1])
 def test_render_before_reset_names_the_fix(module) -> None:
     with pytest.raises(IllegalMoveError, match=r"^render\(\): reset\(\) was never called; "
                                                r"call reset\(\) to start a game$"):

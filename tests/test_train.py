@@ -247,7 +247,7 @@ def test_three_player_reports_carry_what_learner_exact_measured(
     # The report's plumbing: every number learner_exact returns reaches the CSVs and the
     # table (a heuristic is measured in the model's place: the model's own passes take a
     # minute here; the slow test below measures the model itself).
-    from pagadores_env.policies import make_policy
+    from pagadores_env.core.policies import make_policy
     from pagadores_train import model_eval
 
     measured = []
@@ -276,8 +276,8 @@ def test_three_player_reports_carry_what_learner_exact_measured(
 
 @pytest.mark.slow
 def test_three_player_runs_measure_the_trained_model_exactly(tmp_path: Path) -> None:
-    from pagadores_env.policies import make_policy
-    from pagadores_env.solver import exact_evaluate, nash_conv
+    from pagadores_env.core.policies import make_policy
+    from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 
     result = train(three_players(tmp_path, ["stop-first"]))
     model = make_policy(f"model:path={result.run_dir / 'model.zip'}")

@@ -8,7 +8,7 @@ import csv
 
 import pytest
 
-from pagadores_env.policies import make_policy
+from pagadores_env.core.policies import make_policy
 from pagadores_train import sb3
 from pagadores_train.config import config_from_dict, table_sizes
 from pagadores_train.settings import ConfigError

@@ -12,9 +12,9 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-from pagadores_env.vec_env import PagadoresVecEnv
-from pagadores_env.vector import evaluate_batch
+import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+from pagadores_env.pagadores.vec_env import PagadoresVecEnv
+from pagadores_env.pagadores.vector import evaluate_batch
 from tests.players import Looping
 
 
@@ -124,10 +124,10 @@ def test_a_numpy_integer_seed_seeds_as_the_same_int() -> None:
 
 
 def test_vec_env_matches_gym_env_in_expectation() -> None:
-    """Same task as ``Pagadores-v0``: a fixed learner (always stop) earns the same mean
+    """Same task as ``Pagadores-v1``: a fixed learner (always stop) earns the same mean
     reward against the same opponents in both (4,000 episodes each; 5 standard errors)."""
     episodes = 4000
-    gym_env = gym.make("Pagadores-v0", num_players=2, cards=3, opponents="sensible")
+    gym_env = gym.make("Pagadores-v1", num_players=2, cards=3, opponents="sensible")
     gym_env.reset(seed=0)
     total, done = 0.0, 0
     while done < episodes:

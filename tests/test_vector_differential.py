@@ -23,11 +23,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pagadores_env.engine import Game
-from pagadores_env.observation import encode
-from pagadores_env.rules import THROWS, Kind
-from pagadores_env.vector import KAMPEN, OVER, ROUND, SORTED_DICE, Finished, VectorGame
-from pagadores_env.vector import kernel as kn
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.rules import THROWS, Kind
+from pagadores_env.pagadores.vector import KAMPEN, OVER, ROUND, SORTED_DICE, Finished, VectorGame
+from pagadores_env.pagadores.vector import kernel as kn
 
 PHASE_CODE = {"round": 0, "kampen": 1, "over": 2}
 NOT_IN_KAMPEN, WAITING = -3, -2

@@ -56,8 +56,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pagadores_env.atomic import write_atomic
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
@@ -139,7 +139,7 @@ def task_from_dict(name: str, data: Any) -> Task:
 def _check_solver_covers(num_players: int, cards: int, opponent: str, score: str) -> None:
     """``ConfigError`` unless the solver covers the table of an exact score (before hours of
     training, not after)."""
-    from pagadores_env.policies import make_policy
+    from pagadores_env.core.policies import make_policy
 
     from .yardstick import learner_cost
 
@@ -262,7 +262,7 @@ def trial_config(spec: TrialSpec, out: Path) -> Config:
 
 def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     """Train the trial's run from scratch and score its final model: the trial record."""
-    from pagadores_env.policies import make_policy
+    from pagadores_env.core.policies import make_policy
 
     from .progress import SILENT
     from .sb3 import train
@@ -331,7 +331,7 @@ def random_reference(task: Task) -> dict[str, float]:
 
 def _reference(task: Task) -> dict[str, float]:
     if task.score == "exact-nashconv":
-        from pagadores_env.policies import make_policy
+        from pagadores_env.core.policies import make_policy
 
         from .yardstick import learner_exact
 

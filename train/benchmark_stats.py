@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env.atomic import write_atomic
+from pagadores_env.core.atomic import write_atomic
 
 from .benchmark import TRIALS
 from .evaluate import figure, save_figure

@@ -24,8 +24,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
+from pagadores_env.core.policies import BasePolicy, Policy
 from pagadores_env.perudo import exact
-from pagadores_env.policies import BasePolicy, Policy
 
 
 class BestResponseOpponent(BasePolicy):

@@ -22,7 +22,7 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.vec_env import VecEnv
 
 from pagadores_agents.run_folders import CHECKPOINT_MODEL, CHECKPOINTS, LATEST
-from pagadores_env.atomic import write_atomic
+from pagadores_env.core.atomic import write_atomic
 
 from .callbacks import AfterUpdate, Every
 from .config import Config, algorithm_class

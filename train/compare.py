@@ -27,9 +27,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pagadores_env.atomic import write_atomic
-from pagadores_env.policies import parse_spec
-from pagadores_env.solver import cache_dir
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.policies import parse_spec
+from pagadores_env.pagadores.solver import cache_dir
 
 from .progress import Reporter, reporter
 from .yardstick import LearnerExact

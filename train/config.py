@@ -23,8 +23,8 @@ is refused. RecurrentPPO's LSTM settings (``policy_kwargs``: ``lstm_hidden_size`
 hyper-parameters (``LSTM_KWARGS``). A trained RecurrentPPO model is evaluated without memory
 (``pagadores_agents.sb3_adapter``: every decision from a fresh LSTM state).
 
-``env.game`` picks the game: ``pagadores`` (``Pagadores-v0``, the default) or ``perudo``
-(``Perudo-v0``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
+``env.game`` picks the game: ``pagadores`` (``Pagadores-v1``, the default) or ``perudo``
+(``Perudo-v1``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
 ``perudo`` namespace) wherever a spec goes, starts with ``env.dice`` dice each (``env.cards`` is
 Pagadores'), plays one table size, and runs on ``dummy`` or ``subproc`` envs (the ``batch``
 engine is Pagadores'); its ``env.opponents`` default to the probabilistic bidder and its
@@ -51,16 +51,16 @@ from typing import Any, NamedTuple
 import gymnasium
 import yaml
 
-import pagadores_env  # noqa: F401  (registers Pagadores-v0)
-from pagadores_env.atomic import write_atomic
-from pagadores_env.opponents import check_learner_seat
+import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.opponents import check_learner_seat
+from pagadores_env.core.policies import GAMES, Policy
+from pagadores_env.core.rewards import REWARDS
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.perudo.exact import DICE as EXACT_DICE
 from pagadores_env.perudo.exact import PLAYERS as EXACT_PLAYERS
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.perudo.rules import MAX_DICE
-from pagadores_env.policies import GAMES, Policy
-from pagadores_env.rewards import REWARDS
-from pagadores_env.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .settings import (
     Check,
@@ -159,7 +159,7 @@ def players_spec(value: Any, key: str) -> int | list[int]:
 def policy_spec(value: Any, key: str, game: str = "pagadores") -> str:
     """A player spec of ``game`` that ``make_policy`` can build (``"sensible"``,
     ``"threshold:…"``)."""
-    from pagadores_env.policies import make_policy
+    from pagadores_env.core.policies import make_policy
 
     text(value, key)
     try:
@@ -227,7 +227,7 @@ class SelfPlayConfig:
 
 @dataclass
 class EnvConfig:
-    """``env``: the ``Pagadores-v0`` (or ``Perudo-v0``) table the learner trains at."""
+    """``env``: the ``Pagadores-v1`` (or ``Perudo-v1``) table the learner trains at."""
 
     num_players: int | list[int] = setting(
         2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
@@ -237,12 +237,12 @@ class EnvConfig:
                                   "one spec reused in every other seat, or one per other seat")
     learner_seat: str | int = setting("random", checked_later,
                                      "'random' (each episode) or a fixed seat")
-    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.core.rewards)")
     illegal_action: str | None = setting(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
     game: str = setting("pagadores", choice(*GAMES),
-                       "the game: pagadores (Pagadores-v0) or perudo (Perudo-v0)")
+                       "the game: pagadores (Pagadores-v1) or perudo (Perudo-v1)")
     dice: int = setting(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
     shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
@@ -254,18 +254,18 @@ class EnvConfig:
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
     def make(self, opponents: Sequence[str | Policy] | None = None) -> gymnasium.Env:
-        """A ``Pagadores-v0`` (or ``Perudo-v0``) environment with these settings; policy
+        """A ``Pagadores-v1`` (or ``Perudo-v1``) environment with these settings; policy
         objects given as ``opponents`` sit in place of ``env.opponents``."""
         opponents = list(self.opponents if opponents is None else opponents)
         if self.game == PERUDO:
             from .perudo import DiceShaping
 
-            env = gymnasium.make("Perudo-v0", num_players=self.num_players, dice=self.dice,
+            env = gymnasium.make("Perudo-v1", num_players=self.num_players, dice=self.dice,
                                  opponents=opponents,
                                  learner_seat=self.learner_seat, reward=self.reward,
                                  illegal_action=self.illegal_action)
             return DiceShaping(env, self.shaping) if self.shaping else env
-        return gymnasium.make("Pagadores-v0", num_players=self.num_players, cards=self.cards,
+        return gymnasium.make("Pagadores-v1", num_players=self.num_players, cards=self.cards,
                               opponents=opponents, learner_seat=self.learner_seat,
                               reward=self.reward, illegal_action=self.illegal_action)
 
@@ -284,7 +284,7 @@ class VecEnvConfig:
     n_envs: int = setting(8, integer(1, 256), "parallel environments")
     kind: str = setting("dummy", choice(*VEC_ENVS),
                        "DummyVecEnv (one process), SubprocVecEnv, or batch: all games in one "
-                       "batch engine (pagadores_env.vec_env.PagadoresVecEnv)")
+                       "batch engine (pagadores_env.pagadores.vec_env.PagadoresVecEnv)")
 
 
 @dataclass

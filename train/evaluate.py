@@ -2,7 +2,7 @@
 
 ``evaluate_agents`` (a round-robin of such matches is ``pagadores_train.tournament``) is seeded
 and reproducible bit for bit, playing on the batch engine
-(``pagadores_env.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-step, pinned to
+(``pagadores_env.pagadores.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-step, pinned to
 ``engine.Game`` by the differential test), so each agent answers all its pending decisions in
 one ``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked
 row by row):
@@ -41,7 +41,7 @@ computes them whenever the solver covers the table. The table's note says which:
 skipped (and why) or not covered (naming the limit), Monte Carlo only. ``exact=False`` skips
 the exact columns at any table.
 
-Randomness (``pagadores_env.seeding``): agent row ``r``'s own generator is seeded with
+Randomness (``pagadores_env.core.seeding``): agent row ``r``'s own generator is seeded with
 ``child_seed(seed, 1, r)``; the dice of all games come from one generator,
 ``child_rng(seed, 3)``; a tournament's pair ``(i, j)`` is evaluated with the seed
 ``child_seed(seed, 2, i, j)``. So a result depends only on its arguments. (Before 0.2 an
@@ -54,7 +54,7 @@ per phase: the games (a status line per tenth of them, as chunks finish), the ex
 tournament's pairs (one step per pair).
 
 Both results write CSV, JSON and a plot (``to_csv``, ``to_json``, ``plot``), each file
-atomically (``pagadores_env.atomic``): an interrupted write leaves the earlier file.
+atomically (``pagadores_env.core.atomic``): an interrupted write leaves the earlier file.
 """
 
 from __future__ import annotations
@@ -70,13 +70,13 @@ from typing import Any
 
 import numpy as np
 
-from pagadores_env.atomic import write_atomic
-from pagadores_env.checks import check_int
-from pagadores_env.engine import Game
-from pagadores_env.policies import Policy, check_tables, make_policy
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.seeding import child_rng, child_seed
-from pagadores_env.vector.evaluate import Totals, play_lineup, seat_players
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import Policy, check_tables, make_policy
+from pagadores_env.core.seeding import child_rng, child_seed
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.vector.evaluate import Totals, play_lineup, seat_players
 
 from .progress import Reporter, reporter
 from .yardstick import (

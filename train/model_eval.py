@@ -37,8 +37,8 @@ from typing import Any
 
 from stable_baselines3.common.base_class import BaseAlgorithm
 
+from pagadores_env.core.policies import Policy, make_policy
 from pagadores_env.perudo.policies import GAME as PERUDO
-from pagadores_env.policies import Policy, make_policy
 
 from .compare import cache_key, cached_exact
 from .config import Config, table_sizes

@@ -31,7 +31,7 @@ minus ``shaping`` per die the learner lost, so each round's dudo (P4.2) is felt 
 happens, not only at the game's end. It changes what is optimised (dice, not only the win);
 evaluations still count wins.
 
-Randomness follows ``evaluate``'s streams (``pagadores_env.seeding``): agent row ``r`` is
+Randomness follows ``evaluate``'s streams (``pagadores_env.core.seeding``): agent row ``r`` is
 seeded with ``child_seed(seed, 1, r)`` and the dice of all games come from one face stream of
 ``child_rng(seed, 3)``, so a result depends only on the arguments.
 """
@@ -45,7 +45,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from pagadores_env.checks import check_int
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import BasePolicy, Policy, batch_actions, check_tables, make_policy
+from pagadores_env.core.seeding import child_rng, child_seed
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.perudo import exact
 from pagadores_env.perudo.aec import roll_to_decision
 from pagadores_env.perudo.dice import FaceStream
@@ -53,15 +56,6 @@ from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.policies import GAME
 from pagadores_env.perudo.rules import MAX_DICE, legal_mask
-from pagadores_env.policies import (
-    BasePolicy,
-    Policy,
-    batch_actions,
-    check_tables,
-    make_policy,
-)
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.seeding import child_rng, child_seed
 
 from .evaluate import (
     BACK,
@@ -142,7 +136,7 @@ class PerudoTournamentResult(TournamentResult):
 
 
 class DiceShaping(gymnasium.Wrapper):
-    """``Perudo-v0`` with the dice each step cost the learner and the others added to its
+    """``Perudo-v1`` with the dice each step cost the learner and the others added to its
     reward (see the module docstring)."""
 
     def __init__(self, env: gymnasium.Env, shaping: float) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pagadores_env.atomic import write_atomic
+from pagadores_env.core.atomic import write_atomic
 
 from .model_eval import Evaluation
 from .yardstick import DRAWN

@@ -2,7 +2,7 @@
 that has an ``rllib:`` section (``configs/rllib_selfplay_3p.yaml``).
 
 What it trains: RLlib's PPO (its current API stack: RLModule, Learner, EnvRunner) on the
-PettingZoo AEC env ``pagadores_v0.env(num_players, cards, reward)`` wrapped as it is in RLlib's
+PettingZoo AEC env ``pagadores_v1.env(num_players, cards, reward)`` wrapped as it is in RLlib's
 ``PettingZooEnv`` (default ``eliminated="stay"``: the agent selected after every reset and step
 has a decision). With ``eliminated="leave"`` a seat knocked out by the first throws is
 terminated before anyone decides, and the wrapper's ``reset`` hands it to RLlib to act
@@ -95,8 +95,8 @@ from typing import Any
 
 from pagadores_agents.rllib_adapter import SHARED_POLICY
 from pagadores_agents.run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint
-from pagadores_env.atomic import write_atomic
-from pagadores_env.policies import make_policy
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.policies import make_policy
 
 from .config import Config
 from .lock import hold_run_folder
@@ -137,13 +137,13 @@ LAYOUT = Layout("an RLlib run", (CONFIG, "final_eval.csv", RESULTS),
 
 # --------------------------------------------------------------------------- RLlib
 def make_env(env_config: dict[str, Any]) -> Any:
-    """The env an RLlib env runner steps: ``pagadores_v0.env(**env_config)`` in RLlib's
+    """The env an RLlib env runner steps: ``pagadores_v1.env(**env_config)`` in RLlib's
     ``PettingZooEnv``, as it is (module level, so env runners on other machines import it)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    from pagadores_env import pagadores_v0
+    from pagadores_env import pagadores_v1
 
-    return PettingZooEnv(pagadores_v0.env(**env_config))
+    return PettingZooEnv(pagadores_v1.env(**env_config))
 
 
 def ppo_config(config: RLlibConfig) -> Any:

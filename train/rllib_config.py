@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from pagadores_env.rewards import REWARDS
-from pagadores_env.rules import MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.core.rewards import REWARDS
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .config import ACTIVATIONS, Config, EnvConfig, EvalConfig, cards_spec, policy_spec, spec_list
 from .run_folder import RESUMABLE_CHANGES
@@ -57,7 +57,7 @@ class TableConfig:
                               "(R1.1), every seat played by the shared policy")
     cards: int | list[int] = setting(
         10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.rewards)")
+    reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.core.rewards)")
 
 
 @dataclass

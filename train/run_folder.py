@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from pagadores_env.atomic import write_atomic
+from pagadores_env.core.atomic import write_atomic
 
 from .settings import ConfigError
 
@@ -38,7 +38,7 @@ CONFIG = "config.yaml"
 #: it shows, and how big its evaluation is (what is measured, not what is trained).
 RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "output_dir",
                                "eval.games", "eval.exact"})
-#: What ``pagadores_env.atomic.write_atomic`` and a checkpoint save leave if killed midway.
+#: What ``pagadores_env.core.atomic.write_atomic`` and a checkpoint save leave if killed midway.
 TEMPORARY = re.compile(r"\..+\.tmp")
 
 

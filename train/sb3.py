@@ -1,4 +1,4 @@
-"""Train a stable-baselines3 agent on Pagadores-v0 (or Perudo-v0) from a YAML config.
+"""Train a stable-baselines3 agent on Pagadores-v1 (or Perudo-v1) from a YAML config.
 
 Read top to bottom, ``train(config)`` does: check the run folder and hold it
 (``pagadores_train.lock``) → make the vectorised env → build the model, or resume it from the
@@ -46,12 +46,12 @@ run.lock              while a run holds the folder (``pagadores_train.lock``)
 ====================  ===========================================================
 
 Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
-(``pagadores_env.atomic``), so a kill at any moment leaves each file as it was or complete.
+(``pagadores_env.core.atomic``), so a kill at any moment leaves each file as it was or complete.
 Nothing else in the folder is touched: a folder holding run files (names above) but no run's
 ``config.yaml`` is refused (``pagadores_train.run_folder``).
 
 **Several table sizes** (``env.num_players`` a list): every training game draws its size
-from the list (``pagadores_env.vec_env``), and every evaluation measures the model at each
+from the list (``pagadores_env.pagadores.vec_env``), and every evaluation measures the model at each
 listed size; the opponent column then names the size (``sensible (4p)``).
 
 **Resume.** Running the same config again continues the run from its last checkpoint: the
@@ -84,7 +84,7 @@ compared agent) reports through ``pagadores_train.progress``: bars, or with
 ``progress_bar: false`` status lines on stdout, one per step of the phase.
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
-resume, with ``Perudo-v0`` envs; evaluations play through the Perudo engine;
+resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine;
 ``env.best_response`` trains there against the exact best response to the learner,
 recomputed every rollout (``pagadores_train.best_response``).
 """
@@ -107,8 +107,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from pagadores_agents.run_folders import CHECKPOINT_MODEL, CHECKPOINTS, FINAL_MODEL, LATEST
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
-from pagadores_env.atomic import write_atomic
-from pagadores_env.vec_env import PagadoresVecEnv
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
 from .best_response import BestResponseOpponent, RespondEachRollout
 from .callbacks import (

@@ -30,7 +30,7 @@ from before records were kept loads with every count 0.
 
 ``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
 any other opponent. It uses the per-game hooks of the policy protocol
-(``pagadores_env.policies``): at each game's start (``new_games``) it draws, for every seat
+(``pagadores_env.core.policies``): at each game's start (``new_games``) it draws, for every seat
 of that game, either a snapshot (``sample``: ``"latest"``, ``"uniform"`` over the pool, or
 ``"priority"``: weighted by ``priority_weights`` of the learner's record, prioritised
 fictitious self-play) or, with probability ``scripted_share``, one of its ``scripted``
@@ -70,11 +70,11 @@ import numpy as np
 from stable_baselines3.common.base_class import BaseAlgorithm
 
 from pagadores_agents.sb3_adapter import SB3Policy
-from pagadores_env.atomic import write_atomic
-from pagadores_env.checks import check_choice
-from pagadores_env.opponents import reseed_opponents
-from pagadores_env.policies import BasePolicy, Policy, batch_actions, make_policy
-from pagadores_env.rules import MAX_PLAYERS
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.checks import check_choice
+from pagadores_env.core.opponents import reseed_opponents
+from pagadores_env.core.policies import BasePolicy, Policy, batch_actions, make_policy
+from pagadores_env.pagadores.rules import MAX_PLAYERS
 
 from .callbacks import AfterUpdate, isolated_rng
 from .config import SAMPLES

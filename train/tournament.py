@@ -24,9 +24,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from pagadores_env.atomic import write_atomic
-from pagadores_env.checks import check_int
-from pagadores_env.seeding import child_seed
+from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.seeding import child_seed
 
 from .evaluate import (
     Z95,

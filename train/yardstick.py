@@ -1,5 +1,5 @@
 """The exact yardstick: exact win probabilities straight from the solver
-(``pagadores_env.solver``) — at two players with % of the best response's value and
+(``pagadores_env.pagadores.solver``) — at two players with % of the best response's value and
 exploitability, at three or more with NashConv (see "Tables of three or more" below).
 
 An agent is tabulated once (``policy_table``: its action at every two-player decision state,
@@ -13,8 +13,8 @@ best response against it. Comparing two yardsticks is then one backward pass:
   response's against B, × 100. 100 means A beats B as well as anything can; a training curve
   climbing towards 100 against a fixed opponent is learning to exploit it;
 - **exploitability** of A: the best response's exact win probability against A − ½, which is
-  ``pagadores_env.solver.exploitability`` (the two first-insteker game values add up to 1);
-  0 for optimal play.
+  ``pagadores_env.pagadores.solver.exploitability`` (the two first-insteker game values add
+  up to 1); 0 for optimal play.
 
 Stochastic agents: a policy that reports its action probabilities (``throw_probabilities``,
 as ``random`` does) is tabulated as those probabilities and evaluated exactly as the mixture.
@@ -48,9 +48,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from pagadores_env.policies import Policy, check_tables, make_policy, reads_lowest_only
-from pagadores_env.rules import MAX_CARDS
-from pagadores_env.solver import (
+from pagadores_env.core.policies import Policy, check_tables, make_policy, reads_lowest_only
+from pagadores_env.pagadores.rules import MAX_CARDS
+from pagadores_env.pagadores.solver import (
     BestResponse,
     PolicyTable,
     best_response,
@@ -62,10 +62,10 @@ from pagadores_env.solver import (
     symmetric,
     win_probabilities,
 )
-from pagadores_env.solver.cost import table_cards
-from pagadores_env.solver.equilibrium import nash_conv_and_evaluate
-from pagadores_env.solver.model import check_cards
-from pagadores_env.vector.evaluate import seated
+from pagadores_env.pagadores.solver.cost import table_cards
+from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
+from pagadores_env.pagadores.solver.model import check_cards
+from pagadores_env.pagadores.vector.evaluate import seated
 
 from .progress import Reporter, reporter
 

@@ -1,9 +1,9 @@
-"""The PettingZoo AEC environment behind ``perudo_v0`` (whose docstring is the user guide).
+"""The PettingZoo AEC environment behind ``perudo_v1`` (whose docstring is the user guide).
 
 The env drives a Perudo :class:`~pagadores_env.perudo.engine.Game`: it rolls every round's
 dice from its own seeded stream (P7.1), so every agent step is one bid or dudo. Rewards go
 to every agent once, when the game ends (P1.3); players who are out stay in ``agents``,
-never selected, until then, as in ``pagadores_v0``'s default ``eliminated="stay"``; then
+never selected, until then, as in ``pagadores_v1``'s default ``eliminated="stay"``; then
 every agent leaves through PettingZoo's dead-step protocol.
 """
 
@@ -17,10 +17,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..aec import RENDER_FPS, TableEnv, _StrictOrderEnforcing
-from ..checks import check_choice, check_seed
-from ..engine import IllegalMoveError
-from ..rewards import REWARD_SCHEMES, REWARDS
+from ..core.aec import StrictOrderEnforcing, TableEnv
+from ..core.checks import check_choice, check_seed
+from ..core.errors import IllegalMoveError
+from ..core.options import RENDER_FPS
+from ..core.rewards import REWARD_SCHEMES, REWARDS
+from ..core.seats import player
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -48,9 +50,9 @@ def roll_to_decision(game: Game, faces: FaceStream) -> None:
 
 
 class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
-    """Perudo as a PettingZoo AEC environment; see ``perudo_v0`` for the guide."""
+    """Perudo as a PettingZoo AEC environment; see ``perudo_v1`` for the guide."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v0",
+    metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v1",
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
     _describe_events = staticmethod(describe_events)
     _render_table = staticmethod(render_table)
@@ -61,7 +63,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.num_players, self.dice = check_start(num_players, dice)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
-        self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
+        self.possible_agents = [player(seat) for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         # One space object per agent, so seeding one agent's space leaves the others alone.
         self.action_spaces: dict[str, spaces.Space] = {agent: spaces.Discrete(NUM_ACTIONS)
@@ -164,7 +166,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() was called without a render_mode; pass render_mode='ansi' or "
-                "'human' to perudo_v0.env()")
+                "'human' to perudo_v1.env()")
             return None
         if not hasattr(self, "game"):
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
@@ -175,7 +177,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     # ------------------------------------------------------------------ internals
     def _end_game(self) -> None:
-        """Reward every agent for its final place (``rewards``) and terminate them all; they
+        """Reward every agent for its final place (``core.rewards``) and terminate them all; they
         then leave by dead step, in seat order."""
         places = self.game.placements()
         for agent, seat in self._seat.items():
@@ -189,5 +191,5 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment as users should take it: ``raw_env(**kwargs)`` with order enforcing
-    (the Pagadores env's strict wrapper: stepping a finished game raises)."""
-    return _StrictOrderEnforcing(raw_env(**kwargs))
+    (``core.aec.StrictOrderEnforcing``: stepping a finished game raises)."""
+    return StrictOrderEnforcing(raw_env(**kwargs))

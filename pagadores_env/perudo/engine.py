@@ -1,17 +1,17 @@
 """Perudo as a state machine with explicit chance nodes (rule ids P1–P7 of the Perudo
 rules contract).
 
-``Game`` has the shape of the Pagadores engine (:mod:`pagadores_env.engine`): at the start of
+``Game`` follows the game protocol (``core.protocol.GameState``): at the start of
 every round the state is a **chance node** (``is_chance_node()``; ``apply_roll(dice)`` sets
 every seat's dice, P2.1), then a sequence of **decision nodes** (``current_player`` bids or
 calls dudo: ``legal_actions()``, ``apply_action(a)``) until a dudo ends the round (P2.4),
 and at last **terminal**. No randomness lives here: whoever drives the game (an environment,
 a test, a solver) chooses the dice.
 
-Every transition appends :class:`~pagadores_env.engine.Event` records to ``Game.log`` and
-every input to ``Game.history``, so ``to_dict``/``from_dict`` rebuild a game exactly by
-replaying it. Illegal calls raise :class:`~pagadores_env.engine.IllegalMoveError` (a
-``ValueError``, the same class as Pagadores') in one line, before anything changes.
+Every transition appends ``core.protocol.Event`` records to ``Game.log`` and every input to
+``Game.history``, so ``to_dict``/``from_dict`` rebuild a game exactly by replaying it
+(``core.records``). Illegal calls raise ``core.errors.IllegalMoveError`` (a ``ValueError``,
+the same class as Pagadores') in one line, before anything changes.
 
 ========  ======================  ================================================
 event     seat                    value
@@ -33,9 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ..checks import check_table
-from ..engine import Event, IllegalMoveError, check_record, record_digest, replay_record
-from ..rules import next_with_cards
+from ..core.errors import IllegalMoveError
+from ..core.protocol import Event
+from ..core.records import Replayable, check_record, replay_record, seal
+from ..core.seats import next_with_cards, placements
 from .rules import (
     BIDS,
     DUDO,
@@ -43,6 +44,7 @@ from .rules import (
     allowed_bids,
     as_action,
     check_roll,
+    check_table,
     count_matches,
     describe_action,
     legal_actions,
@@ -55,7 +57,7 @@ FORMAT_VERSION = 1
 HistoryItem = int | tuple[tuple[int, ...], ...]
 
 
-class Game:
+class Game(Replayable):
     """A game of Perudo for 2–6 players (P1.1).
 
     ``dice`` is one start count for everyone (1–5, default 5, P1.2) or one count per seat
@@ -69,9 +71,10 @@ class Game:
         "bid_action", "bidder", "current", "rolled", "bids", "last_bids", "revealed", "out",
         "eliminations", "winner", "history", "log",
     )
+    IDENTITY = ("num_players", "start_dice", "history")
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE) -> None:
-        self.num_players, self.start_dice = check_table(num_players, dice, "dice", MAX_DICE)
+        self.num_players, self.start_dice = check_table(num_players, dice)
         self.dice_counts = list(self.start_dice)
         self.out = [0 if c else 1 for c in self.start_dice]  # elimination (1-based), 0 = in
         self.eliminations = 1 if 0 in self.start_dice else 0
@@ -140,8 +143,7 @@ class Game:
     def placements(self) -> list[int]:
         """Final place per seat (1 = winner): players knocked out later place higher; seats
         dealt no dice share the last place."""
-        batch = [self.eliminations + 1 if o == 0 else o for o in self.out]
-        return [1 + sum(b > mine for b in batch) for mine in batch]
+        return placements(self.out, self.eliminations)
 
     # ------------------------------------------------------------------ inputs
     def apply_roll(self, dice: Any) -> None:
@@ -234,14 +236,6 @@ class Game:
         log.append(Event("winner", self.winner, 0))
 
     # ------------------------------------------------------------------ copies and files
-    def clone(self) -> Game:
-        """An independent copy: playing on it leaves this game as it is."""
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            value = getattr(self, name)
-            setattr(other, name, value.copy() if isinstance(value, list) else value)
-        return other
-
     def snapshot(self) -> dict[str, Any]:
         """The public state as plain JSON data (checked by ``from_dict``)."""
         return {
@@ -257,7 +251,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Exact JSON-ready form: the start position, every input so far, a snapshot, and a
-        ``digest`` of all of it (``engine.record_digest``), so any change to a saved game is
+        ``digest`` of all of it (``core.records.seal``), so any change to a saved game is
         detected on loading — also a changed die that replays to the same snapshot."""
         record = {
             "format": FORMAT,
@@ -268,7 +262,7 @@ class Game:
                         for item in self.history],
             "state": self.snapshot(),
         }
-        return record | {"digest": record_digest(record)}
+        return seal(record)
 
     @classmethod
     def from_dict(cls, data: Any) -> Game:
@@ -294,17 +288,6 @@ class Game:
 
         replay_record(data["history"], apply, data["state"], game.snapshot)
         return game
-
-    def __eq__(self, other: object) -> bool:
-        """Games are equal when they started alike and received the same inputs: the rules
-        are deterministic, so that fixes every field (``from_dict(g.to_dict()) == g``)."""
-        if not isinstance(other, Game):
-            return NotImplemented
-        return (self.num_players == other.num_players
-                and self.start_dice == other.start_dice
-                and self.history == other.history)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: equal now, different after a move
 
     def __repr__(self) -> str:
         return (f"perudo.Game(num_players={self.num_players}, dice={self.dice_counts}, "

@@ -12,7 +12,7 @@ far, one edge per legal action. A seat's information state is its own die plus t
 A **strategy** is an ``(edges, 6)`` array: the probability that the node's actor takes the edge's
 action holding each die. ``strategy(policy)`` builds one from
 
-- a Perudo policy (``policies.Policy``): asked once about the observation of every
+- a Perudo policy (``core.policies.Policy``): asked once about the observation of every
   information state; a policy with ``action_probabilities(obs, mask)`` (the ``agents.perudo``
   players, ``StrategyPolicy``) is measured exactly; any other is taken at its ``act_batch``
   answer, so a sampling policy without probabilities is measured as that one draw (the
@@ -40,10 +40,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..policies import BasePolicy, Policy, batch_actions, make_policy
+from ..core.policies import BasePolicy, Policy, batch_actions, make_policy
 from .engine import Game
-from .observation import SLICES, bid_order, encode
-from .rules import DUDO, FACES, MAX_QUANTITY, NUM_ACTIONS, legal_mask
+from .observation import OBS_SIZE, bid_order, decode, encode
+from .rules import DUDO, FACES, NUM_ACTIONS, legal_mask
 
 PLAYERS = 2
 DICE = 1  # per player: the one-round game
@@ -240,14 +240,15 @@ class StrategyPolicy(BasePolicy):
     def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(B, 181): the strategy at each row's information state."""
         t = tree()
-        obs = np.asarray(obs).reshape(-1, obs.shape[-1])
-        probs = np.zeros((len(obs), NUM_ACTIONS))
-        for row, o in enumerate(obs):
-            die = int(np.argmax(o[SLICES["my_dice"]]))
-            bids = sorted((int(a) + 1 for a in np.flatnonzero(o[SLICES["bids"]])),
+        seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
+        probs = np.zeros((len(seen.total), NUM_ACTIONS))
+        for row, (hand, made, total) in enumerate(zip(seen.my_dice, seen.bids, seen.total,
+                                                      strict=True)):
+            die = int(np.argmax(hand))
+            bids = sorted((int(a) + 1 for a in np.flatnonzero(made)),
                           key=lambda a: bid_order(a, False))
             node = t.index.get(tuple(bids))
-            if node is None or round(o[SLICES["total"]][0] * MAX_QUANTITY) != PLAYERS * DICE:
+            if node is None or total != PLAYERS * DICE:
                 raise ValueError(f"a strategy plays the {PLAYERS}-player {DICE}-die game only")
             edges = slice(t.first[node], t.first[node] + t.legal[node])
             probs[row, t.action[edges]] = self.sigma[edges, die]

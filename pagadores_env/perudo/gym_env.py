@@ -1,16 +1,16 @@
-"""``Perudo-v0``: Perudo as a single-agent Gymnasium environment (rule ids P1–P7).
+"""``Perudo-v1``: Perudo as a single-agent Gymnasium environment (rule ids P1–P7).
 
 One seat is the learner; the other seats are played by fixed policies and the dice are rolled
 by the environment (P7.1), so ``step`` returns at the learner's next bid or dudo. The env
-drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with the Pagadores
-machinery (``pagadores_env.opponents``)::
+drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with the shared core
+(``pagadores_env.core.opponents``)::
 
-    env = gymnasium.make("Perudo-v0", num_players=2, dice=5, opponents=["random"],
+    env = gymnasium.make("Perudo-v1", num_players=2, dice=5, opponents=["random"],
                          learner_seat="random", reward="win", illegal_action="raise",
                          render_mode=None)
 
 Spaces
-    observation: ``Box(0, 1, (267,), float32)``, the vector the PettingZoo env ``perudo_v0``
+    observation: ``Box(0, 1, (267,), float32)``, the vector the PettingZoo env ``perudo_v1``
     gives the same seat (``perudo.observation``: the learner's own dice and the public rest,
     P7.2). action: ``Discrete(181)``, 0 = dudo, ``1 + (q-1)*6 + (f-1)`` = bid (q, f). The legal
     actions are ``action_masks()`` (for sb3-contrib's MaskablePPO; on ``env.unwrapped`` of a
@@ -18,17 +18,17 @@ Spaces
 
 Options
     ``num_players`` 2–6; ``dice`` 1–5 each (or one count per seat, as ``Game`` takes);
-    ``opponents``: specs of Perudo's players (``"random"``: the registry's ``perudo``
+    ``core.opponents``: specs of Perudo's players (``"random"``: the registry's ``perudo``
     namespace, ``perudo.policies``) or policy objects, one per other seat in seat order
     skipping the learner, or a single one shared by every other seat
-    (``opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
-    game); ``reward``: ``"win"`` or ``"placement"`` (``pagadores_env.rewards``, as
-    ``perudo_v0`` pays); ``render_mode``: None, ``"ansi"`` or ``"human"`` (the public table,
+    (``core.opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
+    game); ``reward``: ``"win"`` or ``"placement"`` (``pagadores_env.core.rewards``, as
+    ``perudo_v1`` pays); ``render_mode``: None, ``"ansi"`` or ``"human"`` (the public table,
     ``perudo.render``). A wrong value raises ``ValueError`` in one line.
 
 Episode
     ``reset(seed)`` seeds the dice (Gymnasium's ``np_random``), the learner seat draw and the
-    opponents' own generators (``opponents.reseed_opponents``), so a seeded run repeats
+    opponents' own generators (``core.opponents.reseed_opponents``), so a seeded run repeats
     exactly. It returns the learner's first decision; if a whole game passes without one
     (possible with few dice: the others may knock each other out before the learner's first
     turn), it starts another game, and gives up with an error after ``MAX_SILENT_GAMES``.
@@ -56,11 +56,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..aec import ILLEGAL_ACTIONS, RENDER_FPS
-from ..checks import check_choice
-from ..opponents import Opponents, check_learner_seat, game_action, seat_opponents
-from ..rewards import check_scheme
-from ..single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
+from ..core.checks import check_choice
+from ..core.opponents import Opponents, check_learner_seat, game_action, seat_opponents
+from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
+from ..core.rewards import check_scheme
+from ..core.single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
 from .aec import RENDER_MODES, check_start, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
@@ -76,7 +76,7 @@ class PerudoGymEnv(SingleAgentEnv):
     metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
     _encode = staticmethod(encode)
     _render_table = staticmethod(render_table)
-    _render_hint = "render_mode='ansi' or 'human' to gymnasium.make('Perudo-v0', ...)"
+    _render_hint = "render_mode='ansi' or 'human' to gymnasium.make('Perudo-v1', ...)"
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",

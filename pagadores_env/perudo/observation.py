@@ -13,21 +13,24 @@ the rest of the vector it is therefore a perfect-recall view of the round for al
 that need one.
 
 ``FIELDS`` is the single source of the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
-and ``perudo_v0``'s docstring table is printed from it (``field_table``).
+and ``perudo_v1``'s docstring table is printed from it (``field_table``).
+
+This module is the one codec of that vector: ``encode(game, seat)`` writes a seat's
+observation; ``decode(obs)`` reads the integers back (:class:`ObsFields`) from one observation
+or from rows, for the scripted players (``pagadores_agents.perudo``) and the exact yardstick.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 
-from ..observation import field_slices
-from ..observation import field_table as _field_table
-from ..rules import CLOCKWISE
+from ..core import fields as layout
+from ..core.seats import CLOCKWISE
 from .engine import Game
-from .rules import BIDS, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
+from .rules import BIDS, DUDO, FACES, MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, NUM_ACTIONS
 
 #: (name, length, meaning). Per-seat fields are in rotated slot order (slot 0 = me). The
 #: fields fixed through a round come first, up to ``revealed``; the bid fields follow.
@@ -48,7 +51,7 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("bids", NUM_ACTIONS - 1, "1 for each bid made this round, at its action id - 1 (P7.2)"),
 )
 
-SLICES, OBS_SIZE = field_slices(FIELDS)
+SLICES, OBS_SIZE = layout.field_slices(FIELDS)
 
 _AT = {name: part.start for name, part in SLICES.items()}
 _MY_DICE, _DICE, _PRESENT, _STARTER, _PALIFICO, _TOTAL, _REVEALED, _BID_Q, _BID_F, _BIDDER, \
@@ -122,6 +125,61 @@ def encode(game: Game, seat: int) -> np.ndarray:
     return obs
 
 
+class ObsFields(NamedTuple):
+    """What an observation says, as integers (``decode``); one leading axis per row, none for
+    one observation. Slots are rotated as in the vector: slot 0 is the observer."""
+
+    my_dice: np.ndarray  #: (..., 6) my dice showing face 1 … 6 (P2.1)
+    dice: np.ndarray  #: (..., 6) dice held per slot (P1.2, P1.3)
+    players: np.ndarray  #: (...) seats at the table (P1.1)
+    starter: np.ndarray  #: (...) the slot that started the round (P2.2)
+    palifico: np.ndarray  #: (...) bool: a palifico round (P6)
+    total: np.ndarray  #: (...) dice on the table (P3.1)
+    revealed: np.ndarray  #: (..., 6, 6) per slot, its dice showing face 1 … 6 at the last dudo
+    bid: np.ndarray  #: (...) the bid to beat as an action id; ``DUDO`` (0) before the opening
+    bidder: np.ndarray  #: (...) the slot that made the bid to beat; -1 before the opening
+    last_bids: np.ndarray  #: (..., 6) per slot, its latest bid this round as an action id, 0 none
+    bids: np.ndarray  #: (..., 180) bool: bid action ``a`` was made this round, at ``a - 1``
+
+
+def _counts(values: np.ndarray, scale: int) -> np.ndarray:
+    """Values written as ``count / scale`` back as integer counts."""
+    return np.rint(values * scale).astype(np.int64)
+
+
+def _bid_actions(quantity: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """Bid actions of ``(quantity, face)`` pairs (``rules.bid_action``); ``DUDO`` where the
+    quantity is 0 (no bid)."""
+    return np.where(quantity > 0, 1 + (quantity - 1) * FACES + face - 1, DUDO)
+
+
+def decode(obs: np.ndarray) -> ObsFields:
+    """The integers an observation says (:class:`ObsFields`), from one observation
+    ``(OBS_SIZE,)`` or from rows ``(..., OBS_SIZE)``. ``ValueError`` for another shape."""
+    obs = layout.observation_rows(obs, OBS_SIZE, np.float64)
+
+    def field(name: str) -> np.ndarray:
+        return obs[..., SLICES[name]]
+
+    bidder = field("bidder")
+    return ObsFields(
+        my_dice=_counts(field("my_dice"), MAX_DICE),
+        dice=_counts(field("dice"), MAX_DICE),
+        players=_counts(field("present"), 1).sum(axis=-1),
+        starter=field("starter").argmax(axis=-1),
+        palifico=field("palifico")[..., 0] > 0.5,
+        total=_counts(field("total")[..., 0], MAX_QUANTITY),
+        revealed=_counts(field("revealed"), MAX_DICE).reshape(
+            *obs.shape[:-1], MAX_PLAYERS, FACES),
+        bid=_bid_actions(_counts(field("bid_quantity")[..., 0], MAX_QUANTITY),
+                         field("bid_face").argmax(axis=-1) + 1),
+        bidder=np.where(bidder.max(axis=-1) > 0.5, bidder.argmax(axis=-1), -1),
+        last_bids=_bid_actions(_counts(field("last_quantity"), MAX_QUANTITY),
+                               _counts(field("last_face"), FACES)),
+        bids=field("bids") > 0.5,
+    )
+
+
 def field_table() -> str:
-    """The layout as a reStructuredText table, for docs (the Pagadores table's format)."""
-    return _field_table(FIELDS)
+    """The layout as a reStructuredText table, for docs (``core.fields.field_table``)."""
+    return layout.field_table(FIELDS)

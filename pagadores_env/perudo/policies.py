@@ -1,8 +1,8 @@
-"""Perudo's players in the package's policy registry (``pagadores_env.policies``), in the
+"""Perudo's players in the package's policy registry (``pagadores_env.core.policies``), in the
 namespace of the game ``"perudo"``: ``make_policy("random", game="perudo")``, and the
-``opponents`` of ``Perudo-v0`` name them as they are (``"random"``). Importing
+``opponents`` of ``Perudo-v1`` name them as they are (``"random"``). Importing
 ``pagadores_env`` registers them. A Perudo policy follows the same protocol as a Pagadores
-one (``policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
+one (``core.policies.Policy``): ``act(obs, mask)`` with the Perudo observation row and its
 181-entry action mask.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..policies import BasePolicy, register_policy
+from ..core.policies import BasePolicy, register_policy
 
 GAME = "perudo"  # the registry's namespace of Perudo's players
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..engine import Event
-from ..render import player
+from ..core.protocol import Event
+from ..core.seats import player
 from .engine import Game
 from .rules import BIDS
 

@@ -8,8 +8,8 @@ rules contract): the engine, the observation and the environments import them fr
   one-line reason a bid is not.
 - Checking a roll (P2.1, P7.1) and counting the dice at a dudo (P4.1, P5.1, P6.3).
 
-Seats and turn order are the same circle as Pagadores' (P1.1, P2.2): ``turn_order`` and
-``next_with_cards`` of :mod:`pagadores_env.rules` take any count per seat, here dice.
+Seats and turn order are the shared circle of ``core.seats`` (P1.1, P2.2):
+``next_with_cards`` takes any count per seat, here dice.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import MAX_PLAYERS  # P1.1: the same table sizes as Pagadores
+from ..core import checks
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # P1.1
 MAX_DICE = 5  # P1.2: the official start; 1–5 for experiments
 FACES = 6  # P1.2
 JOKER = 1  # P5.1: the face that is wild in a normal round
@@ -33,6 +34,13 @@ NUM_ACTIONS = 1 + MAX_QUANTITY * FACES
 #: BIDS[action] = (quantity, face) of a bid action; BIDS[DUDO] is None.
 BIDS: tuple[tuple[int, int] | None, ...] = (None, *(
     (q, f) for q in range(1, MAX_QUANTITY + 1) for f in range(1, FACES + 1)))
+
+
+def check_table(num_players: Any, dice: Any) -> tuple[int, tuple[int, ...]]:
+    """A table's size and start dice per seat (``core.checks.check_table``): ``num_players``
+    2–6 (P1.1) and ``dice`` either one count 1–5 for everyone (P1.2) or one count 0–5 per
+    seat with at least two seats holding dice (a chosen position)."""
+    return checks.check_table(num_players, dice, "dice", MAX_DICE, (MIN_PLAYERS, MAX_PLAYERS))
 
 
 def bid_action(quantity: int, face: int) -> int:

@@ -1,0 +1,26 @@
+"""The game-neutral core every game builds on; it imports no game.
+
+=================  ============================================================================
+module             holds
+=================  ============================================================================
+``protocol``       the game protocol (``GameState``: players, chance and decision nodes, legal
+                   actions, apply, terminal, returns, clone, records) and ``Event``
+``records``        saved games: the digest, the envelope check, replay; ``Replayable``, the
+                   engines' base (clone and equality from the start and the inputs)
+``errors``         ``IllegalMoveError``; the one-line error of a retired v0 name
+``seats``          the circle of seats (``CLOCKWISE``, ``next_with_cards``), placements, agent
+                   names
+``fields``         observation layouts: field slices and the docs' field table
+``checks``         argument checks, each error in one line naming the argument
+``seeding``        seed derivation: named and numbered parts of a run seed
+``atomic``         atomic file writes
+``rewards``        the reward schemes (``win``, ``placement``)
+``options``        option values every env takes alike (render fps, illegal-action modes)
+``policies``       the policy protocol and the registry of players, one namespace per game
+``opponents``      seating and seeding a learner's scripted opponents
+``aec``            the AEC envs' base (``TableEnv``) and order enforcing
+                   (``StrictOrderEnforcing``)
+``single_agent``   the Gymnasium envs' base (``SingleAgentEnv``): episodes, illegal actions,
+                   the one final reward, infos, render
+=================  ============================================================================
+"""

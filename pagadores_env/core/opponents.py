@@ -1,0 +1,127 @@
+"""The scripted opponents of a learner (or of a person at the terminal): one place that seats
+them and seeds them (and checks the learner's seat), used by both games' Gymnasium envs
+(``pagadores.gym_env``, ``perudo.gym_env``), the VecEnv (``pagadores.vec_env``) and terminal
+play, so all of them read the ``opponents`` argument alike and a seeded Gymnasium env and a
+seeded VecEnv draw the same opponents' randomness.
+
+``opponents`` is one entry per other seat (in seat order, skipping the learner), or a single
+entry (alone or in a one-item list) for every other seat. An entry is a policy spec string
+(``"threshold:min_points=100"``) or a policy object. A single entry is ONE policy object
+shared by every other seat: the VecEnv then answers all their decisions in one batched call,
+and a stochastic opponent draws from one generator.
+
+A policy that plays differently from game to game (a self-play opponent that draws a frozen
+snapshot of the learner per game and seat) offers the two per-game hooks of the policy
+protocol (``policies``): ``new_games(games)``, which both envs call through ``start_games``
+whenever games start, and ``act_games(games, seats, obs, mask)``, which they call through
+``game_actions`` (``game_action`` for one row) instead of ``act``/``act_batch``, so it knows
+the game and seat of each row. A policy that learns from the results (a self-play opponent
+drawing the snapshots the learner loses to more often) also offers ``end_games(games,
+learner_won)``, which both envs call through ``end_games`` where a learner's episode ends,
+before the next game starts in that slot; games in which the learner never decided are not
+episodes and are not reported. The Gym env's one game is game 0, so a seeded Gym env and a
+seeded one-game VecEnv make the same calls in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .policies import Policy, batch_actions, check_tables, make_policy
+from .seeding import spawned_seeds
+
+Opponents = Sequence[str | Policy] | str | Policy
+
+
+def check_learner_seat(learner_seat: Any, num_players: int,
+                       name: str = "learner_seat") -> int | str:
+    """Return ``learner_seat`` if it is ``"random"`` (drawn per game) or a seat
+    ``0 … num_players-1`` (an integer, not a bool).
+
+    Otherwise raise ``ValueError`` naming the argument (``name``, e.g. a config's key path),
+    the seats allowed and the value given.
+    """
+    if learner_seat != "random" and (
+            isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer)
+            or not 0 <= learner_seat < num_players):
+        raise ValueError(
+            f"{name} must be 'random' or a seat 0–{num_players - 1}, got {learner_seat!r}")
+    return learner_seat
+
+
+def seat_opponents(opponents: Opponents, num_players: int, cards: int | Sequence[int],
+                   game: str = "pagadores") -> list[Policy]:
+    """One policy per other seat of a ``num_players`` table, built from ``opponents`` (see the
+    module docstring; spec strings name players of ``game``, ``policies.GAMES``) and asked
+    whether it can play this table (``policies.check_tables``).
+    Raises ``ValueError`` naming a wrong count, an unknown spec or a refused table."""
+    entries = [opponents] if isinstance(opponents, str | Policy) else list(opponents)
+    needed = num_players - 1
+    if len(entries) not in (1, needed):
+        allowed = (f"1 policy at {num_players} players (one other seat)" if needed == 1 else
+                   f"one policy per other seat ({needed} for {num_players} players) or a "
+                   "single one shared by all of them")
+        raise ValueError(f"opponents must be {allowed}, got {len(entries)}")
+    policies = [make_policy(entry, game=game) for entry in entries]
+    check_tables(policies, num_players, cards)
+    return policies * needed if len(policies) == 1 else policies
+
+
+def distinct(policies: Sequence[Policy]) -> list[Policy]:
+    """The different policy objects of ``policies``, in the order they first sit."""
+    return list({id(policy): policy for policy in policies}.values())
+
+
+def reseed_opponents(policies: Sequence[Policy], seed: int | None) -> None:
+    """Reseed the ``k``-th distinct policy object (``distinct``) that has ``reset`` with part
+    ``k`` of ``seed`` (``seeding.spawned_seeds``); ``seed=None`` leaves them as they are."""
+    if seed is None:
+        return
+    unique = distinct(policies)
+    for policy, child in zip(unique, spawned_seeds(seed, len(unique)), strict=True):
+        if hasattr(policy, "reset"):
+            policy.reset(child)
+
+
+def start_games(policies: Sequence[Policy], games: np.ndarray) -> None:
+    """Tell each distinct policy object that has ``new_games`` that ``games`` (game indices)
+    start now, before any decision in them."""
+    for policy in distinct(policies):
+        hook = getattr(policy, "new_games", None)
+        if hook is not None:
+            hook(games)
+
+
+def end_games(policies: Sequence[Policy], games: np.ndarray, places: np.ndarray) -> None:
+    """Tell each distinct policy object that has ``end_games`` that the learner's episodes in
+    ``games`` ended with the learner in ``places`` (1 = winner). The learner won a game when it
+    placed first: the reward scheme ``win`` pays exactly that, and a shared place is never
+    first (R1.5: one player wins), so a place shared by a knock-out counts as a loss."""
+    won = np.asarray(places) == 1
+    for policy in distinct(policies):
+        hook = getattr(policy, "end_games", None)
+        if hook is not None:
+            hook(np.asarray(games, dtype=np.int64), won)
+
+
+def game_actions(policy: Policy, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
+                 mask: np.ndarray) -> np.ndarray:
+    """``policy``'s actions for rows of ``obs``/``mask`` taken in ``games`` by ``seats``: its
+    ``act_games`` if it plays per game, else ``policies.batch_actions``."""
+    per_game = getattr(policy, "act_games", None)
+    if per_game is not None:
+        return np.asarray(per_game(games, seats, obs, mask))
+    return batch_actions(policy, obs, mask)
+
+
+def game_action(policy: Policy, game: int, seat: int, obs: np.ndarray,
+                mask: np.ndarray) -> int:
+    """``policy``'s action for one row taken in ``game`` by ``seat``: its ``act_games`` on a
+    one-row batch if it plays per game, else its ``act``."""
+    if getattr(policy, "act_games", None) is None:
+        return policy.act(obs, mask)
+    return int(game_actions(policy, np.array([game]), np.array([seat]), obs[None],
+                            mask[None])[0])

@@ -1,0 +1,23 @@
+"""Dados de Pagadores (rule ids R1–R7 of the rules contract, summarised in the README).
+
+=================  ============================================================================
+module             holds
+=================  ============================================================================
+``rules``          every rule fact and pure rule helper (throws, strengths, seats, table
+                   sizes)
+``engine``         ``Game``, the readable reference engine with explicit chance nodes
+``observation``    the observation codec: ``encode`` and ``decode``, the field layout
+``dice``           the envs' seeded stream of throws
+``vector``         the compiled rules kernel and what runs on it: one game (``one``), the
+                   batch engine ``VectorGame``, decision tables, the batch evaluator
+``aec``            the PettingZoo AEC env (``pagadores_v1``)
+``gym_env``        the Gymnasium env ``Pagadores-v1``
+``seating``        the single-agent envs' table arguments (sizes, cards, learner seat,
+                   opponents)
+``vec_env``        ``PagadoresVecEnv``, the SB3 VecEnv (needs the ``train`` extra; imported
+                   only when used)
+``render``         text: events as sentences, the table
+``picture``        the table as a picture (``render_mode="rgb_array"``)
+``solver``         the exact solver: equilibria, exact evaluation, NashConv, best responses
+=================  ============================================================================
+"""

@@ -1,0 +1,135 @@
+"""Kampen (R5) among any group of players, exactly, for the multi-player solver (``sweep``).
+
+Kampen has no decisions, so its state can be compressed: after the first ``j`` single throws
+only the lowest strength so far ``m`` and the set ``T`` of kampen players holding it matter
+(a later lower throw replaces them, an equal one joins them, R5.3). Arrays ``[m, T]``
+(``m = NS`` meaning "nobody has thrown") are filled from the last thrower back.
+
+A special (R5.2) hits only the other kampen players and moves to smaller card counts; a
+Picaro ends the round (R4.4). A shared lowest replays kampen among exactly those players, in
+round order (R5.3). The one way back to the very same kampen at the same cards is an
+all-plain tie of everyone, which is a fixed point: ``K = known + tie * K``.
+
+Values are arrays of any fixed shape (the solver's per-variant, per-seat win probabilities):
+kampen has no decisions, so it only mixes the values at the round's possible ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+from ..rules import PICARO_LOSS, ROUND_LOSS
+from .model import (
+    NS,
+    P_IF_PLAIN,
+    P_PLAIN,
+    PENALTY,
+    PICARO,
+    PLAIN_ABOVE,
+    PROB,
+    SPECIALS,
+)
+
+Cards = tuple[int, ...]
+#: ``lose(cards, seat, count)``: value once ``seat`` loses ``count`` cards and the round ends.
+Lose = Callable[[Cards, int, int], np.ndarray]
+#: ``hit(cards, thrower, group, penalty)``: (cards after the special, value if it emptied
+#: someone and so ended the round (R6.2), else None).
+Hit = Callable[[Cards, int, tuple[int, ...], int], tuple[Cards, np.ndarray | None]]
+
+
+@cache
+def _transitions(size: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where thrower ``j`` of a ``size``-player kampen moves state ``(m, T)`` by throwing
+    ``y``: index arrays ``[y, m, T]`` for the new lowest and the new holders."""
+    y = np.arange(NS)[:, None, None]
+    m = np.arange(NS + 1)[None, :, None]
+    holders = np.arange(1 << size)[None, None, :]
+    bit = 1 << j
+    new_m = np.broadcast_to(np.where(y < m, y, m), (NS, NS + 1, 1 << size))
+    new_t = np.where(y < m, bit, np.where(y == m, holders | bit, holders))
+    return new_m, np.broadcast_to(new_t, new_m.shape)
+
+
+def _weigh(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` ``[m, ...]`` times ``weights[m]``."""
+    return weights.reshape((-1,) + (1,) * (values.ndim - 1)) * values
+
+
+class Kampen:
+    """Kampen values ``value(cards, group)`` (group = seats in round order), memoised.
+
+    ``lose`` and ``hit`` give the values at the round's end; they may only look at fewer
+    cards than the kampen starts with (every end of a round takes a card, R3.5, R4.4)."""
+
+    def __init__(self, lose: Lose, hit: Hit) -> None:
+        self.lose = lose
+        self.hit = hit
+        self.memo: dict[tuple[Cards, tuple[int, ...]], np.ndarray] = {}
+
+    def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
+        """The value of a kampen of ``group`` (seats in round order) at ``cards``."""
+        key = (cards, group)
+        if key not in self.memo:
+            size = len(group)
+            arrays: dict[tuple[Cards, int], np.ndarray] = {}
+            known = self._before(cards, group, 0, cards, arrays)[NS, 0]
+            tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
+            self.memo[key] = known / (1.0 - tie)
+        return self.memo[key]
+
+    def _settle(self, cards: Cards, group: tuple[int, ...], root: Cards) -> np.ndarray:
+        """Values per holder set ``T`` once everyone threw (R5.3); the unknown repeat of the
+        root kampen counts 0 here and is solved by ``value``."""
+        ends = [np.zeros(())] * (1 << len(group))
+        for holders in range(1, len(ends)):
+            tied = tuple(s for b, s in enumerate(group) if holders >> b & 1)
+            if len(tied) == 1:
+                ends[holders] = self.lose(cards, tied[0], ROUND_LOSS)
+            elif not (tied == group and cards == root):
+                ends[holders] = self.value(cards, tied)
+        table = np.stack(np.broadcast_arrays(*ends))
+        return np.broadcast_to(table, (NS + 1, *table.shape))
+
+    @staticmethod
+    def _plain(after: np.ndarray, bit: int) -> np.ndarray:
+        """``[m, T, ...]``: the plain throws' part of the value before the thrower with bit
+        ``bit``, from the values ``after`` it. A throw ``y`` below the lowest ``m`` makes the
+        thrower the only holder, an equal one joins the holders, a higher one changes
+        nothing (R5.3); the first part is a running sum over ``y``, so no ``[y, m, T]``
+        array is built."""
+        holders = np.arange(after.shape[1])
+        below = np.cumsum(P_IF_PLAIN[(slice(None),) + (None,) * (after.ndim - 2)]
+                          * after[:NS, bit], axis=0)
+        value = np.zeros_like(after)
+        value[1:] += below[:, None]  # value[m] gets the throws strictly below m
+        value[:NS] += _weigh(P_IF_PLAIN, after[:NS, holders | bit])
+        value[:NS] += _weigh(PLAIN_ABOVE, after[:NS])
+        return value
+
+    def _before(self, cards: Cards, group: tuple[int, ...], j: int, root: Cards,
+                arrays: dict[tuple[Cards, int], np.ndarray]) -> np.ndarray:
+        """Value ``[m, T, ...]`` before thrower ``j`` throws, at ``cards``."""
+        key = (cards, j)
+        if key in arrays:
+            return arrays[key]
+        if j == len(group):
+            arrays[key] = self._settle(cards, group, root)
+            return arrays[key]
+        thrower = group[j]
+        new_m, new_t = _transitions(len(group), j)
+        after = self._before(cards, group, j + 1, root, arrays)
+        value = PROB[PICARO] * self.lose(cards, thrower, PICARO_LOSS)  # R5.2 → R4.4
+        value = value + self._plain(after, 1 << j)
+        for y in SPECIALS:  # R5.2: only the other kampen players are hit
+            hit_cards, ended = self.hit(cards, thrower, group, int(PENALTY[y]))
+            if ended is not None:
+                value = value + PROB[y] * ended
+            else:
+                later = self._before(hit_cards, group, j + 1, root, arrays)
+                value = value + PROB[y] * later[new_m[y], new_t[y]]
+        arrays[key] = value
+        return value

@@ -1,0 +1,387 @@
+"""Exact backward induction at any table, for several ways of playing at once.
+
+Every multi-player exact result is this one pass: the equilibrium (every seat maximises its
+own win probability), the exact evaluation of a profile of fixed policies, and the best
+response of one seat against fixed policies. A **variant** says, per seat, whether that seat
+maximises (``True``) or plays a fixed policy (its own, ``False``, or one named for that
+variant); one pass carries several variants side by side, so each policy is asked about each
+decision once (NashConv needs the profile and every seat's best response; a learner's
+NashConv and its lineups against opponents can share one pass). Values are win
+probabilities ``[V, n]``: per variant, per seat.
+
+Idea (as ``model`` for two players): every round takes at least one card (R3.5, R4.4), so
+positions — card counts and the insteker — are solved in order of the card total, each
+from positions with fewer cards. Inside a round the order of play is fixed (a knock-out
+ends the round, R6.2), and the state before role ``j``'s ``k``-th throw is the throw limit
+``L`` and what the round keeps of the earlier scores (``scores.ScoreStates``): arrays
+``[Q_j, V, n]``, filled from the last role back. A special (R4.1) keeps the round going at
+fewer cards, so it is looked up in the after-throw values of an earlier-solved position
+(``_Store``); a special that empties someone ends the round (R6.2). Values are exact sums
+over a throw's 42 strengths. A maximising seat throws again only if that gains it more than
+``TIE_TOLERANCE``; otherwise it stops (the fixed tie-break that makes the equilibrium
+unique). Kampen is in ``multi_kampen``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+
+import numpy as np
+
+from ...core.policies import Policy
+from ..rules import (
+    MAX_THROWS,
+    PICARO_LOSS,
+    ROUND_LOSS,
+    next_insteker,
+    special_hits,
+    throws_allowed,
+    turn_order,
+)
+from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS
+from .multi_kampen import Cards, Kampen
+from .multi_rows import (
+    THROWN,
+    decision_fields,
+    decision_keys,
+    decision_row_chunks,
+)
+from .response import _ask
+from .scores import ScoreStates, score_states
+from .two_player import TIE_TOLERANCE
+
+#: Card positions between two ``release_freed_memory`` calls while policies are asked.
+TRIM_EVERY = 64
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+def release_freed_memory() -> None:
+    """Give memory that native code freed back to the system (glibc's ``malloc_trim``; a
+    no-op elsewhere). A network asked about millions of rows from several threads leaves
+    freed blocks in glibc's per-thread arenas: at 3 players with 10 cards the peak grew to
+    6.4 GB without this, under 1 GB with it."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+#: Rows per ``act_batch`` call.
+BATCH_ROWS = 1 << 18
+#: A round state key: (role, throw limit (0 for the insteker), throws used).
+Key = tuple[int, int, int]
+#: ``progress(done, total)`` after each solved card position.
+Progress = Callable[[int, int], None]
+
+
+def round_keys(m: int) -> list[Key]:
+    """Every round state key of an ``m``-role round, in the order ``Sweep`` fills them (the
+    last role first, later throws first): the insteker's throws 1–3 (R3.2), a follower's
+    throws 1…L for each limit L (R3.4)."""
+    keys = []
+    for j in range(m - 1, -1, -1):
+        for limit in ([0] if j == 0 else range(1, MAX_THROWS + 1)):
+            keys += [(j, limit, k) for k in range(throws_allowed(limit), 0, -1)]
+    return keys
+
+
+@dataclass
+class Position:
+    """What a solved position (card counts, insteker) keeps: the value before every throw
+    (``before[key]``: ``[Q_j, V, n]``) and the round's end per set of lowest holders
+    (``settle``: ``[2 ** m, V, n]``, R3.5, R5)."""
+
+    before: dict[Key, np.ndarray]
+    settle: np.ndarray
+
+
+@cache
+def layout(m: int, full: bool) -> tuple[dict[Key, slice], int]:
+    """Where each round state's values lie in the flat row of an ``m``-role position
+    (``Kept``), and the row's length; the settle table comes last."""
+    sizes = score_states(m, full).size
+    at, places = 0, {}
+    for key in round_keys(m):
+        places[key] = slice(at, at + sizes[key[0]])
+        at += sizes[key[0]]
+    return places, at + (1 << m)
+
+
+class Kept(Mapping[tuple[Cards, int], Position]):
+    """Every solved position's values, as :class:`Position` views into one array per number
+    of seats with cards (``arrays[m]``: ``[positions, row, V, n]``, rows laid out by
+    ``layout``; ``rows[(cards, insteker)] = (m, p)``): no per-position arrays to allocate
+    or to copy when saved."""
+
+    def __init__(self, full: bool, arrays: dict[int, np.ndarray],
+                 rows: dict[tuple[Cards, int], tuple[int, int]]) -> None:
+        self.full = full
+        self.arrays = arrays
+        self.rows = rows
+
+    @classmethod
+    def empty(cls, start: Cards, full: bool, variants: int) -> Kept:
+        """Room for every position of a pass from ``start`` (pages are touched as filled)."""
+        rows: dict[tuple[Cards, int], tuple[int, int]] = {}
+        counts: dict[int, int] = {}
+        for cards in positions(start):
+            m = sum(1 for c in cards if c)
+            for insteker in (s for s, c in enumerate(cards) if c):
+                rows[(cards, insteker)] = (m, counts.get(m, 0))
+                counts[m] = counts.get(m, 0) + 1
+        arrays = {m: np.empty((count, layout(m, full)[1], variants, len(start)))
+                  for m, count in counts.items()}
+        return cls(full, arrays, rows)
+
+    def put(self, key: tuple[Cards, int], before: dict[Key, np.ndarray], settle: np.ndarray
+            ) -> None:
+        """Keep a solved position's values in its row."""
+        m, p = self.rows[key]
+        places, width = layout(m, self.full)
+        row = self.arrays[m][p]
+        for state, where in places.items():
+            row[where] = before[state]
+        row[width - (1 << m):] = settle
+
+    def __getitem__(self, key: tuple[Cards, int]) -> Position:
+        m, p = self.rows[key]
+        places, width = layout(m, self.full)
+        row = self.arrays[m][p]
+        return Position({state: row[where] for state, where in places.items()},
+                        row[width - (1 << m):])
+
+    def __iter__(self) -> Iterator[tuple[Cards, int]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass
+class _Store:
+    """After-throw values at the three special strengths, per solved position and round
+    state — what a special thrown at more cards lands on (R4.1). Kept only while a position
+    with more cards can still reach it (a special takes at most 3 cards from each other
+    player)."""
+
+    reach: int
+    by_total: dict[int, list[tuple[Cards, int]]] = field(default_factory=dict)
+    slices: dict[tuple[Cards, int], dict[Key, np.ndarray]] = field(default_factory=dict)
+
+    def put(self, cards: Cards, insteker: int, slices: dict[Key, np.ndarray]) -> None:
+        self.slices[(cards, insteker)] = slices
+        self.by_total.setdefault(sum(cards), []).append((cards, insteker))
+
+    def forget_below(self, total: int) -> None:
+        for old in [t for t in self.by_total if t < total - self.reach]:
+            for key in self.by_total.pop(old):
+                del self.slices[key]
+
+
+def positions(start: Cards) -> list[Cards]:
+    """Every card position with at most ``start`` cards per seat and two seats with cards,
+    fewest cards first (the order the pass needs)."""
+    every = product(*(range(c + 1) for c in start))
+    return sorted((c for c in every if sum(1 for x in c if x) >= 2), key=sum)
+
+
+def fixed_policies(variants: Sequence[Sequence[bool | Policy]], players: Mapping[int, Policy],
+                   n: int) -> tuple[list[Policy], np.ndarray]:
+    """The distinct fixed policies of ``Sweep``'s variants (by identity) and which one each
+    seat plays in each variant, ``[V, n]`` indices into them (-1 where it maximises)."""
+    policies: list[Policy] = []
+    plays = np.full((len(variants), n), -1)
+    for v, row in enumerate(variants):
+        if len(row) != n:
+            raise ValueError(f"each variant names all {n} seats, got {len(row)} entries")
+        for seat, entry in enumerate(row):
+            if isinstance(entry, (bool, np.bool_)) and entry:
+                continue
+            policy = players[seat] if isinstance(entry, (bool, np.bool_)) else entry
+            known = [i for i, p in enumerate(policies) if p is policy]
+            if not known:
+                policies.append(policy)
+            plays[v, seat] = known[0] if known else len(policies) - 1
+    return policies, plays
+
+
+class Sweep:
+    """One backward pass over every position up to ``start`` (see the module docstring).
+
+    ``variants[v][seat]`` is True where that seat maximises in variant ``v``, False where it
+    plays its policy in ``players``, or a policy it plays in that variant alone (so one pass
+    evaluates several lineups). Each distinct policy (by identity) is asked once per decision
+    of a seat, however many variants it plays there in. ``full`` keeps every earlier score
+    (needed to ask policies that read them); otherwise only the lowest and its holders.
+    ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else only the
+    values as each round starts (``win``)."""
+
+    def __init__(self, start: Cards, variants: Sequence[Sequence[bool | Policy]],
+                 players: Mapping[int, Policy], full: bool, keep: bool = False) -> None:
+        self.n = len(start)
+        self.start = start
+        self.policies, self.plays = fixed_policies(variants, players, self.n)
+        self.maximises = self.plays < 0  # [V, n]
+        #: per seat, the policies it plays in some variant (indices into ``core.policies``)
+        self._used = [sorted({int(i) for i in self.plays[:, seat] if i >= 0})
+                      for seat in range(self.n)]
+        self.full = full
+        self.win: dict[tuple[Cards, int], np.ndarray] = {}
+        self.positions = Kept.empty(start, full, len(self.maximises)) if keep else None
+        self.store = _Store(3 * (self.n - 1))
+        self.kampen = Kampen(self.lose, self.hit)
+        self.rows_asked = 0
+        self._won = np.zeros((self.n, len(self.maximises), self.n))
+        for seat in range(self.n):
+            self._won[seat, :, seat] = 1.0
+
+    # -- values at the end of a round ------------------------------------------------
+    def value_at(self, cards: Cards, insteker: int) -> np.ndarray:
+        """``[V, n]`` as a round starts, or once the game is over (R1.5)."""
+        alive = [s for s, c in enumerate(cards) if c]
+        if len(alive) == 1:
+            return self._won[alive[0]]
+        return self.win[(cards, insteker)]
+
+    def lose(self, cards: Cards, seat: int, count: int) -> np.ndarray:
+        """``seat`` loses ``count`` cards as the round ends and insteeks next (R3.5, R4.4,
+        R5.3), or the next seat with cards does if it is out (R6.1)."""
+        after = list(cards)
+        after[seat] -= min(count, after[seat])  # R1.4
+        left = tuple(after)
+        return self.value_at(left, next_insteker(left, [seat]))
+
+    def hit(self, cards: Cards, thrower: int, group: tuple[int, ...], penalty: int
+            ) -> tuple[Cards, np.ndarray | None]:
+        """A special by ``thrower`` takes ``penalty`` cards from the rest of ``group``
+        (R4.1, R5.2): the cards after it, and the value if it emptied someone (R6.2)."""
+        after = list(cards)
+        hits = special_hits(cards, thrower, group, penalty)
+        for victim, lost in hits:
+            after[victim] -= lost
+        left = tuple(after)
+        emptied = [victim for victim, _ in hits if not left[victim]]
+        if not emptied:
+            return left, None
+        return left, self.value_at(left, next_insteker(left, emptied))
+
+    # -- the pass ------------------------------------------------------------------------
+    def run(self, progress: Progress | None = None) -> None:
+        """Solve every position, fewest cards first; ``progress(done, total)`` after each."""
+        todo = positions(self.start)
+        for done, cards in enumerate(todo, 1):
+            self.store.forget_below(sum(cards))
+            if self.policies and done % TRIM_EVERY == 0:
+                release_freed_memory()
+            for insteker in (s for s in range(self.n) if cards[s]):
+                self.solve_position(cards, insteker)
+            if progress is not None:
+                progress(done, len(todo))
+
+    def _ask(self, cards: Cards, order: tuple[int, ...], role: int, states: ScoreStates,
+             asked: Sequence[int]) -> dict[int, dict[tuple[int, int], np.ndarray]]:
+        """Each fixed policy ``self.policies[i]`` (``i`` in ``asked``)'s probability of
+        throwing again at every decision of ``role`` here, ``[Q_j, 42]`` per (limit, throws
+        used); unreachable states and the Picaro (which ends the turn) hold 0. The rows are
+        built once for all of them."""
+        choices: dict[int, dict[tuple[int, int], np.ndarray]] = {i: {} for i in asked}
+        if not states.full:  # the lowest view: one row per reachable state and strength
+            reachable = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
+            strengths = np.tile(THROWN, len(reachable) // len(THROWN))
+        for limit, used in decision_keys(role):
+            fields = None if states.full else decision_fields(
+                self.n, cards, order, role, limit, used, states.scores[role][reachable],
+                strengths)
+            for i in asked:
+                full = np.zeros((states.size[role], NS))
+                if fields is None:  # every score: the grid's rows, piece by piece
+                    answers = np.concatenate([_ask(self.policies[i], rows) for rows in
+                                              decision_row_chunks(self.n, cards, order, role,
+                                                                  limit, used, BATCH_ROWS)])
+                    grid = full.reshape((NS,) * (role + 1))
+                    grid[(slice(PICARO + 1, None),) * (role + 1)] = answers.reshape(
+                        (len(THROWN),) * (role + 1))
+                else:
+                    answers = _ask(self.policies[i], fields=fields)
+                    full[reachable, strengths] = answers
+                self.rows_asked += len(answers)
+                choices[i][(limit, used)] = full
+        return choices
+
+    def _throws(self, asked: dict[int, dict[tuple[int, int], np.ndarray]], seat: int,
+                state: tuple[int, int]) -> np.ndarray | float:
+        """What seat ``seat``'s fixed policies throw at ``state`` per variant, ``[Q_j, 42,
+        V]`` (or ``[Q_j, 42, 1]`` when one policy serves every variant; 0 when none does),
+        for ``np.where`` beside the maximising variants' choice."""
+        used = self._used[seat]
+        if not used:
+            return 0.0
+        if len(used) == 1:
+            return asked[used[0]][state][..., None]
+        stacked = np.stack([asked[i][state] for i in used], axis=-1)
+        return stacked[..., [used.index(i) if i >= 0 else 0 for i in self.plays[:, seat]]]
+
+    def _settle(self, cards: Cards, order: tuple[int, ...]) -> np.ndarray:
+        """``[2 ** m, V, n]``: the round's end when the roles in the mask share the lowest
+        score: one of them loses a card (R3.5), several play kampen in round order (R5.1)."""
+        m = len(order)
+        table = np.zeros((1 << m, *self._won.shape[1:]))
+        for mask in range(1, 1 << m):
+            tied = tuple(s for r, s in enumerate(order) if mask >> r & 1)
+            table[mask] = (self.lose(cards, tied[0], ROUND_LOSS) if len(tied) == 1
+                           else self.kampen.value(cards, tied))
+        return table
+
+    def solve_position(self, cards: Cards, insteker: int) -> None:
+        """Solve one round position: every round state's values, from the last role back."""
+        order = turn_order(cards, insteker)
+        m = len(order)
+        states = score_states(m, self.full)
+        asked = {j: self._ask(cards, order, j, states, self._used[seat])
+                 for j, seat in enumerate(order) if self._used[seat]}
+        settle = self._settle(cards, order)
+        final = settle[states.holders]
+        before: dict[Key, np.ndarray] = {}
+        slices: dict[Key, np.ndarray] = {}
+        for j in range(m - 1, -1, -1):
+            seat = order[j]
+            maximise = self.maximises[:, seat]  # [V]
+            picaro = PROB[PICARO] * self.lose(cards, seat, PICARO_LOSS)  # R4.4
+            specials = [(idx, y, self.hit(cards, seat, order, int(PENALTY[y])))  # R4.1
+                        for idx, y in enumerate(SPECIALS)]
+            nxt = states.next[j]
+            for limit in ([0] if j == 0 else range(1, MAX_THROWS + 1)):
+                top = throws_allowed(limit)
+                for k in range(top, 0, -1):
+                    key = (j, limit, k)
+                    # the insteker's stop fixes the limit at k (R3.2)
+                    stop = final[nxt] if j == m - 1 else before[(j + 1, limit or k, 1)][nxt]
+                    if k == top:  # no throws left: the throw is the score (R3.6)
+                        after = stop
+                    else:
+                        again = before[(j, limit, k + 1)][:, None]
+                        gains = again[..., seat] > stop[..., seat] + TIE_TOLERANCE
+                        throw = np.where(maximise, gains, self._throws(
+                            asked.get(j, {}), seat, (limit, k)))
+                        after = stop + throw[..., None] * (again - stop)
+                    slices[key] = np.ascontiguousarray(after[:, list(SPECIALS)])
+                    value = picaro + np.einsum("qs...,s->q...", after[:, PLAIN], P_PLAIN)
+                    for idx, y, (left, ended) in specials:  # R4.2: every throw counts
+                        landed = (ended if ended is not None
+                                  else self.store.slices[(left, insteker)][key][:, idx])
+                        value = value + PROB[y] * landed
+                    before[key] = value
+        self.win[(cards, insteker)] = before[(0, 0, 1)][0]
+        self.store.put(cards, insteker, slices)
+        if self.positions is not None:
+            self.positions.put((cards, insteker), before, settle)

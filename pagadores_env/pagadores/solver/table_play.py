@@ -1,0 +1,121 @@
+"""Playing a solved sweep: the values of both actions at a decision, and a player that acts
+on them from observations (the equilibrium, a best response)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ...core.policies import BasePolicy
+from ...core.seats import CLOCKWISE
+from ..observation import OBS_SIZE, decode
+from ..rules import check_table, throws_allowed, turn_order
+from .multi_kampen import Cards
+from .scores import score_states
+from .sweep import Position
+from .two_player import TIE_TOLERANCE
+
+
+def decision_values(position: Position, m: int, full: bool, role: int, limit: int, used: int,
+                    scores: Sequence[int] | np.ndarray, strength: int | np.ndarray
+                    ) -> np.ndarray:
+    """``[2, ..., V, n]``: the values after STOP and THROW at decisions of ``role`` of an
+    ``m``-role round (after ``used`` throws, throw limit ``limit``, 0 while the insteker
+    sets it), the earlier roles having scored ``scores`` ``[..., role]``, the current
+    throw being ``strength`` ``[...]``."""
+    if used >= throws_allowed(limit):
+        raise ValueError("no throws left: this is not a decision (R3.6)")
+    states = score_states(m, full)
+    q = states.index(scores)
+    after = states.next[role][q, strength]
+    if role == m - 1:
+        stop = position.settle[states.holders[after]]
+    else:  # the insteker's stop fixes the limit (R3.2)
+        stop = position.before[(role + 1, limit or used, 1)][after]
+    throw = position.before[(role, limit, used + 1)][q]
+    return np.stack([stop, throw])
+
+
+def symmetric(num_players: int, start: Sequence[int]) -> bool:
+    """Whether a table's values are the same from every seat, so that a player needs no
+    seat: at most 3 players (R6.2's youngest-player rule only tells seats apart when one
+    special empties two players and two stay) and the same cards for all."""
+    return num_players <= 3 and len(set(start)) == 1
+
+
+class SweepPolicy(BasePolicy):
+    """Plays the maximising seat of a kept sweep (variant 0, lowest-score view) from
+    observations.
+
+    ``seat`` is the seat it plays. The observation does not say which seat its observer is
+    (slots are relative, R1.2), and the rules tell seats apart only when one special empties
+    two players at once and the youngest left insteeks (R6.2): with three players that ends
+    the game, so at 2–3 players with equal cards the values are the same from every seat
+    and ``seat=None`` plays any seat. At 4 or more players give the seat."""
+
+    def __init__(self, positions: Mapping[tuple[Cards, int], Position], num_players: int,
+                 start: Cards, seat: int | None = None, name: str = "table",
+                 seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.positions = positions
+        self.num_players = num_players
+        self.start = start
+        self.seat = seat
+        self.name = name
+
+    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
+        """``ValueError`` unless this player covers the table (``core.policies.check_tables``)."""
+        start = check_table(num_players, cards)[1]
+        if num_players != self.num_players or any(
+                c > most for c, most in zip(start, self.start, strict=True)):
+            raise ValueError(f"{self.name!r} was solved for {self.num_players} players with up "
+                             f"to {list(self.start)} cards, got {num_players} players with "
+                             f"{list(start)}")
+        if self.seat is None and not self.symmetric:
+            raise ValueError(f"{self.name!r} at {num_players} players needs its seat (the "
+                             f"observation does not say it, and R6.2 does): give seat=0…"
+                             f"{num_players - 1}")
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether every seat sees the same values (see the class docstring)."""
+        return symmetric(self.num_players, self.start)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The kept action at one observation."""
+        return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), np.reshape(mask, (1, 2)))[0])
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The kept actions at rows of observations; a single legal action is taken."""
+        seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
+        legal = np.asarray(mask).reshape(len(seen.cards), 2).astype(bool)
+        actions = legal[:, 1].astype(np.int64)
+        both = np.flatnonzero(legal[:, 0] & legal[:, 1])
+        n = self.num_players
+        if len(both) and (seen.players[both] != n).any():
+            raise ValueError(f"{self.name!r} plays {n}-player tables, got an observation of "
+                             f"{int(seen.players[both][seen.players[both] != n][0])} players")
+        if len(both) and self.seat is None and not self.symmetric:
+            raise ValueError(f"{self.name!r} needs its seat at {n} players")
+        me = 0 if self.seat is None else self.seat
+        slots = CLOCKWISE[n][me]  # the seat in each slot
+        seats = [slots.index(s) for s in range(n)]  # the slot of each seat
+        # rows that share a position and a turn are looked up together
+        keys = np.column_stack([seen.cards[both][:, seats], seen.insteker[both],
+                                seen.throw_limit[both], seen.throws_used[both]])
+        groups, which = np.unique(keys, axis=0, return_inverse=True)
+        by_group = np.argsort(which.reshape(-1), kind="stable")
+        ends = np.cumsum(np.bincount(which.reshape(-1), minlength=len(groups)))
+        for g, (*cards, slot, limit, used) in enumerate(groups.tolist()):
+            rows = both[by_group[(ends[g - 1] if g else 0):ends[g]]]
+            insteker = slots[slot]
+            order = turn_order(cards, insteker)
+            role = order.index(me)
+            scores = seen.scores[rows][:, [seats[s] for s in order[:role]]]
+            values = decision_values(self.positions[(tuple(cards), insteker)], len(order),
+                                     False, role, limit if role else 0, used, scores,
+                                     seen.my_strength[rows])
+            stop, throw = values[..., 0, me]
+            actions[rows] = throw > stop + TIE_TOLERANCE
+        return actions

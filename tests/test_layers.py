@@ -1,0 +1,150 @@
+"""The environment package's layers: ``core`` imports no game, a game imports ``core`` and never
+the other game, nothing imports upwards or in a cycle (function-level imports included), no
+module is over 600 lines, the optional extras stay out of ``import pagadores_env``, and the
+retired v0 names fail in one line naming v1."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium
+import pettingzoo
+import pytest
+
+import pagadores_env
+from pagadores_env.core.protocol import GameState
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.perudo.engine import Game as PerudoGame
+
+PACKAGE = Path(pagadores_env.__file__).parent
+MAX_LINES = 600
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(name: str, path: Path) -> set[str]:
+    """The modules ``name`` imports anywhere in its code (top level or in a function), as
+    dotted names; ``from package import module`` counts as the module."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+GRAPH = {name: {other for other in imports(name, path) if other in modules()}
+         for name, path in modules().items()}
+
+
+def _within(name: str, layer: str) -> bool:
+    return name == layer or name.startswith(layer + ".")
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), [
+    ("pagadores_env.core", ("pagadores_env.pagadores", "pagadores_env.perudo",
+                            "pagadores_env.integrations", "pagadores_env.pagadores_v1",
+                            "pagadores_env.perudo_v1")),
+    ("pagadores_env.perudo", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1")),
+    ("pagadores_env.pagadores", ("pagadores_env.perudo", "pagadores_env.perudo_v1")),
+    ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_cli")),
+])
+def test_a_layer_imports_nothing_above_it_or_beside_it(layer, forbidden) -> None:
+    wrong = sorted((name, other) for name, path in modules().items() if _within(name, layer)
+                   for other in imports(name, path) if any(_within(other, f) for f in forbidden))
+    assert not wrong
+
+
+def test_no_import_cycles_function_level_imports_included() -> None:
+    """A package's ``__init__`` only hands names on, so an import of a module through its
+    package is an edge to the module, not to the package."""
+    def through_package(name: str, other: str) -> bool:
+        return other == name or (modules()[other].name == "__init__.py"
+                                 and name.startswith(other + "."))
+
+    graph = {name: {o for o in targets if not through_package(name, o)}
+             for name, targets in GRAPH.items()}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                pytest.fail(f"import cycle: {' -> '.join(trail[trail.index(nxt):] + [nxt])}")
+            if nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert not long
+
+
+def test_both_games_follow_the_game_protocol() -> None:
+    assert isinstance(Game(3), GameState) and isinstance(PerudoGame(3), GameState)
+
+
+def test_the_package_and_both_games_envs_run_without_the_extras() -> None:
+    code = ("import sys, gymnasium, pagadores_env\n"
+            "from pagadores_env import pagadores_v1, perudo_v1\n"
+            "for module in (pagadores_v1, perudo_v1):\n"
+            "    env = module.env(num_players=3)\n"
+            "    env.reset(seed=0)\n"
+            "    env.step(int(env.last()[0]['action_mask'].argmax()))\n"
+            "for env_id in ('Pagadores-v1', 'Perudo-v1'):\n"
+            "    gymnasium.make(env_id, num_players=3).reset(seed=0)\n"
+            "extras = {'torch', 'stable_baselines3', 'sb3_contrib', 'ray', 'pyspiel',\n"
+            "          'pagadores_env.pagadores.vec_env', 'pagadores_env.integrations.openspiel'}\n"
+            "assert not extras & set(sys.modules), sorted(extras & set(sys.modules))\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("statement", "new"), [
+    ("from pagadores_env import pagadores_v0", "pagadores_env.pagadores_v1"),
+    ("import pagadores_env.pagadores_v0", "pagadores_env.pagadores_v1"),
+    ("from pagadores_env import perudo_v0", "pagadores_env.perudo_v1"),
+    ("from pagadores_env.perudo import perudo_v0", "pagadores_env.perudo_v1"),
+    ("import pagadores_env.perudo.perudo_v0", "pagadores_env.perudo_v1"),
+])
+def test_the_v0_modules_fail_in_one_line_naming_v1(statement, new) -> None:
+    with pytest.raises(ImportError) as raised:
+        exec(statement, {})
+    message = str(raised.value)
+    assert "\n" not in message and f"use {new} " in message and "is retired" in message
+
+
+@pytest.mark.skipif(not hasattr(pettingzoo, "register"), reason="PettingZoo has no registry")
+@pytest.mark.parametrize("game", ["pagadores", "perudo"])
+def test_the_v0_registry_ids_fail_in_one_line_naming_v1(game) -> None:
+    with pytest.raises(ImportError, match=rf"^pettingzoo.make\('aec', '{game}-v0'\) is retired: "
+                                          rf"use pettingzoo.make\('aec', '{game}-v1'\) [^\n]*$"):
+        pettingzoo.make("aec", f"{game}-v0")
+    assert pettingzoo.make("aec", f"{game}-v1").metadata["name"] == f"{game}_v1"
+    title = game.capitalize()
+    with pytest.raises(gymnasium.error.DeprecatedEnv,
+                       match=rf"^Environment version v0 for `{title}` is deprecated. "
+                             rf"Please use `{title}-v1` instead.$"):
+        gymnasium.make(f"{title}-v0")
