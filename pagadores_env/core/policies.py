@@ -31,7 +31,7 @@ looping ``act_batch`` and a ``name``, and holds the defaults of the declared fac
 table, ``score_view = "lowest"``); a policy need not subclass it: any object with the
 attribute has the capability. An ``isinstance`` check looks at the attribute's name only, not
 its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a method of
-that name must take what the Protocol says. A method set to ``None`` counts as absent.
+that name must take what the Protocol says.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A
