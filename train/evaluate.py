@@ -72,7 +72,7 @@ import numpy as np
 
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
-from pagadores_env.core.policies import Policy, check_tables, make_policy
+from pagadores_env.core.policies import Named, Policy, SupportsReset, check_tables, make_policy
 from pagadores_env.core.seeding import child_rng, child_seed
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -425,17 +425,20 @@ def _build(agent: AgentLike, seed: int, row: int) -> Policy:
 
 def reseed_row(policy: Policy, seed: int, row: int) -> Policy:
     """``policy`` reseeded as agent row ``row`` of a run seeded ``seed`` (when it has a
-    generator: ``reset``), so a result depends only on its arguments; returns it."""
-    if hasattr(policy, "reset"):
+    generator: ``reset``, ``policies.SupportsReset``), so a result depends only on its
+    arguments; returns it."""
+    if isinstance(policy, SupportsReset):
         policy.reset(child_seed(seed, 1, row))
     return policy
 
 
 def agent_labels(agents: list[AgentLike], policies: Sequence[AgentLike]) -> list[str]:
-    """Spec strings as given, else the policy's name; repeats get ``#2``, ``#3`` and so on."""
+    """Spec strings as given, else the policy's name (``policies.Named``; else the policy as a
+    string); repeats get ``#2``, ``#3`` and so on."""
     labels: list[str] = []
     for agent, policy in zip(agents, policies, strict=True):
-        base = agent if isinstance(agent, str) else str(getattr(policy, "name", policy))
+        base = agent if isinstance(agent, str) else str(
+            policy.name if isinstance(policy, Named) else policy)
         label, k = base, 1
         while label in labels:
             k += 1

@@ -54,7 +54,7 @@ from pagadores_env.perudo.aec import roll_to_decision
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
-from pagadores_env.perudo.policies import GAME
+from pagadores_env.perudo.policies import GAME, SupportsActionProbabilities
 from pagadores_env.perudo.rules import MAX_DICE, legal_mask
 
 from .evaluate import (
@@ -101,7 +101,7 @@ def exact_measures(player: Policy, num_players: int, dice: int) -> tuple[float |
         return None, EXACT_NOTE
     label = f"exact exploitability ({exact.PLAYERS} players, {exact.DICE} die)"
     acted = exact.exploitability(_Greedy(player))
-    if getattr(player, "action_probabilities", None) is None:
+    if not isinstance(player, SupportsActionProbabilities):
         return acted, f"{label}: {acted:.4f}"
     sampled = exact.exploitability(player)
     return sampled, f"{label}: {sampled:.4f} as sampled, {acted:.4f} at its act"

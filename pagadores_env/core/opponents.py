@@ -11,29 +11,42 @@ shared by every other seat: the VecEnv then answers all their decisions in one b
 and a stochastic opponent draws from one generator.
 
 A policy that plays differently from game to game (a self-play opponent that draws a frozen
-snapshot of the learner per game and seat) offers the two per-game hooks of the policy
-protocol (``policies``): ``new_games(games)``, which both envs call through ``start_games``
-whenever games start, and ``act_games(games, seats, obs, mask)``, which they call through
-``game_actions`` (``game_action`` for one row) instead of ``act``/``act_batch``, so it knows
-the game and seat of each row. A policy that learns from the results (a self-play opponent
-drawing the snapshots the learner loses to more often) also offers ``end_games(games,
-learner_won)``, which both envs call through ``end_games`` where a learner's episode ends,
+snapshot of the learner per game and seat) offers the per-game hooks of the policy protocol
+(``policies``): ``new_games`` (``SupportsNewGames``), which both envs call whenever games
+start, and ``act_games`` (``SupportsActGames``), which they call instead of
+``act``/``act_batch``, so it knows the game and seat of each row. A policy that learns from the
+results (a self-play opponent drawing the snapshots the learner loses to more often) also offers
+``end_games`` (``SupportsEndGames``), which both envs call where a learner's episode ends,
 before the next game starts in that slot; games in which the learner never decided are not
-episodes and are not reported. The Gym env's one game is game 0, so a seeded Gym env and a
-seeded one-game VecEnv make the same calls in the same order.
+episodes and are not reported. Both envs make these calls through ``GameHooks``, made once as
+they seat their opponents. The Gym env's one game is game 0, so a seeded Gym env and a seeded
+one-game VecEnv make the same calls in the same order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from .policies import Policy, batch_actions, check_tables, make_policy
+from .policies import (
+    Policy,
+    SupportsActGames,
+    SupportsEndGames,
+    SupportsNewGames,
+    SupportsReset,
+    batch_actions,
+    check_tables,
+    make_policy,
+)
 from .seeding import spawned_seeds
 
 Opponents = Sequence[str | Policy] | str | Policy
+#: One seat's decision in one game: ``(obs, mask) -> action`` for one row
+#: (``GameHooks.seat_deciders``).
+Decide = Callable[[np.ndarray, np.ndarray], Any]
 
 
 def check_learner_seat(learner_seat: Any, num_players: int,
@@ -76,52 +89,67 @@ def distinct(policies: Sequence[Policy]) -> list[Policy]:
 
 
 def reseed_opponents(policies: Sequence[Policy], seed: int | None) -> None:
-    """Reseed the ``k``-th distinct policy object (``distinct``) that has ``reset`` with part
-    ``k`` of ``seed`` (``seeding.spawned_seeds``); ``seed=None`` leaves them as they are."""
+    """Reseed the ``k``-th distinct policy object (``distinct``) that has ``reset``
+    (``policies.SupportsReset``) with part ``k`` of ``seed`` (``seeding.spawned_seeds``);
+    ``seed=None`` leaves them as they are."""
     if seed is None:
         return
     unique = distinct(policies)
     for policy, child in zip(unique, spawned_seeds(seed, len(unique)), strict=True):
-        if hasattr(policy, "reset"):
+        if isinstance(policy, SupportsReset):
             policy.reset(child)
 
 
-def start_games(policies: Sequence[Policy], games: np.ndarray) -> None:
-    """Tell each distinct policy object that has ``new_games`` that ``games`` (game indices)
-    start now, before any decision in them."""
-    for policy in distinct(policies):
-        hook = getattr(policy, "new_games", None)
-        if hook is not None:
-            hook(games)
+class GameHooks:
+    """The per-game hooks (module docstring) of an env's opponents: which of the distinct
+    policy objects among ``policies`` offer ``new_games``, ``end_games`` and ``act_games``,
+    looked up once, when the env seats them (its opponents are fixed then). A runtime Protocol
+    check (``isinstance``) costs microseconds, as much as a game's start in the batch engine
+    or a decision in the Gymnasium env, so an env does not repeat it per game or decision."""
+
+    def __init__(self, policies: Sequence[Policy]) -> None:
+        unique = distinct(policies)
+        self._starting = [p for p in unique if isinstance(p, SupportsNewGames)]
+        self._ending = [p for p in unique if isinstance(p, SupportsEndGames)]
+        # by id, as ``distinct`` keys them: a policy need not be hashable
+        self._per_game = {id(p): p for p in unique if isinstance(p, SupportsActGames)}
+
+    def start_games(self, games: np.ndarray) -> None:
+        """Tell each policy that has ``new_games`` (``policies.SupportsNewGames``) that
+        ``games`` (game indices) start now, before any decision in them."""
+        for policy in self._starting:
+            policy.new_games(games)
+
+    def end_games(self, games: np.ndarray, places: np.ndarray) -> None:
+        """Tell each policy that has ``end_games`` (``policies.SupportsEndGames``) that the
+        learner's episodes in ``games`` ended with the learner in ``places`` (1 = winner). The
+        learner won a game when it placed first: the reward scheme ``win`` pays exactly that,
+        and a shared place is never first (R1.5: one player wins), so a place shared by a
+        knock-out counts as a loss."""
+        won = np.asarray(places) == 1
+        for policy in self._ending:
+            policy.end_games(np.asarray(games, dtype=np.int64), won)
+
+    def game_actions(self, policy: Policy, games: np.ndarray, seats: np.ndarray,
+                     obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actions of ``policy`` (one of the seated ones) for rows of ``obs``/``mask``
+        taken in ``games`` by ``seats``: its ``act_games`` if it plays per game
+        (``policies.SupportsActGames``), else ``policies.batch_actions``."""
+        per_game = self._per_game.get(id(policy))
+        if per_game is not None:
+            return np.asarray(per_game.act_games(games, seats, obs, mask))
+        return batch_actions(policy, obs, mask)
+
+    def seat_deciders(self, policy_of: Mapping[int, Policy], game: int) -> dict[int, Decide]:
+        """How each seat of ``policy_of`` (seat -> one of the seated policies) takes one
+        decision in ``game``: ``game_actions`` on a one-row batch if its policy plays per game,
+        else its policy's ``act``."""
+        return {seat: partial(_one_row, self._per_game[id(policy)], game, seat)
+                if id(policy) in self._per_game else policy.act
+                for seat, policy in policy_of.items()}
 
 
-def end_games(policies: Sequence[Policy], games: np.ndarray, places: np.ndarray) -> None:
-    """Tell each distinct policy object that has ``end_games`` that the learner's episodes in
-    ``games`` ended with the learner in ``places`` (1 = winner). The learner won a game when it
-    placed first: the reward scheme ``win`` pays exactly that, and a shared place is never
-    first (R1.5: one player wins), so a place shared by a knock-out counts as a loss."""
-    won = np.asarray(places) == 1
-    for policy in distinct(policies):
-        hook = getattr(policy, "end_games", None)
-        if hook is not None:
-            hook(np.asarray(games, dtype=np.int64), won)
-
-
-def game_actions(policy: Policy, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
-                 mask: np.ndarray) -> np.ndarray:
-    """``policy``'s actions for rows of ``obs``/``mask`` taken in ``games`` by ``seats``: its
-    ``act_games`` if it plays per game, else ``policies.batch_actions``."""
-    per_game = getattr(policy, "act_games", None)
-    if per_game is not None:
-        return np.asarray(per_game(games, seats, obs, mask))
-    return batch_actions(policy, obs, mask)
-
-
-def game_action(policy: Policy, game: int, seat: int, obs: np.ndarray,
-                mask: np.ndarray) -> int:
-    """``policy``'s action for one row taken in ``game`` by ``seat``: its ``act_games`` on a
-    one-row batch if it plays per game, else its ``act``."""
-    if getattr(policy, "act_games", None) is None:
-        return policy.act(obs, mask)
-    return int(game_actions(policy, np.array([game]), np.array([seat]), obs[None],
-                            mask[None])[0])
+def _one_row(policy: SupportsActGames, game: int, seat: int, obs: np.ndarray,
+             mask: np.ndarray) -> int:
+    """``policy.act_games`` on the one row ``obs``/``mask`` taken in ``game`` by ``seat``."""
+    return int(policy.act_games(np.array([game]), np.array([seat]), obs[None], mask[None])[0])

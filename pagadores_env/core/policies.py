@@ -1,39 +1,45 @@
-"""The policy protocol every player follows, and the registry that names them.
+"""The policy protocol every player follows, its optional capabilities, and the registry that
+names the players.
 
-A policy maps one observation vector (Pagadores: ``pagadores.observation``) and its action mask
-(``[stop allowed, throw-again allowed]``) to an action, 0 = stop or 1 = throw again.
-``act_batch`` does the same for a batch (rows are independent decisions); policies that can
-vectorise override it, others inherit a loop. A stochastic policy may also offer
-``throw_probabilities(obs[B,49], mask[B,2]) -> float array`` (its probability of throwing again
-per row), so the exact solver evaluates its mixture rather than one draw of it. A policy that
-reads the observation through ``pagadores.observation.decode`` may offer ``act_fields(fields,
-mask)``: ``act_batch`` on the decoded integers (``pagadores.observation.ObsFields``, one leading
-axis of rows), which the exact solver calls instead of writing vectors for it to read. A policy
-whose decisions depend only on a few facts of the decision (whether it fixes the throw limit,
-its throws used, its strength, the score to beat, whether it or another seat holds its last
-card) declares ``table_facts = True``: the batch engine then plays it inside its compiled kernel
-from a table of its ``act_batch``'s answers (``pagadores.vector.tables``). A policy may own a
-seeded generator (``reset(seed)``) so seeded runs repeat exactly. A policy built for some tables
-only (the two-player solver's ``optimal``) offers ``check_table(num_players, cards)``, raising
-``ValueError`` for a table it cannot play; ``check_tables`` asks it, so whoever seats policies
-refuses such a table at construction instead of failing at the policy's first decision there. A
-policy that plays differently from game to game (a self-play opponent drawing a frozen snapshot
-of the learner per game and seat) offers ``new_games(games)``, called with the indices of games
-as they start, and ``act_games(games, seats, obs, mask)``: ``act_batch`` told each row's game
-and seat; the envs call both through ``opponents.start_games`` and ``opponents.game_actions``. A
-player that must know its seat (the observation does not say it; ``equilibrium`` at 4+ players)
-offers ``for_seat(seat, num_players)``: the player for that seat (the same object each time it
-is asked), or ``ValueError`` for a seat it cannot play; whoever seats one player at several
-seats (the evaluators' rotation, ``pagadores.vector.evaluate.seat_players``) plays each seat
-with its copy.
+A policy (``Policy``) maps one observation vector (Pagadores: ``pagadores.observation``) and
+its action mask (Pagadores: ``[stop allowed, throw-again allowed]``) to an action (Pagadores:
+0 = stop or 1 = throw again). Beyond that a policy may offer capabilities, each declared once
+below as a ``runtime_checkable`` ``typing.Protocol`` of one method or attribute, and found by
+``isinstance`` (never by probing for an attribute by name):
+
+==============================  ===========================================================
+``SupportsActBatch``            ``act_batch``: many rows in one call (``batch_actions``)
+``SupportsReset``               ``reset(seed)``: a seeded generator, so seeded runs repeat
+``SupportsCheckTable``          ``check_table``: refuses the tables it cannot play
+                                (``check_tables``)
+``SupportsForSeat``             ``for_seat``: its copy for one seat, for a player that must
+                                know its seat (``equilibrium`` at 4+ players)
+``SupportsNewGames``,           the per-game hooks of a policy that plays differently from
+``SupportsActGames``,           game to game (a self-play opponent), called by the envs
+``SupportsEndGames``            through ``core.opponents``
+``DeclaresTableFacts``          ``table_facts``: played by the batch engine from a decision
+                                table (``pagadores.vector.tables``)
+``DeclaresScoreView``           ``score_view``: which scores its actions depend on
+                                (``reads_lowest_only``)
+``Named``                       ``name``: how tables and reports label it
+==============================  ===========================================================
+
+A capability of one game only is declared in that game: Pagadores' ``throw_probabilities`` and
+``act_fields`` for the exact solver (``pagadores.policies``), Perudo's
+``action_probabilities`` (``perudo.policies``). ``BasePolicy`` offers a seeded ``reset``, a
+looping ``act_batch`` and a ``name``, and holds the defaults of the declared facts (no decision
+table, ``score_view = "lowest"``); a policy need not subclass it: any object with the
+attribute has the capability. An ``isinstance`` check looks at the attribute's name only, not
+its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a method of
+that name must take what the Protocol says.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A
 factory's parameters without a default must be given (``model:path=FILE``):
 ``required_parameters`` names them, so listings can leave out such players, ``spec_form``
-shows a player's spec with them (a factory's ``parameter_forms``, ``{"path": "FILE"}``, says
-what each value is; else the name in capitals), and a spec that leaves one out is refused
-showing that form. The
+shows a player's spec with them (a factory that is ``DeclaresParameterForms`` says what each
+value is, ``{"path": "FILE"}``; else the name in capitals), and a spec that leaves one out is
+refused showing that form. The
 environment package only holds the registry; the ``pagadores_agents`` package registers its
 players through the ``pagadores_env.policies`` entry-point group, so nothing here imports it
 and the dependency arrow stays ``pagadores_env`` ← ``pagadores_agents``. Each game has its own
@@ -46,13 +52,17 @@ from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
 ENTRY_POINT_GROUP = "pagadores_env.policies"  # a group name (pyproject), not a module path
+
+
+#: Which of a round's scores a policy's actions depend on (``DeclaresScoreView``).
+ScoreView = Literal["lowest", "all"]
 
 
 @runtime_checkable
@@ -63,10 +73,132 @@ class Policy(Protocol):
         """The action (0 stop, 1 throw again) for one observation row and its legal mask."""
 
 
+# ------------------------------------------------------------------ capabilities
+@runtime_checkable
+class SupportsActBatch(Protocol):
+    """A policy that answers many rows in one call (a network: one forward pass); the rows
+    are independent decisions. Whoever has rows to answer asks through ``batch_actions``,
+    which asks a policy without it row by row."""
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actions for the rows of ``obs`` (one observation a row) and ``mask``."""
+
+
+@runtime_checkable
+class SupportsReset(Protocol):
+    """A policy that owns a seeded generator, so that seeded runs repeat exactly: the envs
+    reseed their opponents through ``core.opponents.reseed_opponents``, the evaluators each
+    agent (``pagadores_train.evaluate``). Any ``reset`` passes the check, so it must take the
+    seed."""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the generator from ``seed``; ``None`` lets it run on."""
+
+
+@runtime_checkable
+class SupportsCheckTable(Protocol):
+    """A policy built for some tables only (the two-player solver's ``optimal``, a solved
+    ``equilibrium``). ``check_tables`` asks it, and whoever seats policies asks that
+    (``core.opponents.seat_opponents``, the evaluators, the exact solver), so a table it cannot
+    play is refused at construction instead of at its first decision there. A policy without
+    it plays any table."""
+
+    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
+        """``ValueError`` unless it can play ``num_players`` seats with ``cards`` (one count for
+        all, or one per seat)."""
+
+
+@runtime_checkable
+class SupportsForSeat(Protocol):
+    """A player that must know its seat (the observation does not say it; ``equilibrium`` at
+    4+ players). Whoever seats one player at several seats (the evaluators' rotation,
+    ``pagadores.vector.evaluate.seated``) plays each seat with the player ``for_seat`` gives;
+    a player without it plays every seat itself."""
+
+    def for_seat(self, seat: int, num_players: int) -> Policy:
+        """The player for ``seat`` of a ``num_players`` table (the same object each time it is
+        asked), or ``ValueError`` for a seat it cannot play."""
+
+
+@runtime_checkable
+class SupportsNewGames(Protocol):
+    """A policy that plays differently from game to game (a self-play opponent drawing a
+    frozen snapshot of the learner per game and seat) hears which games start: the envs call
+    it through ``core.opponents.GameHooks`` before any decision in them."""
+
+    def new_games(self, games: np.ndarray) -> None:
+        """The games ``games`` (game indices) start now."""
+
+
+@runtime_checkable
+class SupportsActGames(Protocol):
+    """A policy that plays differently from game to game is told the game and seat of each
+    row: the envs ask it through ``core.opponents.GameHooks`` instead of through
+    ``act``/``act_batch``."""
+
+    def act_games(self, games: np.ndarray, seats: np.ndarray, obs: np.ndarray,
+                  mask: np.ndarray) -> np.ndarray:
+        """``act_batch`` on rows taken in ``games`` by ``seats``."""
+
+
+@runtime_checkable
+class SupportsEndGames(Protocol):
+    """A policy that learns from the results (a self-play opponent drawing the snapshots the
+    learner loses to more often) hears how the learner's episodes ended: the envs call it
+    through ``core.opponents.GameHooks``."""
+
+    def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
+        """The learner's episodes in ``games`` ended, won where ``learner_won``."""
+
+
+@runtime_checkable
+class DeclaresTableFacts(Protocol):
+    """A policy whose decisions depend only on a few facts of the decision (whether it fixes
+    the throw limit, its throws used, its strength, the score to beat, whether it or another
+    seat holds its last card) says so with ``table_facts = True``: the batch engine then plays
+    it inside its compiled kernel from a table of its ``act_batch``'s answers
+    (``pagadores.vector.tables.decision_table``). A policy that does not declare it has
+    ``BasePolicy``'s ``False``."""
+
+    table_facts: bool
+
+
+@runtime_checkable
+class DeclaresScoreView(Protocol):
+    """Which of the round's scores a policy's actions depend on: ``"lowest"``, the score to
+    beat and which seats hold it (every policy that reads the observation: it shows no other
+    score), or ``"all"`` (a policy told more some other way). The exact solver asks through
+    ``reads_lowest_only``; a policy that does not declare it has ``BasePolicy``'s
+    ``"lowest"``."""
+
+    score_view: ScoreView
+
+
+@runtime_checkable
+class Named(Protocol):
+    """A policy with a readable ``name``, by which evaluation tables label a policy object
+    (``pagadores_train.evaluate``; one without it by ``str(policy)``)."""
+
+    name: str
+
+
+@runtime_checkable
+class DeclaresParameterForms(Protocol):
+    """A registered policy factory that says how the value of each parameter it requires looks
+    in a spec (``{"path": "FILE"}``), for ``spec_form`` to show."""
+
+    parameter_forms: Mapping[str, str]
+
+
 class BasePolicy:
-    """Convenience base: a seeded generator, a looping ``act_batch`` and a readable name."""
+    """Convenience base: a seeded generator (``SupportsReset``), a looping ``act_batch``
+    (``SupportsActBatch``), a readable name (``Named``) and the defaults of the declared facts
+    (``DeclaresTableFacts``, ``DeclaresScoreView``), which a subclass overrides as class
+    attributes."""
 
     name = "policy"
+    table_facts = False
+    score_view: ScoreView = "lowest"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -82,40 +214,44 @@ class BasePolicy:
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The actions for the rows of ``obs``/``mask``, asking ``act`` row by row."""
-        actions = [self.act(o, m) for o, m in zip(obs, mask, strict=True)]
-        return np.asarray(actions, dtype=np.int64)
+        return _row_by_row(self, obs, mask)
 
     def __repr__(self) -> str:
         return self.name
 
 
 def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``policy``'s actions for the rows of ``obs``/``mask``: its ``act_batch`` if it has one,
-    else ``act`` row by row."""
-    batch = getattr(policy, "act_batch", None)
-    if batch is not None:
-        return np.asarray(batch(obs, mask))
+    """``policy``'s actions for the rows of ``obs``/``mask``: its ``act_batch`` if it has one
+    (``SupportsActBatch``), else ``act`` row by row."""
+    # BasePolicy first, a plain class check: the Protocol's costs microseconds (Python 3.11),
+    # and the evaluators and self-play opponents call this per player and round of decisions
+    if isinstance(policy, BasePolicy | SupportsActBatch):
+        return np.asarray(policy.act_batch(obs, mask))
+    return _row_by_row(policy, obs, mask)
+
+
+def _row_by_row(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``policy``'s ``act`` on each row of ``obs``/``mask``, as int64."""
     return np.array([policy.act(o, m) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
 
 
 def reads_lowest_only(policy: Policy) -> bool:
     """Whether ``policy``'s actions depend on the round's scores only through the score to
-    beat and which seats hold it. True for every policy that reads the observation: it shows
-    no other score (``observation``). A policy that learns more from elsewhere declares
-    ``score_view = "all"``; the exact solver then asks it about one row per combination of
-    scores instead of one per (score to beat, holders) (``solver.scores``)."""
-    return getattr(policy, "score_view", "lowest") != "all"
+    beat and which seats hold it (``DeclaresScoreView``). For one that declares
+    ``score_view = "all"`` the exact solver asks about one row per combination of scores
+    instead of one per (score to beat, holders) (``solver.scores``)."""
+    view = policy.score_view if isinstance(policy, DeclaresScoreView) else BasePolicy.score_view
+    return view != "all"
 
 
 def check_tables(policies: Iterable[Policy], num_players: int,
                  cards: int | Sequence[int]) -> None:
     """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``
-    with ``cards`` (one count for all, or one per seat): every policy that has
-    ``check_table(num_players, cards)`` is asked; the others play any table."""
+    with ``cards`` (one count for all, or one per seat): every ``SupportsCheckTable`` policy
+    is asked; the others play any table."""
     for policy in policies:
-        check = getattr(policy, "check_table", None)
-        if check is not None:
-            check(num_players, cards)
+        if isinstance(policy, SupportsCheckTable):
+            policy.check_table(num_players, cards)
 
 
 #: The games whose players the registry names, each in a namespace of its own, so that one
@@ -149,9 +285,10 @@ def spec_form(name: str, game: str = "pagadores") -> str:
     """How a spec of the registered player ``name`` of ``game`` looks with the parameters it
     needs (``required_parameters``), each as the form of its value: ``"model:path=FILE"``;
     a player needing none is its bare name. The form is the factory's ``parameter_forms``
-    entry, else the parameter's name in capitals."""
+    entry (``DeclaresParameterForms``), else the parameter's name in capitals."""
     factory = _factory(name, game)
-    forms = getattr(factory, "parameter_forms", {})
+    forms: Mapping[str, str] = (factory.parameter_forms
+                                if isinstance(factory, DeclaresParameterForms) else {})
     needed = ",".join(f"{k}={forms.get(k, k.upper())}" for k in _required(factory))
     return f"{name}:{needed}" if needed else name
 

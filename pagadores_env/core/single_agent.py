@@ -19,7 +19,7 @@ import numpy as np
 
 from .checks import check_seed
 from .errors import IllegalMoveError
-from .opponents import end_games, reseed_opponents, start_games
+from .opponents import Decide, GameHooks, reseed_opponents
 from .policies import Policy
 from .rewards import final_reward
 
@@ -37,6 +37,8 @@ class SingleAgentEnv(gym.Env):
     num_players: int
     learner_seat: int | str
     opponents: list[Policy]
+    #: the opponents' per-game hooks, looked up as the env seats them (``opponents.GameHooks``)
+    _hooks: GameHooks
     reward_scheme: str
     illegal_action: str
     render_mode: str | None
@@ -83,7 +85,7 @@ class SingleAgentEnv(gym.Env):
                     f"the learner (seat {self.seat}) played an illegal action: {err}") from None
             if self.illegal_action == "penalty":
                 self._done = True
-                end_games(self.opponents, np.array([GAME_INDEX]), np.array([self.num_players]))
+                self._hooks.end_games(np.array([GAME_INDEX]), np.array([self.num_players]))
                 return (self._observe(), -1.0, True, False,
                         self._info(illegal_action=True, placement=self.num_players))
             self._apply_learner(self._first_legal())
@@ -95,7 +97,7 @@ class SingleAgentEnv(gym.Env):
             place = places[self.seat]
             reward = final_reward(self.reward_scheme, place, self.num_players,
                                   places.count(place))
-            end_games(self.opponents, np.array([GAME_INDEX]), np.array([place]))
+            self._hooks.end_games(np.array([GAME_INDEX]), np.array([place]))
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)
@@ -162,8 +164,10 @@ class SingleAgentEnv(gym.Env):
         # Opponent policies in seat order, skipping the learner.
         others = [s for s in range(self.num_players) if s != self.seat]
         self._policy_of = dict(zip(others, self.opponents, strict=True))
+        self._decide_of: dict[int, Decide] = self._hooks.seat_deciders(self._policy_of,
+                                                                       GAME_INDEX)
         self._make_game()
-        start_games(self.opponents, np.array([GAME_INDEX]))
+        self._hooks.start_games(np.array([GAME_INDEX]))
         self._done = False
         self._play_until_learner()
 

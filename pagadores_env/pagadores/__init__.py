@@ -7,6 +7,7 @@ module             holds
                    sizes)
 ``engine``         ``Game``, the readable reference engine with explicit chance nodes
 ``observation``    the observation codec: ``encode`` and ``decode``, the field layout
+``policies``       Pagadores' own capabilities of the policy protocol (for the exact solver)
 ``dice``           the envs' seeded stream of throws
 ``vector``         the compiled rules kernel and what runs on it: one game (``one``), the
                    batch engine ``VectorGame``, decision tables, the batch evaluator

@@ -92,14 +92,11 @@ import gymnasium as gym
 import numpy as np
 
 from ..core.checks import check_choice, check_flag
-from ..core.opponents import (
-    Opponents,
-    game_action,
-)
+from ..core.opponents import GameHooks, Opponents
 from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import check_scheme
 from ..core.seats import player
-from ..core.single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
+from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
 from .aec import (
     DECIDE_MASK,
     RENDER_MODES,
@@ -139,6 +136,7 @@ class PagadoresGymEnv(SingleAgentEnv):
         self._seated = setup.opponents
         self.num_players = self.sizes[0]  # the current game's size: drawn per game from sizes
         self.opponents = self._seated[self.num_players]  # the current game's other seats
+        self._hooks = GameHooks([p for seated in self._seated.values() for p in seated])
         self._size_rng: np.random.Generator | None = None  # made with the generator in reset()
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.info_events = check_flag("info_events", info_events)
@@ -213,8 +211,7 @@ class PagadoresGymEnv(SingleAgentEnv):
         assert table is not None  # reset() made it
         who = table.decider
         while who >= 0 and who != seat:
-            action = game_action(self._policy_of[who], GAME_INDEX, who, table.observe(who),
-                                 DECIDE_MASK.copy())
+            action = self._decide_of[who](table.observe(who), DECIDE_MASK.copy())
             who = table.play(int(as_action(action)), watched=seat)
         self._done = who < 0
 

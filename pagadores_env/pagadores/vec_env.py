@@ -35,9 +35,9 @@ size to the policies of its other seats. Each size has its own ``VectorGame`` wi
 slot (``games``; ``game`` when there is one size), and only the rows whose slot plays that size
 take part: a slot that draws another size restarts in that size's game, its row in the old one
 left idle. Opponents answer the decisions of all sizes in one call per policy object, with the
-slots as game ids (``core.opponents.game_actions``), so a per-game policy such as a self-play
-opponent keeps one record per slot whatever its size. ``infos[i]["num_players"]`` is the size
-of the game that ended. One size runs exactly as it always did (the same streams, the same
+slots as game ids (``core.opponents.GameHooks.game_actions``), so a per-game policy such as a
+self-play opponent keeps one record per slot whatever its size. ``infos[i]["num_players"]`` is
+the size of the game that ended. One size runs exactly as it always did (the same streams, the same
 draws, the same speed); several sizes cost speed, as each size's engine advances its rows in
 calls of its own (the README's "Decisions we made" has the measured steps/s).
 
@@ -60,14 +60,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from ..core.checks import check_seed
-from ..core.opponents import (
-    Opponents,
-    distinct,
-    end_games,
-    game_actions,
-    reseed_opponents,
-    start_games,
-)
+from ..core.opponents import GameHooks, Opponents, distinct, reseed_opponents
 from ..core.rewards import check_scheme, final_reward
 from ..core.seeding import spawned_rng
 from .observation import OBS_SIZE
@@ -112,6 +105,7 @@ class PagadoresVecEnv(VecEnv):
         self._one_size = len(self.opponents) == 1
         # one act_batch call per distinct policy object per round of opponent decisions
         self._policies = distinct([p for seated in self.opponents.values() for p in seated])
+        self._hooks = GameHooks(self._policies)
         # per size, [learner seat, seat]: the index in _policies of the opponent there (-1:
         # the learner's own seat)
         self._group_at = {n: _by_learner_seat(np.array([
@@ -248,7 +242,7 @@ class PagadoresVecEnv(VecEnv):
                 table.game.play_by_tables(self._decision_tables, table.table_of, table.watched)
             for table in self._tables.values():
                 table.game.advance(table.rows)  # the opponents' first decisions
-        start_games(self._policies, np.arange(self.num_envs))
+        self._hooks.start_games(np.arange(self.num_envs))
         self._run(np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, bool),
                   [{} for _ in range(self.num_envs)])
 
@@ -310,7 +304,7 @@ class PagadoresVecEnv(VecEnv):
                 infos[i].update(terminal_observation=final_obs[k], placement=int(place[k]),
                                 learner_seat=int(learner[k]), num_players=int(size[k]))
         episodes = self.acted[rows]  # before the slots restart and their opponents redraw
-        end_games(self._policies, rows[episodes], place[episodes])
+        self._hooks.end_games(rows[episodes], place[episodes])
         self.acted[rows] = False
         self.size[rows] = size = self._draw_sizes(rows.size)
         self.learner[rows] = self._draw_seats(size)
@@ -322,7 +316,7 @@ class PagadoresVecEnv(VecEnv):
             mine = rows[size == n]
             if mine.size:
                 table.game.reset_games(mine)
-        start_games(self._policies, rows)
+        self._hooks.start_games(rows)
 
     def _outcomes(self, rows: np.ndarray, learner: np.ndarray,
                   size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -366,8 +360,8 @@ class PagadoresVecEnv(VecEnv):
         for k, policy in enumerate(self._policies):
             mine = group == k
             if mine.any():
-                actions[mine] = game_actions(policy, rows[mine], seat[mine], obs[mine],
-                                             masks[mine])
+                actions[mine] = self._hooks.game_actions(policy, rows[mine], seat[mine],
+                                                         obs[mine], masks[mine])
         start = 0
         for n, rows in deciding.items():
             self._tables[n].game.step(actions[start:start + rows.size], rows)

@@ -6,7 +6,7 @@ information, built on the shared core (rule ids P1–P7 of the Perudo rules cont
 ``Perudo-v1`` (registered by importing ``pagadores_env``); ``observation`` the codec
 (``encode``, ``decode``); ``exact`` the exact yardstick of the one-round game. Importing this
 package registers Perudo's ``random`` player in the policy registry's ``perudo`` namespace
-(``policies``).
+(``policies``, which also declares Perudo's own policy capability).
 """
 
 from . import policies

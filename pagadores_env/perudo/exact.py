@@ -13,10 +13,11 @@ A **strategy** is an ``(edges, 6)`` array: the probability that the node's actor
 action holding each die. ``strategy(policy)`` builds one from
 
 - a Perudo policy (``core.policies.Policy``): asked once about the observation of every
-  information state; a policy with ``action_probabilities(obs, mask)`` (the ``agents.perudo``
-  players, ``StrategyPolicy``) is measured exactly; any other is taken at its ``act_batch``
-  answer, so a sampling policy without probabilities is measured as that one draw (the
-  registered ``random`` player is one: measure uniform play with ``uniform_strategy()``);
+  information state; a policy with ``action_probabilities(obs, mask)``
+  (``policies.SupportsActionProbabilities``: the ``agents.perudo`` players, ``StrategyPolicy``)
+  is measured exactly; any other is taken at its ``act_batch`` answer, so a sampling policy
+  without probabilities is measured as that one draw (the registered ``random`` player is
+  one: measure uniform play with ``uniform_strategy()``);
 - a function ``(die, history) -> 181 probabilities`` (``history`` the tuple of bid actions);
 - an array (checked), such as ``uniform_strategy()``: every legal action alike.
 
@@ -43,6 +44,7 @@ import numpy as np
 from ..core.policies import BasePolicy, Policy, batch_actions, make_policy
 from .engine import Game
 from .observation import OBS_SIZE, bid_order, decode, encode
+from .policies import SupportsActionProbabilities
 from .rules import DUDO, FACES, NUM_ACTIONS, legal_mask
 
 PLAYERS = 2
@@ -205,9 +207,8 @@ def strategy(source: Policy | StrategyFunction | np.ndarray) -> np.ndarray:
     for die in range(1, FACES + 1):
         if isinstance(source, Policy):
             obs, masks = _views(die)
-            probabilities = getattr(source, "action_probabilities", None)
-            if probabilities is not None:
-                probs = probabilities(obs, masks)
+            if isinstance(source, SupportsActionProbabilities):
+                probs = source.action_probabilities(obs, masks)
             else:
                 probs = np.zeros(masks.shape)
                 probs[np.arange(len(obs)), batch_actions(source, obs, masks)] = 1.0

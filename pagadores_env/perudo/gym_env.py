@@ -57,10 +57,10 @@ import gymnasium as gym
 import numpy as np
 
 from ..core.checks import check_choice
-from ..core.opponents import Opponents, check_learner_seat, game_action, seat_opponents
+from ..core.opponents import GameHooks, Opponents, check_learner_seat, seat_opponents
 from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import check_scheme
-from ..core.single_agent import GAME_INDEX, MAX_SILENT_GAMES, SingleAgentEnv
+from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
 from .aec import RENDER_MODES, check_start, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
@@ -85,6 +85,7 @@ class PerudoGymEnv(SingleAgentEnv):
         self.num_players, self.dice = check_start(num_players, dice)
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
         self.opponents = seat_opponents(opponents, self.num_players, self.dice, game=GAME)
+        self._hooks = GameHooks(self.opponents)
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
@@ -140,6 +141,5 @@ class PerudoGymEnv(SingleAgentEnv):
             else:
                 who = game.current
                 mask = legal_mask(game.bid_action, game.total_dice, game.palifico)
-                game.apply_action(game_action(self._policy_of[who], GAME_INDEX, who,
-                                              encode(game, who), mask))
+                game.apply_action(self._decide_of[who](encode(game, who), mask))
         self._done = True

@@ -32,6 +32,7 @@ import numpy as np
 from ...core.checks import check_int
 from ...core.policies import BasePolicy, Policy, batch_actions
 from ..observation import OBS_SIZE, ObsFields, encode_batch
+from ..policies import SupportsActFields, SupportsThrowProbabilities
 from ..rules import MAX_CARDS
 from .decisions import (
     GRID,
@@ -56,25 +57,36 @@ BATCH_ROWS = 1 << 16
 def _ask(policy: Policy, obs: np.ndarray | None = None, fields: ObsFields | None = None
          ) -> np.ndarray:
     """``policy``'s choice at every row: observation rows ``obs``, or their integers
-    ``fields`` (passed as they are to a policy with ``act_fields``, which then skips writing
-    and reading the vectors; encoded for the others). A stochastic policy gives its
-    probabilities of throwing again, so its mixture is evaluated exactly."""
-    probabilities = getattr(policy, "throw_probabilities", None)
-    act_fields = getattr(policy, "act_fields", None)
+    ``fields`` (passed as they are to a policy with ``act_fields``, ``SupportsActFields``,
+    which then skips writing and reading the vectors; encoded for the others). A stochastic
+    policy gives its probabilities of throwing again (``SupportsThrowProbabilities``), so its
+    mixture is evaluated exactly."""
+    mixed = isinstance(policy, SupportsThrowProbabilities)
     if obs is None:
         assert fields is not None  # one of the two is given
-        if probabilities is not None or act_fields is None:
-            obs = encode_batch(fields)
-    count = len(obs) if obs is not None else len(fields.my_strength)  # type: ignore[union-attr]
-    mask = np.ones((count, 2), dtype=np.int8)
-    if probabilities is not None:  # a stochastic policy: evaluate its mixture exactly
-        p = np.asarray(probabilities(obs, mask), dtype=float)
+        if not mixed and isinstance(policy, SupportsActFields):
+            count = len(fields.my_strength)
+            return _actions(policy, policy.act_fields(fields, _open(count)), count)
+        obs = encode_batch(fields)
+    count = len(obs)
+    if isinstance(policy, SupportsThrowProbabilities):  # evaluate its mixture exactly
+        p = np.asarray(policy.throw_probabilities(obs, _open(count)), dtype=float)
         if p.shape != (count,) or not ((p >= 0) & (p <= 1)).all():
             raise ValueError(f"policy {policy!r} must give each of {count} rows a "
                              f"probability of throwing again in [0, 1]; got shape {p.shape}")
         return p
-    actions = np.asarray(act_fields(fields, mask) if obs is None  # type: ignore[misc]
-                         else batch_actions(policy, obs, mask))
+    return _actions(policy, batch_actions(policy, obs, _open(count)), count)
+
+
+def _open(count: int) -> np.ndarray:
+    """The masks of ``count`` rows at which both actions are legal (R3.6: every decision)."""
+    return np.ones((count, 2), dtype=np.int8)
+
+
+def _actions(policy: Policy, answers: np.ndarray, count: int) -> np.ndarray:
+    """``policy``'s ``answers`` to ``count`` rows as booleans (throw again), or ``ValueError``
+    unless they are one 0 (stop) or 1 (throw again) per row."""
+    actions = np.asarray(answers)
     if actions.shape != (count,) or not np.isin(actions, (0, 1)).all():
         raise ValueError(
             f"policy {policy!r} must answer each of {count} rows with 0 (stop) or "
@@ -88,7 +100,7 @@ def policy_table(policy: Policy | PolicyTable, cards: int = MAX_CARDS) -> Policy
     if isinstance(policy, PolicyTable):
         return policy
     cards = check_cards(cards)
-    table = PolicyTable.empty(cards, mixed=hasattr(policy, "throw_probabilities"))
+    table = PolicyTable.empty(cards, mixed=isinstance(policy, SupportsThrowProbabilities))
     role, used, strength, limit, score = GRID.T
     ins = role == INSTEKER
     positions = [(a, b) for a in range(1, cards + 1) for b in range(1, cards + 1)]

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...core.policies import Policy, batch_actions, make_policy
+from ...core.policies import Policy, SupportsForSeat, batch_actions, make_policy
 from ...core.seeding import spawned_rng, spawned_seeds
 from .game import VectorGame
 from .tables import seat_tables
@@ -126,9 +126,11 @@ def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
 
 def seated(player: Policy, seat: int, num_players: int) -> Policy:
     """Who plays ``player``'s games at ``seat`` of a ``num_players`` table: its copy for that
-    seat if it offers ``for_seat`` (which refuses a seat it cannot play), else itself."""
-    for_seat = getattr(player, "for_seat", None)
-    return player if for_seat is None else for_seat(seat, num_players)
+    seat if it offers ``for_seat`` (``core.policies.SupportsForSeat``; it refuses a seat it
+    cannot play), else itself."""
+    if isinstance(player, SupportsForSeat):
+        return player.for_seat(seat, num_players)
+    return player
 
 
 def seat_players(players: Sequence[Policy], num_players: int) -> tuple[list[Policy], np.ndarray]:

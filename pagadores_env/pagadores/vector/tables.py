@@ -3,7 +3,7 @@
 A policy whose decisions depend only on the facts of ``kernel.TABLE_SHAPE`` — whether it fixes
 the throw limit (R3.2), its throws used, its throw's strength, the score to beat (R3.5),
 whether it holds its last card, whether another seat does — says so with the class attribute
-``table_facts = True`` (the policy protocol, ``core.policies``). ``decision_table(policy)`` asks
+``table_facts = True`` (``core.policies.DeclaresTableFacts``). ``decision_table(policy)`` asks
 its ``act_batch`` once about every combination of those facts and keeps the answers; the
 batch engine then looks that seat's decisions up inside the kernel instead of stopping for
 them (``VectorGame.play_by_tables``): the VecEnv's opponents and the batch evaluator's players
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.policies import Policy, batch_actions
+from ...core.policies import BasePolicy, DeclaresTableFacts, Policy, batch_actions
 from ..observation import ObsFields, encode_batch
 from ..rules import MAX_CARDS, MAX_THROWS
 from .kernel import TABLE_SHAPE, TABLE_SIZE
@@ -58,9 +58,11 @@ def questions() -> np.ndarray:
 
 def decision_table(policy: Policy) -> np.ndarray | None:
     """``policy``'s answer (0 stop, 1 throw again) to every entry of ``TABLE_SHAPE``, as
-    ``uint8``, if it declares ``table_facts``; else ``None``. ``ValueError`` if it answers
-    anything but 0 or 1."""
-    if not getattr(policy, "table_facts", False):
+    ``uint8``, if it declares ``table_facts = True`` (``core.policies.DeclaresTableFacts``);
+    else ``None``. ``ValueError`` if it answers anything but 0 or 1."""
+    facts = (policy.table_facts if isinstance(policy, DeclaresTableFacts)
+             else BasePolicy.table_facts)
+    if not facts:
         return None
     masks = np.ones((TABLE_SIZE, 2), bool)  # R3.6: both actions are legal at a decision
     answers = np.asarray(batch_actions(policy, questions(), masks))
