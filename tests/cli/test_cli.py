@@ -15,7 +15,7 @@ from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
 from pagadores_env.core import atomic
 
-CONFIGS = Path(__file__).parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -21,9 +21,8 @@ from pagadores_train.selfplay import (
     priority_weights,
 )
 from pagadores_train.settings import ConfigError
-
-from .test_agents import real_decisions
-from .test_train import CONFIGS, tiny
+from tests.agents.test_agents import real_decisions
+from tests.train.test_train import CONFIGS, tiny
 
 
 def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:

@@ -19,7 +19,7 @@ from pagadores_train.sb3 import hyperparams, train
 from pagadores_train.settings import ConfigError
 from pagadores_train.yardstick import learner_exact
 
-CONFIGS = Path(__file__).parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
 
 

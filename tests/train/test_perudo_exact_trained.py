@@ -17,7 +17,7 @@ from pagadores_train.config import config_from_dict, load_config
 from pagadores_train.perudo import EXACT_NOTE, exact_measures
 from pagadores_train.sb3 import train
 
-CONFIGS = Path(__file__).parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 #: The probabilistic bidder's exact exploitability in the 1-die game.
 BIDDER = exact.exploitability(make_policy("probabilistic", game="perudo", seed=0))
 

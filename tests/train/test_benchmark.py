@@ -30,7 +30,7 @@ from pagadores_train.benchmark import (
 )
 from pagadores_train.benchmark_stats import PLOTS, SUMMARY, read_trials, write_summary
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "benchmark" / "smoke.yaml"
 #: What must agree between backends: everything a trial measured, not its timings.
 MEASURED = ("task", "algo", "seed", "score", "score_ci", "raw", "timesteps")

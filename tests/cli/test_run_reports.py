@@ -19,11 +19,11 @@ from pagadores_env.core.atomic import WriteError
 from pagadores_train import reports
 from pagadores_train.sb3 import train
 from pagadores_train.selfplay import SnapshotPool
-from tests.test_published_results import TABLE
-from tests.test_run_lock import config_file
-from tests.test_selfplay import tiny_model
-from tests.test_train import rows
-from tests.test_train_recovery import base
+from tests.cli.test_run_lock import config_file
+from tests.package.test_published_results import TABLE
+from tests.train.test_selfplay import tiny_model
+from tests.train.test_train import rows
+from tests.train.test_train_recovery import base
 
 
 def phase_lines(out: str, label: str) -> list[str]:

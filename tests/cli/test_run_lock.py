@@ -22,7 +22,7 @@ from pagadores_train.lock import LOCK, FolderInUse, hold_run_folder
 from pagadores_train.rllib import train as rllib_train
 from pagadores_train.rllib_config import rllib_config_from_dict
 from pagadores_train.sb3 import train
-from tests.test_train_recovery import base, eval_steps
+from tests.train.test_train_recovery import base, eval_steps
 
 HOST = socket.gethostname()
 
@@ -114,7 +114,7 @@ def test_a_benchmark_folder_in_use_is_refused_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench"
     out.mkdir()
-    suite = Path(__file__).parent.parent / "configs" / "benchmark" / "smoke.yaml"
+    suite = Path(__file__).resolve().parents[2] / "configs" / "benchmark" / "smoke.yaml"
     with hold_run_folder(out), pytest.raises(SystemExit) as stop:
         benchmark_cli.main([str(suite), "--out", str(out), "--no-progress"])
     assert stop.value.code == 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUOTE = re.compile(r"<!-- results: (?P<file>\S+) -->\n```text\n(?P<table>.*?)```", re.S)
 TABLE = re.compile(r"```text\n(?P<table>.*?)```", re.S)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Repository folder → the package name it installs as (pyproject's package-dir).
 PACKAGES = {"pagadores_env": "pagadores_env", "agents": "pagadores_agents",
             "train": "pagadores_train", "cli": "pagadores_cli"}

@@ -19,7 +19,7 @@ from pagadores_train.config import load_config, save_config
 from pagadores_train.run_folder import Interrupted, RunError
 from pagadores_train.sb3 import train
 from pagadores_train.settings import ConfigError
-from tests.test_train import CONFIGS, rows, tiny
+from tests.train.test_train import CONFIGS, rows, tiny
 
 # tiny(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
 STEPS_0_TO_512 = [0, 0, 256, 256, 512, 512]

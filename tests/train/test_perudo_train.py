@@ -24,7 +24,7 @@ from pagadores_train.reports import read_rows
 from pagadores_train.sb3 import train
 from pagadores_train.settings import ConfigError
 
-CONFIGS = Path(__file__).parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = {"env": {"game": "perudo", "dice": 2, "shaping": 0.1},
         "algo": {"hyperparams": {"n_steps": 16, "batch_size": 32, "n_epochs": 1}},
         "vec_env": {"n_envs": 2}, "total_timesteps": 64, "checkpoint_every": 1000,

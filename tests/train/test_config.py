@@ -17,7 +17,7 @@ from pagadores_train.config import (
 from pagadores_train.rllib_config import is_rllib_config, load_rllib_config
 from pagadores_train.settings import ConfigError, describe
 
-SHIPPED = sorted((Path(__file__).parent.parent / "configs").glob("*.yaml"))
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
 #: RLlib configs (an ``rllib:`` section) have their own schema (pagadores_train.rllib).
 RLLIB_CONFIGS = [p for p in SHIPPED if is_rllib_config(p)]
 CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS]
@@ -46,7 +46,7 @@ def test_every_shipped_config_loads_and_validates(path: Path) -> None:
 
 
 def test_default_config_is_the_main_job() -> None:
-    config = load_config(Path(__file__).parent.parent / "configs" / "default.yaml")
+    config = load_config(Path(__file__).resolve().parents[2] / "configs" / "default.yaml")
     assert (config.algo.name, config.env.num_players, config.env.opponents) == (
         "MaskablePPO", 2, ["sensible"])
 
