@@ -14,27 +14,12 @@ from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
 from pagadores_env.core.policies import make_policy, registered_policies
 from pagadores_env.pagadores.observation import OBS_SIZE, encode
 from pagadores_env.pagadores.rules import THROWS, classify
-from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_start, random_step
+from tests.decisions import real_decisions
+from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_step
 
 BOTH = np.array([1, 1], dtype=np.int8)
 SPECS = ["random", "stop-first", "always-throw", "threshold", "threshold:min_strength=20",
          "threshold:min_points=200", "sensible", "lookahead"]
-
-
-def real_decisions(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Observations of real decision nodes from random play on random tables (2–6 seats,
-    uneven card counts), each with a mask: mostly both actions, some with one forbidden."""
-    rng = random.Random(seed)
-    obs: list[np.ndarray] = []
-    while len(obs) < count:
-        game = random_start(rng)
-        p_again = rng.random()
-        while not game.is_terminal() and len(obs) < count:
-            if game.is_decision_node():
-                obs.append(encode(game, game.current_player))
-            random_step(game, rng, p_again)
-    masks = np.array([rng.choice([(1, 1)] * 6 + [(1, 0), (0, 1)]) for _ in obs], dtype=np.int8)
-    return np.stack(obs), masks
 
 
 def decide(policy, script, cards=10, num_players=2) -> int:

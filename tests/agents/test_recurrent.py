@@ -10,7 +10,7 @@ import pytest
 
 from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
 from pagadores_env.core.policies import make_policy
-from tests.agents.test_agents import real_decisions
+from tests.decisions import real_decisions
 
 
 @pytest.fixture(scope="module")

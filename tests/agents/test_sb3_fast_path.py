@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pagadores_env.core.policies import make_policy
-from tests.agents.test_agents import real_decisions
+from tests.decisions import real_decisions
 
 
 @pytest.mark.parametrize("algo", ["maskable_ppo", "ppo", "a2c"])

@@ -13,16 +13,16 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
+
+pytest.importorskip("sb3_contrib")
 
 from pagadores_cli import benchmark as benchmark_cli
 from pagadores_cli.train import main
-from pagadores_train.config import save_config
 from pagadores_train.lock import LOCK, FolderInUse, hold_run_folder
 from pagadores_train.rllib import train as rllib_train
 from pagadores_train.rllib_config import rllib_config_from_dict
 from pagadores_train.sb3 import train
-from tests.train.test_train_recovery import base, eval_steps
+from tests.train.runs import base, config_file, eval_steps
 
 HOST = socket.gethostname()
 
@@ -32,15 +32,6 @@ def gone_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
     return child.pid
-
-
-def config_file(tmp_path: Path, timesteps: int = 256) -> Path:
-    path = tmp_path / "smoke.yaml"
-    save_config(base(tmp_path, timesteps), path)
-    data = yaml.safe_load(path.read_text())
-    data["name"] = "default"
-    path.write_text(yaml.safe_dump(data))
-    return path
 
 
 def test_a_run_folder_in_use_is_refused_in_one_line_and_left_alone(

@@ -14,16 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+pytest.importorskip("sb3_contrib")
+
 from pagadores_cli.train import main
 from pagadores_env.core.atomic import WriteError
 from pagadores_train import reports
 from pagadores_train.sb3 import train
 from pagadores_train.selfplay import SnapshotPool
-from tests.cli.test_run_lock import config_file
-from tests.package.test_published_results import TABLE
-from tests.train.test_selfplay import tiny_model
-from tests.train.test_train import rows
-from tests.train.test_train_recovery import base
+from tests.readme import TABLE
+from tests.train.runs import base, config_file, rows, tiny_model
 
 
 def phase_lines(out: str, label: str) -> list[str]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.readme import TABLE
+
 ROOT = Path(__file__).resolve().parents[2]
 QUOTE = re.compile(r"<!-- results: (?P<file>\S+) -->\n```text\n(?P<table>.*?)```", re.S)
-TABLE = re.compile(r"```text\n(?P<table>.*?)```", re.S)
 
 
 def quotes() -> list[tuple[str, str]]:

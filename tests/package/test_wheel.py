@@ -13,7 +13,6 @@ from a folder whose ``train.py`` and ``agents/__init__.py`` raise when imported,
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.readme import TRAINING_STEPS, readme_snippets
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Repository folder → the package name it installs as (pyproject's package-dir).
 PACKAGES = {"pagadores_env": "pagadores_env", "agents": "pagadores_agents",
@@ -31,17 +32,11 @@ PACKAGES = {"pagadores_env": "pagadores_env", "agents": "pagadores_agents",
 TRAPS = {"train.py": "raise ImportError('the user\\'s train.py was imported')\n",
          "agents/__init__.py": "raise ImportError('the user\\'s agents/ was imported')\n",
          "cli/__init__.py": "raise ImportError('the user\\'s cli/ was imported')\n"}
-TRAINING_STEPS = 300  # instead of the README's 50_000: enough to run one learn() through
 #: Files besides the package folders that the build reads.
 BUILD_FILES = ("pyproject.toml", "README.md", "LICENSE")
-#: One torch thread: two threads on a busy 2-core machine make one learn() ~15× slower.
-ENVIRONMENT = os.environ | {"OMP_NUM_THREADS": "1"}
-
-
-def readme_snippets() -> list[str]:
-    """The README's ```python blocks, the training one shortened to a few hundred steps."""
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-    return [block.replace(".learn(50_000)", f".learn({TRAINING_STEPS})") for block in blocks]
+#: One torch thread: two threads on a busy 2-core machine make one learn() ~15× slower. No
+#: PYTHONPATH: a path to a checkout there would import our packages from it, not the wheel.
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"OMP_NUM_THREADS": "1"}
 
 
 def run(command: list[str | Path], cwd: Path) -> subprocess.CompletedProcess[str]:

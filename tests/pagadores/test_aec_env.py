@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from pagadores_cli import bench
 from pagadores_env import Game, IllegalMoveError, pagadores_v1
 from pagadores_env.pagadores import picture
 from pagadores_env.pagadores.dice import DICE_BLOCK
@@ -634,18 +633,3 @@ def test_render_without_a_render_mode_says_so_in_one_line(make):
     [warning] = caught
     assert "\n" not in str(warning.message)
     assert "render_mode='ansi', 'human' or 'rgb_array'" in str(warning.message)
-
-
-# ---------------------------------------------------------------- benchmark smoke test
-def test_bench_main_prints_the_headline_json(capsys):
-    assert bench.main(["--section", "aec", "--json", "--seconds", "0.02", "--rounds", "1"]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert result["aec_agent_steps_per_s"] > 0
-    assert set(result["aec_rates"]) >= {f"pagadores_v1/{n}p/{s}" for n in (2, 4, 6)
-                                        for s in ("env()", "raw_env")}
-
-
-def test_bench_table_lists_every_case(capsys):
-    assert bench.main(["--section", "aec", "--seconds", "0.02", "--rounds", "1"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("pagadores_v1") == 6 and "steps/s" in out

@@ -19,7 +19,7 @@ from pagadores_env.pagadores import picture
 from pagadores_env.pagadores.gym_env import MAX_SILENT_GAMES, PagadoresGymEnv
 from pagadores_env.pagadores.observation import OBS_SIZE, encode
 from pagadores_env.pagadores.render import render_table
-from tests.package.test_wheel import readme_snippets
+from tests.readme import readme_snippets
 
 
 def make(**kwargs) -> PagadoresGymEnv:

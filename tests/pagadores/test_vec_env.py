@@ -175,20 +175,6 @@ def test_evaluate_batch_rotates_seats() -> None:
         evaluate_batch(["random"], 2, 10)
 
 
-def test_bench_vector_reports_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    """The benchmark script runs and prints its summary as JSON (numbers not judged here)."""
-    import json
-
-    from pagadores_cli.bench import main
-    from pagadores_cli.bench_vector import vector_decisions
-
-    assert main(["--section", "evaluate", "--games", "300", "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert summary["evaluate_2p_seconds"] > 0 and summary["evaluate_4p_cpu_seconds"] > 0
-    count, wall, cpu = vector_decisions(8, 3, seed=0)(0.01)
-    assert count % (16 * 8) == 0 and count > 0 and wall > 0 and cpu >= 0
-
-
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_table_opponents_play_the_games_they_play_when_asked(players: int) -> None:
     """With one game the dice are taken in the same order whoever decides, so opponents played

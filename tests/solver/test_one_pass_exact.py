@@ -1,6 +1,6 @@
 """One solver pass for a learner's NashConv and its wins against opponents: the same numbers
-as the separate passes, the learner asked about each decision once, and ``learner_cost``
-counting the rows the pass really asks."""
+as the separate passes, and the learner asked about each decision once. The yardstick built
+on it (``pagadores_train.yardstick``) is tested in ``tests/train/test_yardstick_one_pass.py``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 
 from pagadores_env.core.policies import BasePolicy, make_policy
-from pagadores_env.pagadores.solver import equilibrium, exact_evaluate_starts, nash_conv
+from pagadores_env.pagadores.solver import exact_evaluate_starts, nash_conv
 from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
-from pagadores_env.pagadores.solver.sweep import Sweep
-from pagadores_train import yardstick
 
 
 class Counting(BasePolicy):
@@ -56,38 +54,3 @@ def test_a_policy_in_several_variants_is_asked_once_per_decision() -> None:
     nash_conv_and_evaluate(learner, [[learner, other, other], [other, learner, other]], 3, 2)
     assert learner.rows == alone  # the lineups cost the learner nothing more
     assert other.rows > 0
-
-
-@pytest.mark.parametrize("table", [(3, 2), (3, [2, 2, 1]), (4, 1)])
-def test_learner_exact_is_one_pass_with_the_separate_numbers(table, monkeypatch) -> None:
-    n, cards = table
-    player = make_policy("lookahead")
-    opponents = ["sensible", "random"]
-    passes: list[int] = []
-
-    class Recorded(Sweep):
-        def run(self, progress=None) -> None:
-            super().run(progress)
-            passes.append(self.rows_asked)
-
-    monkeypatch.setattr(equilibrium, "Sweep", Recorded)
-    measured = yardstick.learner_exact(player, opponents, n, cards, seed=5)
-    assert passes == [yardstick.learner_cost(player, opponents, n, cards)]
-    monkeypatch.undo()
-    assert measured.nash_conv == pytest.approx(nash_conv(player, n, cards).total, abs=1e-12)
-    for spec in opponents:
-        separate = yardstick.learner_win(player, make_policy(spec, seed=5), n, cards)
-        assert measured.win_probability[spec] == pytest.approx(separate, abs=1e-12)
-        rotations = yardstick.lineup_exact([player, make_policy(spec, seed=5)],
-                                           [0] + [1] * (n - 1), cards, nash=False)
-        assert separate == pytest.approx(rotations.win_probability[0], abs=1e-12)
-
-
-def test_learner_cost_is_what_the_plan_asks_and_refuses_a_table_too_big() -> None:
-    player = make_policy("sensible")
-    one = yardstick.pass_cost([player], 3, 10)
-    # seat 0 asks the learner alone, the other two seats the learner and each opponent
-    assert yardstick.learner_cost(player, ["sensible"], 3, 10) == one + one * 2 // 3
-    assert yardstick.learner_cost(player, [], 3, 10) == one
-    with pytest.raises(ValueError, match="too big to compute NashConv of"):
-        yardstick.learner_cost(player, ["sensible"], 4, 10)

@@ -15,8 +15,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from pagadores_agents.optimal import OptimalPolicy
-from pagadores_cli.solve import main
 from pagadores_env.core.policies import BasePolicy, make_policy
 from pagadores_env.pagadores.engine import Action, Game
 from pagadores_env.pagadores.observation import OBS_SIZE, SLICES, encode
@@ -34,6 +32,7 @@ from pagadores_env.pagadores.solver import (
     win_probabilities,
 )
 from pagadores_env.pagadores.solver.decisions import GRID
+from tests.solver.caches import DAMAGES
 
 P = 1 / 216  # R7.2: every ordered outcome of three dice is equally likely
 
@@ -160,7 +159,7 @@ def _within_4_se(observed: float, exact: float, games: int) -> None:
 
 
 def test_monte_carlo_optimal_self_play_matches_the_solved_value() -> None:
-    optimal = OptimalPolicy(cards=3)
+    optimal = make_policy("optimal:cards=3")
     games = 3000
     observed = _wins([3, 2], 0, [optimal, optimal], games, seed=7)
     _within_4_se(observed, optimal.solution.win_probability(3, 2), games)
@@ -212,7 +211,7 @@ def test_optimal_play_cannot_be_exploited(solution10) -> None:
 
 
 def test_optimal_policy_from_observations_plays_the_solution(solution10) -> None:
-    match = win_probabilities(OptimalPolicy(cards=10), solution10.policy_table(), cards=10)
+    match = win_probabilities(make_policy("optimal:cards=10"), solution10.policy_table(), cards=10)
     assert match.win_first == pytest.approx(solution10.value, abs=1e-12)
     assert match.win_mean == pytest.approx(0.5, abs=1e-12)
 
@@ -302,7 +301,7 @@ def test_solve_rejects_impossible_cards(cards) -> None:
         solve_two_player(cards)
 
 
-# --------------------------------------------------------------------- cache and CLI
+# --------------------------------------------------------------------- cache
 def test_cache_round_trip_and_stale_files_are_resolved() -> None:
     path = cache_path(3)
     assert not path.exists()
@@ -315,22 +314,6 @@ def test_cache_round_trip_and_stale_files_are_resolved() -> None:
         TwoPlayerSolution.load(path)
     assert load_or_solve(3).value == first.value
     assert TwoPlayerSolution.load(path).value == first.value
-
-
-def _wrong_arrays(path) -> None:
-    """A well-formed file of the right version whose value tables have the wrong shape."""
-    with np.load(path) as data:
-        stored = {key: data[key] for key in data.files}
-    stored["win"] = stored["win"][:, :2]
-    np.savez_compressed(path, **stored)
-
-
-DAMAGES = {
-    "truncated": lambda path: path.write_bytes(path.read_bytes()[:300]),
-    "empty": lambda path: path.write_bytes(b""),
-    "garbage": lambda path: path.write_bytes(bytes(range(256)) * 40),
-    "wrong arrays": _wrong_arrays,
-}
 
 
 @pytest.fixture(params=sorted(DAMAGES))
@@ -347,12 +330,6 @@ def test_an_unreadable_cache_is_solved_again_and_rewritten(damaged_cache) -> Non
     assert load_or_solve(damaged_cache).value == solve_two_player(damaged_cache).value
     assert TwoPlayerSolution.load(cache_path(damaged_cache)).value == \
         solve_two_player(damaged_cache).value
-
-
-def test_solve_command_resolves_an_unreadable_cache(damaged_cache, capsys) -> None:
-    assert main(["--cards", str(damaged_cache)]) == 0
-    assert "solved now" in capsys.readouterr().out
-    TwoPlayerSolution.load(cache_path(damaged_cache))  # readable again
 
 
 def test_optimal_players_survive_an_unreadable_cache(damaged_cache) -> None:
@@ -375,38 +352,3 @@ def test_cache_files_get_the_umask_mode_and_leave_no_temporary_files() -> None:
     path = cache_path(2)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # not tempfile's 0600
     assert [p.name for p in path.parent.iterdir()] == [path.name]
-
-
-def test_solve_command_with_an_unwritable_cache_is_a_one_line_error(tmp_path, monkeypatch,
-                                                                    capsys) -> None:
-    blocker = tmp_path / "a file"
-    blocker.write_text("not a folder")
-    monkeypatch.setenv("PAGADORES_CACHE", str(blocker / "cache"))
-    assert main(["--cards", "2"]) == 2
-    captured = capsys.readouterr()
-    assert f"{solve_two_player(2).value:.10f}" in captured.out  # the result is still shown
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("pagadores solve: error: cannot write")
-    assert "PAGADORES_CACHE" in lines[0]
-    assert blocker.read_text() == "not a folder"
-    with pytest.warns(UserWarning, match="could not cache"):  # the library still answers
-        assert load_or_solve(2).value == solve_two_player(2).value
-
-
-def test_main_prints_the_game_value(capsys) -> None:
-    assert main(["--cards", "2"]) == 0
-    out = capsys.readouterr().out
-    assert f"{solve_two_player(2).value:.10f}" in out
-    assert "solved now" in out
-    assert main(["--cards", "2"]) == 0
-    assert "loaded from the cache" in capsys.readouterr().out
-
-
-# --------------------------------------------------------------------- the optimal player
-def test_optimal_policy_is_registered_and_refuses_other_table_sizes() -> None:
-    policy = make_policy("optimal:cards=2")
-    assert isinstance(policy, OptimalPolicy)
-    game = Game(3, 2)
-    game.apply_throw((2, 3, 4))
-    with pytest.raises(ValueError, match="2-seat observations, got \\[3\\] seats"):
-        policy.act(encode(game, game.current_player), np.ones(2, dtype=np.int8))

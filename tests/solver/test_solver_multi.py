@@ -19,8 +19,6 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from pagadores_cli import best_response as cli_best_response
-from pagadores_cli.best_response import main as best_response_main
 from pagadores_env.core.policies import BasePolicy, Policy, make_policy
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import OBS_SIZE, encode
@@ -308,7 +306,6 @@ FULL_VIEW_LIMITS = "2–3 players with up to 10 cards each, 4 players with up to
 @pytest.fixture
 def fixed_memory(monkeypatch) -> None:
     monkeypatch.setattr(cost, "memory_limit", lambda: LIMIT)
-    monkeypatch.setattr(cli_best_response, "memory_limit", lambda: LIMIT)
 
 
 @pytest.fixture
@@ -522,42 +519,6 @@ def test_the_documented_tables_fit() -> None:
     assert solve_cost((2,) * 4, keep=True).fits(LIMIT)
 
 
-# --------------------------------------------------------------------- command line
-@pytest.mark.parametrize(("args", "message"), [
-    (["--players", "6", "--cards", "3"],
-     "6 players with 3 cards each is too big to best-respond at exactly"),
-    (["--hero-seat", "7"], "--hero-seat must be an integer 0–2, got 7"),
-    (["--players", "7"], "--players must be an integer 2–6, got 7"),
-    (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
-    (["--opponent", "optimal"], "'optimal' plays 2-player games only"),
-    (["--opponent", "nobody"], "unknown policy 'nobody'"),
-])
-def test_command_line_errors_are_one_line(args, message, capsys, fixed_memory) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        best_response_main(args)
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("pagadores best-response: error: ") and message in err[-1]
-    assert all(line.startswith("usage:") or line.startswith(" ") for line in err[:-1])
-
-
-def test_command_line_options_have_help(capsys, fixed_memory) -> None:
-    with pytest.raises(SystemExit):
-        best_response_main(["--help"])
-    out = capsys.readouterr().out
-    for option in ("--players", "--cards", "--hero-seat", "--opponent"):
-        line = next(line for line in out.splitlines() if line.strip().startswith(option))
-        assert len(line.split()) > 2 or option == "--hero-seat", line  # help text follows
-    assert "players at the table" in out and "the seat that best-responds" in out
-    # the limits for scripted opponents, which read the scores only through the lowest
-    assert cost.within_limits(asked=True) in " ".join(out.split())
-    assert "4 players with up to 7 cards each" in " ".join(out.split())
-
-
-def test_command_line_prints_the_value(capsys) -> None:
-    assert best_response_main(["--players", "3", "--cards", "1", "--opponent", "stop-first"]) == 0
-    out = capsys.readouterr().out
-    assert "3 players, 1 cards each, hero seat 0 vs stop-first: hero wins with probability" in out
 
 
 # --------------------------------------------------------------------- Solution inputs

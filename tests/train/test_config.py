@@ -443,8 +443,3 @@ def test_describe_lists_every_key() -> None:
         assert f"  {key} = " in text
 
 
-def test_train_help_lists_both_kinds_of_config_keys() -> None:
-    from pagadores_cli.train import build_parser
-
-    text = build_parser().format_help()
-    assert "algo.hyperparams" in text and "rllib.num_env_runners" in text

@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from pagadores_cli.main import main
 from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 from pagadores_train import evaluate as evaluation
 from pagadores_train import yardstick
@@ -114,20 +113,6 @@ def test_exact_true_beyond_the_solver_is_refused_before_any_game() -> None:
         evaluate_agents([Counting("sensible"), "random"], num_players=5, num_games=10,
                         cards=4, exact=True)
     assert Counting.calls == 0
-
-
-def test_the_command_line_computes_or_skips_on_request(capsys) -> None:
-    assert main(["evaluate", *LINEUP, "--players", "3", "--cards", "2", "--games", "30",
-                 "--exact"]) == 0
-    assert "exact win" in capsys.readouterr().out
-    assert main(["evaluate", *LINEUP, "--players", "3", "--cards", "2", "--games", "30",
-                 "--no-exact"]) == 0
-    out = capsys.readouterr().out
-    assert "exact win" not in out and "exact:" not in out
-    with pytest.raises(SystemExit) as exit_:
-        main(["evaluate", *LINEUP, "--players", "3", "--exact", "--no-exact"])
-    assert exit_.value.code == 2
-    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_a_learner_is_measured_against_each_opponent_and_in_every_seat() -> None:

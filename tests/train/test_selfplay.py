@@ -6,6 +6,9 @@ import json
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")
+
 import torch
 from sb3_contrib import MaskablePPO
 
@@ -21,15 +24,8 @@ from pagadores_train.selfplay import (
     priority_weights,
 )
 from pagadores_train.settings import ConfigError
-from tests.agents.test_agents import real_decisions
-from tests.train.test_train import CONFIGS, tiny
-
-
-def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:
-    """An untrained MaskablePPO with a small network, on a VecEnv of ``num_players``."""
-    env = PagadoresVecEnv(2, num_players=num_players, opponents="random", seed=seed)
-    return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=32, batch_size=32,
-                       policy_kwargs={"net_arch": [8]})
+from tests.decisions import real_decisions
+from tests.train.runs import CONFIGS, tiny, tiny_model
 
 
 def scramble(model: MaskablePPO, seed: int) -> None:

@@ -3,41 +3,23 @@ one longer run proving the agent learns (marked slow; ~1 min on 2 cores)."""
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("sb3_contrib")
+
 import torch
 from sb3_contrib import MaskablePPO
 
-from pagadores_cli.train import main
 from pagadores_train.config import Config, config_from_dict, load_config
 from pagadores_train.sb3 import hyperparams, train
 from pagadores_train.settings import ConfigError
 from pagadores_train.yardstick import learner_exact
-
-CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
-
-
-def tiny(config: Config, out: Path, timesteps: int, **changes: Any) -> Config:
-    """``config`` shrunk to run in seconds: few envs, short rollouts, few evaluation games."""
-    data = config.to_dict()
-    hyper = data["algo"]["hyperparams"]
-    if data["algo"]["name"] in ON_POLICY:
-        hyper["n_steps"] = 64
-    if "batch_size" in hyper:
-        hyper["batch_size"] = 64
-    if data["algo"]["name"] == "DQN":
-        hyper |= {"learning_starts": 64, "buffer_size": 2000, "target_update_interval": 100}
-    data |= {"total_timesteps": timesteps, "output_dir": str(out), "checkpoint_every": 256,
-             "progress_bar": False, "vec_env": {"n_envs": 2, "kind": "dummy"},
-             "eval": {"every": 256, "games": 20, "final_games": 20,
-                      "opponents": ["random", "sensible"], "exact": False}}
-    return config_from_dict(data | changes, name=config.name)
+from tests.train.runs import CONFIGS, rows, tiny
 
 
 def test_the_batch_vec_env_trains_reproducibly(tmp_path: Path) -> None:
@@ -52,11 +34,6 @@ def test_the_batch_vec_env_trains_reproducibly(tmp_path: Path) -> None:
         model = MaskablePPO.load(result.run_dir / "model.zip", device="cpu")
         params.append(torch.nn.utils.parameters_to_vector(model.policy.parameters()))
     assert torch.equal(params[0], params[1])
-
-
-def rows(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def test_a_run_writes_every_artifact_and_resumes(tmp_path: Path) -> None:
@@ -197,19 +174,6 @@ def test_subprocess_envs_train_like_dummy_envs(tmp_path: Path) -> None:
     for x, y in zip(params(dummy.run_dir / "model.zip"), params(subproc.run_dir / "model.zip"),
                     strict=True):
         assert torch.equal(x, y)
-
-
-def test_command_line_override_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                         ) -> None:
-    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 10_000)
-    path = tmp_path / "smoke.yaml"
-    from pagadores_train.config import save_config
-
-    save_config(config, path)
-    assert main([str(path), "--timesteps", "128", "--name", "cli", "--no-progress"]) == 0
-    out = capsys.readouterr().out
-    assert "128 timesteps" in out and "sensible" in out and "95% CI" in out
-    assert load_config(tmp_path / "cli" / "config.yaml").total_timesteps == 128
 
 
 @pytest.mark.slow

@@ -1,36 +1,36 @@
 """The training run keeps user data safe and recovers: ``--fresh`` removes only run files of
 ours, a kill or Ctrl-C loses no evaluation, damaged checkpoints fall back to a good one, a
-refused config changes nothing, and the command line says what it does (issue 8)."""
+refused config changes nothing, and a run says what it does (issue 8). What the ``pagadores
+train`` command says and exits with is in ``tests/cli/test_train_command.py``."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from pagadores_cli.train import main
-from pagadores_train import callbacks, checkpoints, reports, sb3
+pytest.importorskip("stable_baselines3")
+
+from pagadores_train import reports
 from pagadores_train.config import load_config, save_config
 from pagadores_train.run_folder import Interrupted, RunError
 from pagadores_train.sb3 import train
 from pagadores_train.settings import ConfigError
-from tests.train.test_train import CONFIGS, rows, tiny
+from tests.train.runs import (
+    CONFIGS,
+    STEPS_0_TO_512,
+    base,
+    eval_steps,
+    evaluate_failing_at,
+    rows,
+    tiny,
+    truncate,
+)
 
-# tiny(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
-STEPS_0_TO_512 = [0, 0, 256, 256, 512, 512]
-
-
-def base(out: Path, timesteps: int = 512, **changes: Any):
-    return tiny(load_config(CONFIGS / "default.yaml"), out, timesteps, **changes)
-
-
-def eval_steps(run: Path) -> list[int]:
-    return [int(r["timesteps"]) for r in rows(run / "eval.csv")]
+# base(): 2 dummy envs x 64 steps a rollout, checkpoint and evaluation every 256 steps.
 
 
 @pytest.fixture(scope="module")
@@ -48,36 +48,7 @@ def run(finished: Path, tmp_path: Path) -> Path:
     return tmp_path / "default"
 
 
-@pytest.fixture
-def smoke_yaml(tmp_path: Path) -> Path:
-    """A tiny config file whose runs go to ``tmp_path`` (run name: ``smoke``)."""
-    path = tmp_path / "smoke.yaml"
-    save_config(base(tmp_path), path)
-    data = yaml.safe_load(path.read_text())
-    del data["name"]
-    path.write_text(yaml.safe_dump(data))
-    return path
-
-
 # --------------------------------------------------------------------------- item 1: --fresh
-@pytest.mark.parametrize("name", [".", "../victim"])
-def test_fresh_with_a_path_as_name_is_refused_and_deletes_nothing(
-        name: str, tmp_path: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "runs"
-    (out / "other-run").mkdir(parents=True)
-    (out / "other-run" / "model.zip").write_bytes(b"precious")
-    (tmp_path / "victim").mkdir()
-    (tmp_path / "victim" / "thesis.tex").write_text("years of work")
-    code = main([str(smoke_yaml), "--output-dir", str(out), "--name", name, "--fresh",
-                 "--no-progress"])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.startswith("pagadores train: error: name must be a plain folder name")
-    assert len(err.strip().splitlines()) == 1
-    assert (out / "other-run" / "model.zip").read_bytes() == b"precious"
-    assert (tmp_path / "victim" / "thesis.tex").read_text() == "years of work"
-
-
 def test_fresh_removes_only_what_a_run_wrote(run: Path) -> None:
     (run / "notes.txt").write_text("mine")
     (run / "checkpoints" / "keep.txt").write_text("mine too")
@@ -120,28 +91,12 @@ def test_a_folder_with_only_other_files_is_used_and_they_stay(tmp_path: Path) ->
 
 
 # --------------------------------------------------------------------------- item 3: eval.csv
-def _evaluate_failing_at(step: int, error: BaseException,
-                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the evaluation during training at ``step`` raise ``error`` (a kill or Ctrl-C in
-    the middle of it), once."""
-    real = callbacks.evaluate_model
-    state = {"armed": True}
-
-    def evaluate_model(model: Any, config: Any, games: int, final: bool = False,
-                       **reporting: Any) -> Any:
-        if state["armed"] and model.num_timesteps == step:
-            state["armed"] = False
-            raise error
-        return real(model, config, games, final=final, **reporting)
-    monkeypatch.setattr(callbacks, "evaluate_model", evaluate_model)
-
-
 def test_a_kill_during_an_evaluation_loses_no_row(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """checkpoint_every = eval.every: the checkpoint at 512 must not be saved before the
     evaluation at 512, or the resumed run never evaluates 512."""
     config = base(tmp_path, 768)
-    _evaluate_failing_at(512, RuntimeError("killed"), monkeypatch)
+    evaluate_failing_at(512, RuntimeError("killed"), monkeypatch)
     with pytest.raises(RuntimeError, match="killed"):
         train(config)
     run = tmp_path / "default"
@@ -162,7 +117,7 @@ def test_an_evaluation_missing_at_the_resume_step_is_done_first(run: Path) -> No
 def test_ctrl_c_during_an_evaluation_checkpoints_and_the_resume_redoes_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = base(tmp_path, 768)
-    _evaluate_failing_at(512, KeyboardInterrupt(), monkeypatch)
+    evaluate_failing_at(512, KeyboardInterrupt(), monkeypatch)
     with pytest.raises(Interrupted) as stop:
         train(config)
     assert stop.value.timesteps == 512
@@ -198,15 +153,11 @@ def test_a_smaller_total_than_the_run_has_passed_is_refused(run: Path) -> None:
 
 
 # --------------------------------------------------------------------------- item 5: damage
-def _truncate(path: Path) -> None:
-    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-
-
 @pytest.mark.parametrize(("damage", "problem", "resumed_from"), [
     (lambda c: (c / "latest.json").write_text(""),
      "latest.json is damaged (empty or not a checkpoint record)", 512),
     (lambda c: (c / "latest.json").unlink(), "latest.json is missing", 512),
-    (lambda c: _truncate(c / "model_512_steps.zip"),
+    (lambda c: truncate(c / "model_512_steps.zip"),
      "model_512_steps.zip is damaged (it does not load)", 256),
     (lambda c: (c / "model_512_steps.zip").unlink(), "model_512_steps.zip is missing", 256),
 ])
@@ -223,22 +174,6 @@ def test_a_damaged_checkpoint_falls_back_to_the_newest_good_one(
     assert f"resuming from step {resumed_from} in {run}" in out
     assert result.timesteps == 768
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
-
-
-def test_with_no_good_checkpoint_the_error_is_one_line(
-        run: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for zip_path in (run / "checkpoints").glob("model_*_steps.zip"):
-        _truncate(zip_path)
-    (run / "checkpoints" / "latest.json").write_text("")
-    listing = sorted(p.name for p in (run / "checkpoints").iterdir())
-    code = main([str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
-                 "--no-progress"])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.startswith(f"pagadores train: error: {run} has no usable checkpoint (")
-    assert "model_256_steps.zip is damaged" in err and "--fresh" in err
-    assert len(err.strip().splitlines()) == 1
-    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == listing
 
 
 @pytest.mark.parametrize("victim", ["latest.json", "model_768_steps.zip"])
@@ -302,65 +237,7 @@ def test_a_folder_without_a_checkpoint_is_not_a_run_to_protect(tmp_path: Path) -
         ("0", "random"), ("0", "sensible")]
 
 
-# --------------------------------------------------------------------------- item 10: Ctrl-C
-def test_ctrl_c_prints_the_resume_command_and_exits_130(
-        tmp_path: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _evaluate_failing_at(256, KeyboardInterrupt(), monkeypatch)
-    args = [str(smoke_yaml), "--timesteps", "512", "--fresh", "--no-progress"]
-    assert main(args) == 130
-    err = capsys.readouterr().err
-    assert err == (f"interrupted: checkpoint saved at step 256; resume with: pagadores train "
-                   f"{smoke_yaml} --timesteps 512 --no-progress\n")
-    resume = err.split("resume with: pagadores train ")[1].split()
-    assert main(resume) == 0
-    assert "resuming from step 256" in capsys.readouterr().out
-    assert eval_steps(tmp_path / "smoke") == STEPS_0_TO_512
-
-
-def test_a_second_ctrl_c_during_the_checkpoint_leaves_the_last_one(
-        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _evaluate_failing_at(768, KeyboardInterrupt(), monkeypatch)
-
-    def save(self: Any, model: Any) -> None:
-        raise KeyboardInterrupt  # the second Ctrl-C, while saving after the first
-    monkeypatch.setattr(checkpoints.CheckpointEvery, "save", save)
-    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
-            "--timesteps", "1024"]
-    assert main(args) == 130
-    assert capsys.readouterr().err == (
-        "interrupted: the last checkpoint stands; resume with: pagadores train "
-        f"{smoke_yaml} --timesteps 1024 --name default --output-dir {run.parent}\n")
-    assert json.loads((run / "checkpoints" / "latest.json").read_text())["timesteps"] == 512
-
-
-def test_ctrl_c_before_the_run_starts_changes_nothing(
-        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    def interrupted(*args: Any) -> Any:
-        raise KeyboardInterrupt
-    monkeypatch.setattr(sb3, "make_vec_env", interrupted)
-    listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
-    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent), "--fresh"]
-    assert main(args) == 130
-    assert capsys.readouterr().err == (
-        "interrupted before the run started; start it again with: pagadores train "
-        f"{smoke_yaml} --name default --output-dir {run.parent} --fresh\n")
-    assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == listing
-
-
 # --------------------------------------------------------------------------- item 15 and more
-def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["--help"])
-    assert capsys.readouterr().out.startswith("usage: pagadores train ")
-    with pytest.raises(SystemExit) as exit_:
-        main(["x.yaml", "--timesteps", "many"])
-    assert exit_.value.code == 2
-    assert "pagadores train: error: argument --timesteps" in capsys.readouterr().err
-
-
 def training_lines(out: str) -> list[str]:
     """The training phase's status lines (``pagadores_train.progress``, bars off), without
     their elapsed time."""

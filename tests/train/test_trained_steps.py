@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("stable_baselines3")
+
 import torch
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.vec_env import DummyVecEnv
@@ -18,7 +21,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from pagadores_train.config import Config, algorithm_class, load_config
 from pagadores_train.run_folder import Interrupted
 from pagadores_train.sb3 import train
-from tests.train.test_train import CONFIGS, rows, tiny
+from tests.train.runs import CONFIGS, rows, tiny
 
 #: Per config: its rollout in steps under ``tiny`` (2 envs; MaskablePPO n_steps 64, DQN
 #: train_freq 4) and a schedule of a few rollouts (DQN's first updates come at step 64,
