@@ -430,6 +430,7 @@ def test_every_policy_reads_the_lowest_only_unless_it_declares_more() -> None:
 
 
 # ---------------------------------------------------------------- the equilibrium player
+@pytest.mark.slow
 def test_two_player_equilibrium_plays_exactly_as_optimal_on_the_decision_grid(
         private_cache) -> None:
     from pagadores_env.pagadores.solver.decisions import grid_observations

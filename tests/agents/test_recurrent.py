@@ -53,6 +53,7 @@ def test_act_batch_is_the_fresh_state_predict_of_every_row(saved_recurrent: Path
                                                                     strict=True)], want[:50])
 
 
+@pytest.mark.slow
 def test_carried_memory_would_answer_differently(saved_recurrent: Path) -> None:
     """The projection is a choice: the same model carrying its LSTM state through the rows
     answers some of them otherwise, so the equality above is not vacuous."""

@@ -18,8 +18,6 @@ pytest.importorskip("sb3_contrib")
 from pagadores_cli.main import main
 from tests.train.suites import GOOD, SMOKE, TASK, write_suite
 
-pytestmark = pytest.mark.slow
-
 
 def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture) -> None:
@@ -62,6 +60,7 @@ def _within(seconds: float, condition: Callable[[], Any]) -> Any:
     return result
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 def test_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
     """``pagadores benchmark`` killed outright (no chance to shut its pool down) leaves no

@@ -393,6 +393,7 @@ def test_nashconv_prints_the_python_apis_numbers(agents: list[str], solver_cache
     assert expected.total > 0.01  # none of these profiles is an equilibrium
 
 
+@pytest.mark.slow
 def test_nashconv_of_the_equilibrium_is_zero(solver_cache: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(["nashconv", "equilibrium", "--players", "4", "--cards", "1"],
@@ -414,6 +415,7 @@ def test_best_response_prints_the_python_apis_value(solver_cache: Path,
     assert f"hero wins with probability {expected:.10f}" in out
 
 
+@pytest.mark.slow
 def test_best_response_seats_the_equilibrium_at_four_players(
         solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from pagadores_env.pagadores.solver import solve
@@ -548,6 +550,7 @@ def test_a_refused_table_is_one_line_with_status_lines_asked_for(
     assert out == "" and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_exact_report_at_three_players_matches_the_solver(solver_cache: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
@@ -577,6 +580,7 @@ def test_every_shipped_agent_is_in_the_multiplayer_report() -> None:
     assert shipped_agents()[:len(SHIPPED)] == list(SHIPPED)
 
 
+@pytest.mark.slow
 def test_the_multiplayer_report_leaves_out_agents_that_need_a_path_without_a_word(
         solver_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(["exact", "--players", "3", "--cards", "1"], capsys)

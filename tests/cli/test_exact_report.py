@@ -62,6 +62,7 @@ class StopAt(BasePolicy):
 
 
 # ---------------------------------------------------------------- exact metrics
+@pytest.mark.slow
 def test_optimal_against_optimal_is_even_and_unexploitable() -> None:
     metrics = exact_metrics("optimal", "optimal", cards=10)
     assert set(metrics) == KEYS
@@ -83,6 +84,7 @@ def test_metrics_agree_with_the_solvers_own_functions() -> None:
     assert metrics["exploitability"] > 0.001  # sensible is not optimal
 
 
+@pytest.mark.slow
 def test_the_best_response_scores_100_percent_and_no_agent_more() -> None:
     response = best_response(policy_table(make_policy("sensible"), 3), 3).policy()
     assert exact_metrics(response, "sensible", cards=3)["percent_of_best_response"] == \
@@ -125,6 +127,7 @@ def test_stochastic_agents_without_probabilities_are_told_apart() -> None:
     assert yardstick("sensible", 2).exact
 
 
+@pytest.mark.slow
 def test_random_is_evaluated_exactly_as_its_mixture() -> None:
     """``random`` reports its probabilities, so its table holds 1/2 and its numbers are exact:
     the exact win probability of sensible against it matches a large seat-rotated Monte-Carlo
@@ -151,6 +154,7 @@ def test_bad_input_is_named(call, message) -> None:
 
 
 # ---------------------------------------------------------------- in pagadores_train.evaluate
+@pytest.mark.slow
 def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
     games = 4000
     result = evaluation.evaluate_agents(["threshold", "always-throw"], 2, games, seed=3, cards=10)
@@ -230,6 +234,7 @@ def _cells(text: str) -> list[list[str]]:
     return [[cell.strip() for cell in row] for row in rows]
 
 
+@pytest.mark.slow
 def test_pairwise_table_covers_every_shipped_agent() -> None:
     rows = _cells(pairwise_table(SHIPPED, cards=3))
     header, _, *body, ceiling = rows

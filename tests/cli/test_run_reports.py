@@ -45,6 +45,7 @@ def test_without_bars_every_evaluation_reports_a_line_per_opponent(
     assert phase_lines(out, "final evaluation")[-1] == "final evaluation: done"
 
 
+@pytest.mark.slow
 def test_eval_games_and_no_exact_make_a_smoke_run_quick(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = config_file(tmp_path)
@@ -60,6 +61,7 @@ def test_eval_games_and_no_exact_make_a_smoke_run_quick(
     assert "resuming from step 256" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_only_the_newest_checkpoints_are_kept(tmp_path: Path) -> None:
     config = base(tmp_path, 768, checkpoint_every=128, keep_checkpoints=2)
     train(config)
@@ -119,6 +121,7 @@ def test_a_full_disk_is_one_line_with_the_step_a_rerun_resumes_from(
     assert "resuming from step 256" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_printed_table_is_written_to_the_runs_results_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``results.md`` holds the final table exactly as printed, with what printed it: the

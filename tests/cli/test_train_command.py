@@ -188,6 +188,7 @@ def test_an_rllib_config_goes_to_rllibs_trainer_with_the_overrides(
     assert (seen["fresh"], seen["force"]) == (True, False)
 
 
+@pytest.mark.slow
 def test_importing_the_command_and_both_trainers_leaves_ray_out() -> None:
     code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.sb3, "
             "pagadores_cli.train, pagadores_train.rllib; "

@@ -20,7 +20,9 @@ def _games(n: int, seed: int, batch: int) -> VectorGame:
                       auto_reset=False)
 
 
-@pytest.mark.parametrize("n", range(MIN_PLAYERS, MAX_PLAYERS + 1))
+@pytest.mark.parametrize("n", [*range(MIN_PLAYERS, 4),
+                               *(pytest.param(n, marks=pytest.mark.slow)
+                                 for n in range(4, MAX_PLAYERS + 1))])
 def test_tables_decide_as_act_batch_in_real_games(n: int) -> None:
     """The same games played twice from the same dice, game after game: once with every seat
     decided inside the kernel by its table, once with every decision asked of ``act_batch``.

@@ -125,6 +125,7 @@ def test_a_numpy_integer_seed_seeds_as_the_same_int():
                       rollout(twin, 11, np.random.default_rng(0)))
 
 
+@pytest.mark.slow
 def test_subproc_vec_env_smoke():
     from stable_baselines3.common.vec_env import SubprocVecEnv
 

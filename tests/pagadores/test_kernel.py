@@ -62,6 +62,7 @@ def test_the_dice_stream_follows_the_games_generator() -> None:
     assert counts.min() > 850 and counts.max() < 1150
 
 
+@pytest.mark.slow
 def test_a_damaged_disk_cache_compiles_again(tmp_path: Path) -> None:
     """Truncated cache files (a full disk, a crash while numba wrote them) cost a recompile and
     a one-line warning, not a traceback; the rewritten cache then loads silently."""

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import ObsFields, decode, encode, encode_batch
@@ -74,6 +75,7 @@ def kinds_of(game: Game, seat: int) -> set[str]:
     return kinds
 
 
+@pytest.mark.slow
 def test_R7_1_decode_reads_the_game_back_and_encode_batch_writes_what_encode_writes() -> None:
     rng = random.Random(7)
     rows, fields, seen = [], [], Counter()

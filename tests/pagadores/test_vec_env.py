@@ -175,7 +175,7 @@ def test_evaluate_batch_rotates_seats() -> None:
         evaluate_batch(["random"], 2, 10)
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [2, *(pytest.param(n, marks=pytest.mark.slow) for n in (4, 6))])
 def test_table_opponents_play_the_games_they_play_when_asked(players: int) -> None:
     """With one game the dice are taken in the same order whoever decides, so opponents played
     inside the kernel from their tables and the same opponents asked decision by decision

@@ -230,6 +230,7 @@ def test_R1_to_R7_vector_engine_matches_scalar_engine(n: int, batch: int, steps:
     assert all(vg.seen[path] > 0 for path in rare), vg.seen
 
 
+@pytest.mark.slow
 def test_R7_observations_equal_encode_at_every_node() -> None:
     """``observations()`` equals ``observation.encode`` at every chance node, decision node
     and game end (2–6 players)."""
@@ -238,7 +239,7 @@ def test_R7_observations_equal_encode_at_every_node() -> None:
         assert vg.games_checked > 50
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("n", [2, 3, *(pytest.param(n, marks=pytest.mark.slow) for n in (4, 5, 6))])
 def test_R1_5_without_auto_reset_games_end_as_in_the_scalar_engine(n: int) -> None:
     """Decisions for a subset of games (``step(actions, rows)``), games left over when they
     end: the path ``evaluate_batch`` and the VecEnv use."""

@@ -82,6 +82,7 @@ def play(seats, games: int, seed: int) -> np.ndarray:
     return returns
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_the_best_response_to_random_wins_what_the_walk_says_in_the_env(seat):
     value, best = exact.best_response(exact.uniform_strategy(), seat)
@@ -92,6 +93,7 @@ def test_the_best_response_to_random_wins_what_the_walk_says_in_the_env(seat):
     assert abs(returns.mean() - value) < 4 * error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["probabilistic", "bluffer:bluff=0.5"])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_best_response_beats_every_pure_alternative_tried(spec, seat):
@@ -124,6 +126,7 @@ def test_a_best_response_beats_every_pure_alternative_tried(spec, seat):
             assert sign * exact.expected_return(moved) <= value + 1e-12
 
 
+@pytest.mark.slow
 def test_cfr_plus_converges_below_0_01_and_keeps_falling():
     result = exact.cfr_plus(60, report_every=15)
     values = [result.exploitability[i] for i in (15, 30, 45, 60)]
@@ -139,6 +142,7 @@ def test_cfr_plus_converges_below_0_01_and_keeps_falling():
     assert br0 >= game_value - 1e-12 and br1 >= -game_value - 1e-12
 
 
+@pytest.mark.slow
 def test_the_bidders_are_more_exploitable_than_the_equilibrium_and_less_than_random():
     floor = exact.cfr_plus(60).exploitability[60]
     for spec in ("probabilistic", "bluffer"):

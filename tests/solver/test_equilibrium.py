@@ -104,7 +104,8 @@ def test_oracle_equals_the_two_player_solver_between_rounds(cards, insteker) -> 
     assert values.sum() == pytest.approx(1.0, abs=EXACT)
 
 
-@pytest.mark.parametrize(("cards", "insteker"), [((1, 1), 0), ((2, 1), 1), ((2, 2), 0)])
+@pytest.mark.parametrize(("cards", "insteker"), [((1, 1), 0), ((2, 1), 1),
+                                                 pytest.param((2, 2), 0, marks=pytest.mark.slow)])
 def test_oracle_solves_the_R5_3_kampen_loop_exactly(cards, insteker) -> None:
     """A plain tie replays the same kampen (R5.3): the oracle's fixed point equals the
     two-player solver's kampen value (``Tables.kampen``, the insteker throwing first)."""
@@ -124,6 +125,7 @@ def test_oracle_action_values_equal_the_two_player_solver() -> None:
                                      abs=EXACT), game
 
 
+@pytest.mark.slow
 def test_oracle_key_keeps_of_the_scores_only_the_lowest_and_who_holds_it(monkeypatch) -> None:
     """R3.5, R5.3: a score above the lowest can never lose the round or the kampen, so the
     oracle's key forgets it; a search that keeps every score gives the same values (here
@@ -183,6 +185,7 @@ THREE_PLAYER_DECISIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", THREE_PLAYER_DECISIONS)
 def test_three_player_action_values_equal_the_expectimax(name) -> None:
     cards, first, script = THREE_PLAYER_DECISIONS[name]
@@ -191,8 +194,9 @@ def test_three_player_action_values_equal_the_expectimax(name) -> None:
     _assert_decision_matches(solution(3, 2), game, oracle(3).action_values(game))
 
 
-@pytest.mark.parametrize(("cards", "insteker"), [((1, 1, 1), 0), ((1, 1, 1), 2),
-                                                 ((1, 1, 0), 1), ((0, 1, 1), 2)])
+@pytest.mark.parametrize(("cards", "insteker"), [
+    ((1, 1, 1), 0), pytest.param((1, 1, 1), 2, marks=pytest.mark.slow), ((1, 1, 0), 1),
+    ((0, 1, 1), 2)])
 def test_three_player_win_probabilities_equal_the_expectimax(cards, insteker) -> None:
     values = solution(3, 2).win_probabilities(cards=cards, insteker=insteker)
     assert values == pytest.approx(oracle(3).values(Game(3, cards, insteker)), abs=EXACT)
@@ -205,6 +209,7 @@ def test_three_player_start_position_is_the_expectimax() -> None:
     assert sol.win_probabilities() == pytest.approx(oracle(3).values(Game(3, 1)), abs=EXACT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("cards", "insteker"), [((3, 2, 1), 1), ((3, 0, 2), 2)])
 def test_three_player_round_is_consistent_with_the_next_round_values(cards, insteker) -> None:
     """One round through the engine with ``solve``'s values where the next round starts
@@ -224,6 +229,7 @@ FOUR_PLAYER_DECISIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FOUR_PLAYER_DECISIONS)
 def test_four_player_action_values_equal_the_expectimax(name) -> None:
     cards, first, script = FOUR_PLAYER_DECISIONS[name]
@@ -241,6 +247,7 @@ def test_four_player_R6_2_after_a_special_empties_a_seat_equals_the_expectimax()
     assert values[1] == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", [
     [F10, AGAIN, F11, STOP, PUERTA],  # seat 1's Puerta: cards (1, 2, 1, 1) mid-round (R4.3)
     [PUERTA, AGAIN, F11, STOP, LOW, STOP, F10_B],  # the insteker's Puerta, then seat 2 decides
@@ -307,7 +314,9 @@ def _assert_consistent(result, num_players: int) -> None:
     assert result.total == pytest.approx(sum(result.gains), abs=EXACT)
 
 
-@pytest.mark.parametrize(("num_players", "cards"), [(2, 3), (2, 10), (3, 1), (3, 2), (4, 1)])
+@pytest.mark.parametrize(("num_players", "cards"), [
+    (2, 3), pytest.param(2, 10, marks=pytest.mark.slow), (3, 1),
+    pytest.param(3, 2, marks=pytest.mark.slow), pytest.param(4, 1, marks=pytest.mark.slow)])
 def test_nash_conv_of_the_equilibrium_is_zero(num_players, cards) -> None:
     result = nash_conv("equilibrium", num_players=num_players, cards=cards)
     _assert_consistent(result, num_players)
@@ -316,6 +325,7 @@ def test_nash_conv_of_the_equilibrium_is_zero(num_players, cards) -> None:
                                           abs=EXACT)
 
 
+@pytest.mark.slow
 def test_nash_conv_of_random_play_is_positive() -> None:
     result = nash_conv("random", num_players=3, cards=3)
     _assert_consistent(result, 3)

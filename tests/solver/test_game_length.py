@@ -61,6 +61,7 @@ def _rounds(players: list[Policy], cards: int, first: int, games: int, seed: int
     return lengths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("names", "cards", "first"), [
     (("stop-first", "stop-first"), 10, 0),
     (("always-throw", "always-throw"), 10, 0),

@@ -129,6 +129,7 @@ def reached() -> tuple[np.ndarray, np.ndarray]:
     return observations, values
 
 
+@pytest.mark.slow
 def test_R7_1_equal_observations_have_equal_optimal_action_values(reached) -> None:
     observations, values = reached
     shared = len(observations) - len({o.tobytes() for o in observations})

@@ -27,6 +27,7 @@ class Counting(BasePolicy):
         return np.asarray(self.inner.act_batch(obs, mask))
 
 
+@pytest.mark.slow
 def test_one_pass_gives_the_separate_passes_numbers() -> None:
     learner, rand, sensible = (make_policy(s, seed=3) for s in ("lookahead", "random",
                                                                  "sensible"))
@@ -46,6 +47,7 @@ def test_one_pass_gives_the_separate_passes_numbers() -> None:
     assert len({starts[0][0], starts[1][0], starts[2][0]}) == 3  # the lineups differ
 
 
+@pytest.mark.slow
 def test_a_policy_in_several_variants_is_asked_once_per_decision() -> None:
     learner, other = Counting("lookahead"), Counting("sensible")
     nash_conv(learner, 3, 2)

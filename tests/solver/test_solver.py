@@ -158,6 +158,7 @@ def _within_4_se(observed: float, exact: float, games: int) -> None:
     assert abs(observed - exact) < 4 * se, f"{observed} vs exact {exact} (se {se:.4f})"
 
 
+@pytest.mark.slow
 def test_monte_carlo_optimal_self_play_matches_the_solved_value() -> None:
     optimal = make_policy("optimal:cards=3")
     games = 3000
@@ -184,6 +185,7 @@ class StopAt(BasePolicy):
         return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), mask)[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [0, 1])
 def test_monte_carlo_matches_exact_evaluation_of_scripted_policies(first: int) -> None:
     a, b = StopAt(20), StopAt(34)
@@ -193,6 +195,7 @@ def test_monte_carlo_matches_exact_evaluation_of_scripted_policies(first: int) -
     _within_4_se(observed, exact.win_first if first == 0 else exact.win_second, games)
 
 
+@pytest.mark.slow
 def test_monte_carlo_best_response_wins_what_it_promises() -> None:
     opponent = StopAt(34)
     response = best_response(opponent, cards=2)

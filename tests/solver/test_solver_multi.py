@@ -119,6 +119,7 @@ def _table(hero: int, specs: list[str]) -> tuple[list[Policy], dict[int, Policy]
     return policies, dict(zip(others, policies, strict=True))
 
 
+@pytest.mark.slow
 def test_three_players_one_card_matches_engine_expectimax() -> None:
     """R1–R6 at [1, 1, 1]: every special empties (R6.2, also two at once → R1.3), every
     loss and Picaro eliminates (R6.1), and the last two play on with 3-seat observations."""
@@ -129,6 +130,7 @@ def test_three_players_one_card_matches_engine_expectimax() -> None:
     assert 0.05 < exact < 0.95
 
 
+@pytest.mark.slow
 def test_R4_3_R6_2_specials_that_empty_nobody_continue_the_round() -> None:
     """One round at cards (2, 2, 1), the hero (seat 0) insteeking, through the engine, with
     the solver's values where the next round starts: a Puerta by seat 2 goes on at
@@ -172,6 +174,7 @@ def _play(game: Game, seats: dict[int, Policy], rng: np.random.Generator) -> int
     return game.winner  # type: ignore[return-value]
 
 
+@pytest.mark.slow
 def test_monte_carlo_best_response_wins_what_it_promises() -> None:
     policies, players = _table(2, ["sensible", "threshold"])
     result = best_response_multi(policies, num_players=3, cards=2, hero_seat=2,
@@ -576,6 +579,7 @@ def test_a_profile_of_the_wrong_length_names_the_count(profile) -> None:
             call(profile, 3, 1)
 
 
+@pytest.mark.slow
 def test_a_profile_of_one_agent_in_a_list_plays_every_seat() -> None:
     assert exact_evaluate(["sensible"], 3, 2) == exact_evaluate("sensible", 3, 2)
     assert nash_conv(["sensible"], 3, 2) == nash_conv("sensible", 3, 2)

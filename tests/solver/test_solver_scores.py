@@ -115,6 +115,7 @@ def test_state_arrays_are_read_only() -> None:
 
 
 # --------------------------------------------------------------------- (b) same values
+@pytest.mark.slow
 @pytest.mark.parametrize("start", [(3, 3, 3), (1, 1, 1, 1), (2, 1, 0, 2)])
 def test_lowest_and_full_views_give_the_same_equilibrium(start) -> None:
     """The equilibrium depends on a round's scores only through the lowest and its
@@ -129,6 +130,7 @@ def test_lowest_and_full_views_give_the_same_equilibrium(start) -> None:
         np.testing.assert_allclose(full.win[key], value, rtol=0, atol=1e-12, err_msg=str(key))
 
 
+@pytest.mark.slow
 def test_scripted_profiles_evaluate_the_same_in_the_full_view() -> None:
     """``exact_evaluate`` asks scripted players on the lowest view (they declare
     ``score_view = "lowest"``); asked about every combination of scores instead, they

@@ -33,8 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: What must agree between backends: everything a trial measured, not its timings.
 MEASURED = ("task", "algo", "seed", "score", "score_ci", "raw", "timesteps")
 
-pytestmark = pytest.mark.slow
-
 
 def measured(out: Path) -> dict[str, dict]:
     return {r_id: {k: r[k] for k in MEASURED}
@@ -49,6 +47,7 @@ def local_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
     suite = load_suite(SMOKE)
     specs = trial_specs(suite)
@@ -62,6 +61,7 @@ def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
     assert all(lo <= r["score"] <= hi for r in mc for lo, hi in [r["score_ci"]])
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_identical_scores(local_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "ray"
     run_suite(load_suite(SMOKE), out, backend="ray", workers=2, progress=False)
@@ -79,6 +79,7 @@ ray.shutdown()
 """
 
 
+@pytest.mark.slow
 def test_ray_backend_joins_a_cluster_by_address(local_run: Path, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """--address: the trials run on a Ray another process started (as on a cluster's head),
@@ -98,6 +99,7 @@ def test_ray_backend_joins_a_cluster_by_address(local_run: Path, tmp_path: Path,
         head.wait(timeout=60)
 
 
+@pytest.mark.slow
 def test_resume_runs_only_the_missing_trials(local_run: Path, tmp_path: Path) -> None:
     """A suite stopped after some trials (their records kept, the rest never written)
     finishes the rest, leaves the kept records untouched and gets the same results."""
@@ -186,6 +188,7 @@ def improvement(x: dict, y: dict) -> float:
     return sum(shares) / len(shares)
 
 
+@pytest.mark.slow
 def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
     (tmp_path / TRIALS).mkdir()
     for algo, tasks in FAKE.items():
@@ -234,6 +237,7 @@ TRIAL_ALGORITHMS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algo", TRIAL_ALGORITHMS)
 def test_trial_trains_loads_and_scores(tmp_path: Path, algo: str) -> None:
     """Each algorithm runs as a benchmark algorithm: trained, loaded back as a
@@ -252,6 +256,7 @@ def test_trial_trains_loads_and_scores(tmp_path: Path, algo: str) -> None:
     assert detect_algo(tmp_path / "out" / "runs" / spec.trial_id / "model.zip") == saved_as
 
 
+@pytest.mark.slow
 def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
     """RecurrentPPO (sb3-contrib) runs as a benchmark algorithm with its LSTM policy: trained,
     loaded back as a ``model:path=`` player (memoryless, ``sb3_adapter``) and scored."""

@@ -49,6 +49,7 @@ def config(tmp_path, compared=("sensible", "random")):
         "output_dir": str(tmp_path / "runs")}, name="t")
 
 
+@pytest.mark.slow
 def test_compared_agents_get_the_trained_policys_measures_exactly(folder, solves, tmp_path):
     cfg = config(tmp_path)
     compared = model_eval.compare_agents(cfg)
@@ -65,6 +66,7 @@ def test_compared_agents_get_the_trained_policys_measures_exactly(folder, solves
     assert len(solves) == 2
 
 
+@pytest.mark.slow
 def test_a_second_run_reads_the_cache_instead_of_solving(folder, solves, tmp_path):
     cfg = config(tmp_path)
     first = model_eval.compare_agents(cfg)
@@ -94,6 +96,7 @@ def test_only_seed_independent_named_agents_are_cached():
         compare.cache_key("sensible", ["sensible"], 3, 9, 0)
 
 
+@pytest.mark.slow
 def test_the_final_table_puts_every_agent_under_each_opponent(folder, tmp_path):
     cfg = config(tmp_path)
     final = model_eval.evaluate_player(make_policy("threshold"), cfg, 60, True,

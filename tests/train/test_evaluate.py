@@ -56,6 +56,7 @@ def test_bradley_terry_covariance_is_the_binomial_variance_for_two_players():
     np.testing.assert_allclose(cov, ELO**2 / 30 * np.array([[1, -1], [-1, 1]]))
 
 
+@pytest.mark.slow
 def test_bradley_terry_intervals_cover_at_their_level():
     """Simulated round-robins between agents of known strength: the Hessian standard error
     matches the spread of the fitted ratings, and the 95 % intervals cover the truth ~95 %
@@ -142,12 +143,14 @@ def test_evaluation_is_reproducible_and_depends_on_the_seed(as_agent):
     assert evaluate_agents(*args, seed=5) != first
 
 
+@pytest.mark.slow
 def test_policy_objects_are_reseeded_so_reruns_match():
     first = evaluate_agents([SensiblePolicy(), "random"], 2, 40, seed=2)
     again = evaluate_agents([SensiblePolicy(), "random"], 2, 40, seed=2)
     assert first == again and first.rows[0].label == "sensible"
 
 
+@pytest.mark.slow
 def test_sensible_beats_random_significantly_in_two_player_games():
     result = evaluate_agents(["sensible", "random"], num_players=2, num_games=2000, seed=0)
     assert result.rows[0].ci_low > 0.5

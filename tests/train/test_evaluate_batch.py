@@ -154,6 +154,7 @@ def test_play_lineup_reports_every_finished_game():
     np.testing.assert_array_equal(played.player_of, 0)
 
 
+@pytest.mark.slow
 def test_a_player_that_must_know_its_seat_plays_each_seat_as_its_copy_for_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     """Seats rotate, so ``SeatBound`` sits at every seat; each seat's games are played by its

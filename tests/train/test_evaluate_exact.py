@@ -24,6 +24,7 @@ def three() -> evaluation.EvalResult:
     return evaluate_agents(LINEUP, num_players=3, num_games=300, seed=1, cards=2)
 
 
+@pytest.mark.slow
 def test_R3_1_exact_win_averages_the_seat_rotation_the_games_play(three) -> None:
     # Game g seats entry e at seat (e + g) % 3, seat 0 insteeking first: the exact value
     # of entry e is the mean over g of its seat's value in that profile.
@@ -59,6 +60,7 @@ def test_a_reused_opponent_gets_the_exact_value_per_seat() -> None:
                                                        abs=1e-12)  # per seat, as win_rate
 
 
+@pytest.mark.slow
 def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
     result = evaluate_agents(["sensible", "random"], num_players=3, num_games=30_000, seed=3,
                              cards=2)
@@ -130,6 +132,7 @@ def test_a_learner_is_measured_against_each_opponent_and_in_every_seat() -> None
         one_pass + 2 * (one_pass * 2 // 3))
 
 
+@pytest.mark.slow
 def test_a_player_that_must_know_its_seat_is_measured_as_its_copy_at_each_seat() -> None:
     """The exact columns seat a player as the games do (``SeatBound``: its copy for each
     seat; the player itself refuses to decide)."""

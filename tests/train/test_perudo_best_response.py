@@ -46,10 +46,12 @@ def test_the_best_responses_earn_the_exploitability_in_both_seats(spec: str) -> 
     assert np.mean(earned) == pytest.approx(value, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_an_equilibrium_leaves_its_best_response_nothing() -> None:
     assert exact.best_responses(exact.cfr_plus(300).strategy)[0] < 0.001
 
 
+@pytest.mark.slow
 def test_the_opponent_plays_the_best_response_to_the_policy_it_was_given() -> None:
     opponent = BestResponseOpponent()
     obs, masks = exact._views(2)
@@ -114,6 +116,7 @@ def test_a_best_response_config_the_game_cannot_serve_is_refused_in_one_line(
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.slow
 def test_a_run_recomputes_the_response_every_rollout_and_logs_the_exploitability(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     answered: list[float] = []

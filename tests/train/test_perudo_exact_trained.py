@@ -73,6 +73,7 @@ def test_the_1_die_config_validates_and_trains_against_the_best_response() -> No
     assert config.algo.name == "MaskablePPO" and config.eval.exact and config.env.best_response
 
 
+@pytest.mark.slow
 def test_a_short_run_of_the_1_die_config_ends_less_exploitable_than_the_bidder(
         tmp_path: Path) -> None:
     """The shipped config's settings for 20,480 steps (its learning rate decays over them),

@@ -71,6 +71,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "said": said.getvalue()}
 
 
+@pytest.mark.slow
 def test_a_run_says_what_it_does_through_its_final_evaluation(runs: dict[str, Any]) -> None:
     """Before, a small run checkpointed and then sat silent through its exact pass."""
     said = [line.partition(" [")[0] for line in runs["said"].splitlines()]
@@ -81,6 +82,7 @@ def test_a_run_says_what_it_does_through_its_final_evaluation(runs: dict[str, An
     assert said[-1] == "final evaluation: done"
 
 
+@pytest.mark.slow
 def test_tiny_run_writes_a_checkpoint_and_its_report(runs: dict[str, Any]) -> None:
     a = runs["a"]
     assert a.timesteps == 400
@@ -95,12 +97,14 @@ def test_tiny_run_writes_a_checkpoint_and_its_report(runs: dict[str, Any]) -> No
     assert (runs["tmp"] / "b" / "final_eval.csv").read_text().startswith("timesteps,")
 
 
+@pytest.mark.slow
 def test_same_seed_same_weights_without_env_runners(runs: dict[str, Any]) -> None:
     a, b = runs["policies"]["a"], runs["policies"]["b"]
     mask = np.ones((500, 2), np.int8)
     assert np.array_equal(a.logits(rows(500), mask), b.logits(rows(500), mask))
 
 
+@pytest.mark.slow
 def test_checkpoint_loads_as_a_player_and_plays(runs: dict[str, Any]) -> None:
     player = make_policy(f"rllib:path={runs['tmp'] / 'b' / 'checkpoints' / 'step_400'}")
     result = evaluate_agents([player, "sensible"], num_players=3, num_games=12, seed=1,
@@ -111,6 +115,7 @@ def test_checkpoint_loads_as_a_player_and_plays(runs: dict[str, Any]) -> None:
     assert player.act(rows(1)[0], np.ones(2, np.int8)) == actions[0]
 
 
+@pytest.mark.slow
 def test_trained_player_never_picks_a_masked_action(runs: dict[str, Any]) -> None:
     player = runs["policies"]["a"]
     masks = np.random.default_rng(1).choice([[1, 0], [0, 1], [1, 1]], size=2000).astype(np.int8)
@@ -119,6 +124,7 @@ def test_trained_player_never_picks_a_masked_action(runs: dict[str, Any]) -> Non
     assert set(actions[masks.sum(axis=1) == 1].tolist()) == {0, 1}  # both masks were obeyed
 
 
+@pytest.mark.slow
 def test_a_config_file_with_a_longer_total_resumes_the_run(runs: dict[str, Any]) -> None:
     assert runs["resumed"].timesteps == 600
     folder = runs["tmp"] / "a" / "checkpoints"

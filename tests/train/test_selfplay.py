@@ -446,6 +446,7 @@ def selfplay_run(out, timesteps: int, **changes):
     return config
 
 
+@pytest.mark.slow
 def test_a_self_play_run_fills_resumes_and_repeats_its_pool(tmp_path):
     first = train(selfplay_run(tmp_path / "a", 256))
     folder = first.run_dir / "selfplay"
@@ -491,6 +492,7 @@ def test_bad_self_play_settings_are_refused_by_the_config(changes, message):
 
 
 # ---------------------------------------------------------------- exact reports (issue 11, 4)
+@pytest.mark.slow
 def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(tmp_path):
     import csv
 
@@ -523,6 +525,7 @@ def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(t
         assert png.size == (1200, 500)  # two panels: win rates and NashConv
 
 
+@pytest.mark.slow
 def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players():
     from pagadores_env.core.policies import make_policy
     from pagadores_env.pagadores.solver import exact_evaluate, exact_evaluate_starts
@@ -538,6 +541,7 @@ def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players
     assert win == pytest.approx(sum(rotations) / 3, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_a_priority_run_keeps_its_record_across_a_resume(tmp_path):
     """The record in pool.json grows from snapshot to snapshot, also across a resume (where
     the pool is restored up to the checkpoint's step rather than started over)."""
@@ -557,6 +561,7 @@ def test_a_priority_run_keeps_its_record_across_a_resume(tmp_path):
 
 
 # ---------------------------------------------------------------- learning (issue 11, 5)
+@pytest.mark.slow
 def test_a_short_seeded_self_play_run_lowers_the_exact_nash_conv_at_three_players(tmp_path):
     """A short seeded priority self-play run at 3 players with 3 cards each (about 5 s a
     NashConv) leaves its model at less than half the untrained network's exact NashConv; the

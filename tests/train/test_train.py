@@ -22,6 +22,7 @@ from pagadores_train.yardstick import learner_exact
 from tests.train.runs import CONFIGS, rows, tiny
 
 
+@pytest.mark.slow
 def test_the_batch_vec_env_trains_reproducibly(tmp_path: Path) -> None:
     """``vec_env.kind: batch`` (the default config's) trains on the compiled batch engine, and a
     seeded run repeats: two runs give the same parameters."""
@@ -68,6 +69,7 @@ def test_a_run_writes_every_artifact_and_resumes(tmp_path: Path) -> None:
     assert len(list((run / "tensorboard").iterdir())) == 1  # one continued log
 
 
+@pytest.mark.slow
 def test_two_player_evaluations_carry_the_exact_yardstick(tmp_path: Path) -> None:
     config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 128,
                   eval={"every": 0, "games": 20, "final_games": 20,
@@ -91,6 +93,7 @@ def test_two_player_evaluations_carry_the_exact_yardstick(tmp_path: Path) -> Non
     assert "†" not in table  # no opponent here is a drawn table
 
 
+@pytest.mark.slow
 def test_a_finished_run_is_not_trained_again(tmp_path: Path) -> None:
     config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 256)
     train(config)
@@ -101,6 +104,7 @@ def test_a_finished_run_is_not_trained_again(tmp_path: Path) -> None:
         ).st_mtime_ns == model
 
 
+@pytest.mark.slow
 def test_resuming_with_a_changed_config_is_refused(tmp_path: Path) -> None:
     config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 256)
     train(config)
@@ -118,6 +122,7 @@ def params(path: Path) -> list[torch.Tensor]:
     return list(MaskablePPO.load(path, device="cpu").policy.state_dict().values())
 
 
+@pytest.mark.slow
 def test_seeded_runs_repeat_exactly(tmp_path: Path) -> None:
     base = load_config(CONFIGS / "default.yaml")
     first = train(tiny(base, tmp_path / "a", 256))
@@ -143,6 +148,7 @@ def test_every_algorithm_config_trains_a_few_hundred_steps(name: str, tmp_path: 
         assert [b.name for b in buffers] == [f"replay_buffer_{result.timesteps}_steps.pkl"]
 
 
+@pytest.mark.slow
 def test_resuming_one_checkpoint_twice_gives_the_same_model(tmp_path: Path) -> None:
     base = load_config(CONFIGS / "default.yaml")
     train(tiny(base, tmp_path / "a", 256))
@@ -166,6 +172,7 @@ def test_hyperparameter_strings_become_sb3_objects() -> None:
     assert config.algo.hyperparams["learning_rate"] == "lin_1e-3"  # the config is untouched
 
 
+@pytest.mark.slow
 def test_subprocess_envs_train_like_dummy_envs(tmp_path: Path) -> None:
     base = load_config(CONFIGS / "default.yaml")
     dummy = train(tiny(base, tmp_path / "dummy", 256))

@@ -49,6 +49,7 @@ def run(finished: Path, tmp_path: Path) -> Path:
 
 
 # --------------------------------------------------------------------------- item 1: --fresh
+@pytest.mark.slow
 def test_fresh_removes_only_what_a_run_wrote(run: Path) -> None:
     (run / "notes.txt").write_text("mine")
     (run / "checkpoints" / "keep.txt").write_text("mine too")
@@ -91,6 +92,7 @@ def test_a_folder_with_only_other_files_is_used_and_they_stay(tmp_path: Path) ->
 
 
 # --------------------------------------------------------------------------- item 3: eval.csv
+@pytest.mark.slow
 def test_a_kill_during_an_evaluation_loses_no_row(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """checkpoint_every = eval.every: the checkpoint at 512 must not be saved before the
@@ -114,6 +116,7 @@ def test_an_evaluation_missing_at_the_resume_step_is_done_first(run: Path) -> No
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_an_evaluation_checkpoints_and_the_resume_redoes_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = base(tmp_path, 768)
@@ -176,6 +179,7 @@ def test_a_damaged_checkpoint_falls_back_to_the_newest_good_one(
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("victim", ["latest.json", "model_768_steps.zip"])
 def test_a_kill_while_checkpointing_leaves_the_previous_checkpoint_whole(
         victim: str, run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,6 +249,7 @@ def training_lines(out: str) -> list[str]:
             if line.startswith("training")]
 
 
+@pytest.mark.slow
 def test_training_progress_counts_the_timesteps_really_run_and_says_why(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """SB3 stops only after whole rollouts (here 2 envs x 64 steps): asked for 200 it runs
@@ -275,6 +280,7 @@ def test_training_progress_knows_every_algorithms_rollout(
         f"training: {runs}/{runs} steps", "training: done"]
 
 
+@pytest.mark.slow
 def test_train_says_what_it_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     train(base(tmp_path, 256))
     assert f"starting a new run in {tmp_path / 'default'}\n" in capsys.readouterr().out

@@ -35,6 +35,7 @@ def test_sizes_are_the_listed_ones_once_each():
     assert table_sizes(config_from_dict({"env": {"num_players": 5}}).env) == [5]
 
 
+@pytest.mark.slow
 def test_a_run_at_two_sizes_trains_on_both_and_is_evaluated_at_each(tmp_path, monkeypatch):
     monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path / "cache"))
     config = config_from_dict({

@@ -48,6 +48,7 @@ def parameters(path: Path, config: Config) -> torch.Tensor:
     return torch.nn.utils.parameters_to_vector(model.policy.parameters()).detach()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ROLLOUTS))
 def test_a_checkpoint_and_an_evaluation_at_step_n_hold_the_policy_trained_on_n_steps(
         name: str, tmp_path: Path) -> None:
@@ -93,6 +94,7 @@ def updates(config: Config) -> int:
     return model._n_updates
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("target", "method", "call", "where"), [
     (DummyVecEnv, "step_wait", 100, "while a rollout is collected"),
     (algorithm_class("MaskablePPO"), "train", 2, "while a rollout is trained on"),
@@ -142,6 +144,7 @@ def test_a_second_ctrl_c_stops_at_once_and_keeps_the_last_checkpoint(
     assert latest["timesteps"] == 128
 
 
+@pytest.mark.slow
 def test_resuming_a_run_from_before_trained_step_labels_says_so_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = run_of("default", tmp_path, 256, 128)
@@ -159,6 +162,7 @@ def test_resuming_a_run_from_before_trained_step_labels_says_so_once(
     assert notice not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_evaluation_schedule_does_not_change_what_is_trained(tmp_path: Path) -> None:
     """Evaluating loads the model, which builds a network from torch's global generator:
     it must not move the generator training samples from (``callbacks.isolated_rng``)."""

@@ -12,6 +12,7 @@ from pagadores_env.pagadores.solver.sweep import Sweep
 from pagadores_train import yardstick
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", [(3, 2), (3, [2, 2, 1]), (4, 1)])
 def test_learner_exact_is_one_pass_with_the_separate_numbers(table, monkeypatch) -> None:
     n, cards = table
