@@ -215,6 +215,7 @@ def test_strength_odds_add_up():  # R7.2
 @pytest.fixture(scope="module")
 def saved_models(tmp_path_factory):
     """One untrained model per algorithm, saved as training would save it."""
+    pytest.importorskip("sb3_contrib")
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import A2C, DQN, PPO
@@ -266,6 +267,7 @@ def test_sb3_algo_override_and_bad_files(saved_models, tmp_path):
 ])
 def test_a_model_of_another_environment_is_refused_naming_both_spaces(env_id, expects,
                                                                        tmp_path):
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3 import PPO
 
     path = tmp_path / "other.zip"

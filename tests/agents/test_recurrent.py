@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytest.importorskip("sb3_contrib")
+
+
 from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
 from pagadores_env.core.policies import make_policy
 from tests.decisions import real_decisions

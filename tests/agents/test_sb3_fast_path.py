@@ -11,6 +11,7 @@ from tests.decisions import real_decisions
 
 @pytest.mark.parametrize("algo", ["maskable_ppo", "ppo", "a2c"])
 def test_the_forward_pass_gives_predicts_deterministic_actions_under_any_mask(algo, tmp_path):
+    pytest.importorskip("sb3_contrib")
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import A2C, PPO

@@ -5,9 +5,11 @@ given back."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 
 def test_pieces_give_the_whole_batchs_logits_and_leave_torchs_threads(tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")
     import gymnasium as gym
     import torch
     from sb3_contrib import MaskablePPO

@@ -22,6 +22,7 @@ from tests.train.suites import GOOD, SMOKE, TASK, write_suite
 def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture) -> None:
     """Ray itself waits without end where nothing listens: we say so at once."""
+    pytest.importorskip("ray")
     with pytest.raises(SystemExit) as exit_:
         main(["benchmark", str(SMOKE), "--out", str(tmp_path / "o"), "--backend", "ray",
               "--address", "127.0.0.1:1", "--no-progress"])

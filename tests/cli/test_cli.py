@@ -36,6 +36,8 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.mark.parametrize("command", ["play", "evaluate", "tournament", "train"])
 def test_subcommand_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if command == "train":
+        pytest.importorskip("yaml")  # pagadores train reads YAML configs (the train extra)
     with pytest.raises(SystemExit) as exit_:
         main([command, "--help"])
     assert exit_.value.code == 0
@@ -43,6 +45,7 @@ def test_subcommand_help(command: str, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_train_help_lists_the_config_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("yaml")
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     out = capsys.readouterr().out
@@ -132,6 +135,7 @@ def test_play_bad_arguments_exit_2(args: list[str], message: str,
 # --------------------------------------------------------------------------- evaluate
 def test_evaluate_prints_the_table_and_writes_files(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
     code, out, _ = run_cli(["evaluate", "sensible", "random", "--games", "40", "--seed", "2",
                             "--out", str(tmp_path)], capsys)
     assert code == 0
@@ -152,6 +156,7 @@ def test_evaluate_exact_columns_can_be_skipped(capsys: pytest.CaptureFixture[str
 
 
 def test_tournament_writes_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
     code, out, _ = run_cli(["tournament", "random", "stop-first", "sensible", "--games", "20",
                             "--out", str(tmp_path)], capsys)
     assert code == 0
@@ -178,6 +183,7 @@ def test_evaluate_an_agent_without_its_path_exits_2_showing_the_spec(
 # --------------------------------------------------------------------------- delegation
 def test_train_bad_config_exits_2_naming_the_key(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("yaml")
     bad = tmp_path / "bad.yaml"
     bad.write_text("env:\n  num_players: 9\n")
     code, _, err = run_cli(["train", str(bad)], capsys)
@@ -190,6 +196,8 @@ def test_delegated_commands_reach_their_module(command: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib
 
+    if command in ("train", "benchmark"):
+        pytest.importorskip("yaml")  # they read YAML configs (the train extra)
     module = importlib.import_module(DELEGATED[command][0])
     seen: list[list[str]] = []
     monkeypatch.setattr(module, "main", lambda argv: seen.append(list(argv)) or 0)
@@ -472,6 +480,8 @@ def test_the_progress_options_choose_bars_status_lines_or_nothing_off_a_terminal
         flags: list[str], expected: str) -> None:
     """Bars by default, drawn only on a terminal (pytest's stderr is none), so a log gets no
     control characters; ``--no-progress`` status lines; ``--progress`` bars anyway."""
+    if expected == "BARS":
+        pytest.importorskip("tqdm")  # without it status lines stand in (the next test)
     import argparse
 
     from pagadores_cli.main import add_progress_options, progress_of

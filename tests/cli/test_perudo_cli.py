@@ -83,6 +83,7 @@ def test_the_command_plays_the_perudo_tournament_its_options_ask_for(
 
 def test_the_perudo_tournament_writes_its_files(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
     code, _, _ = run_cli(["tournament", "--game", "perudo", "random", "probabilistic",
                           "--games", "10", "--dice", "1", "--out", str(tmp_path)], capsys)
     assert code == 0

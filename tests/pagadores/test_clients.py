@@ -76,6 +76,7 @@ class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_sb3_tutorial_trains_by_id_and_its_evaluation_finds_the_winner(num_players):
+    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from sb3_contrib.common.wrappers import ActionMasker

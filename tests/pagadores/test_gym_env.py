@@ -55,6 +55,7 @@ def assert_same_trace(a, b):
 # ---------------------------------------------------------------- API conformance
 @pytest.mark.parametrize("num_players", [2, 4, 6])
 def test_env_checkers_pass(num_players):
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     opponents = ["sensible", "random"] * 3
@@ -127,6 +128,7 @@ def test_a_numpy_integer_seed_seeds_as_the_same_int():
 
 @pytest.mark.slow
 def test_subproc_vec_env_smoke():
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
     # "module:id" makes gymnasium import the package (so the id is registered) in each worker,
@@ -147,6 +149,7 @@ def test_subproc_vec_env_smoke():
 
 
 def test_maskable_ppo_can_train_a_few_steps():
+    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO("MlpPolicy", make(opponents=["random"]), n_steps=64, batch_size=32,
@@ -163,6 +166,7 @@ MASK_READS = re.compile(r'[\w.]*action_masks\(\w*\)|info\["action_mask"\]')
 def test_the_readmes_gymnasium_snippet_runs_and_every_mask_read_it_names_works():
     """The README's snippet (trained a few hundred steps) runs, and each way it names to
     read a mask gives the mask on its ``gym.make`` env, wrappers and all."""
+    pytest.importorskip("sb3_contrib")
     import torch
     from sb3_contrib.common.maskable.utils import get_action_masks
 
@@ -406,6 +410,7 @@ def test_seeded_gym_env_and_vec_env_seed_their_opponents_alike():
     """``reset(seed)`` of the Gym env and ``PagadoresVecEnv(seed=...)`` give each distinct
     opponent object the same seed (``opponents.reseed_opponents``), so both draw the same
     opponents' randomness; a shared opponent is seeded once."""
+    pytest.importorskip("stable_baselines3")
     from pagadores_env.core.policies import BasePolicy
     from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 

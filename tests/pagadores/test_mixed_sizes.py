@@ -7,6 +7,9 @@ import hashlib
 
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")
+
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from sb3_contrib import MaskablePPO
 

@@ -7,6 +7,9 @@ import re
 import gymnasium as gym
 import numpy as np
 import pytest
+
+pytest.importorskip("sb3_contrib")
+
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3 import PPO

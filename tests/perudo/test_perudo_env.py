@@ -205,6 +205,7 @@ def make(**kwargs):
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
 def test_gymnasium_and_sb3_env_checkers_pass(num_players):
+    pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     # the checkers step random actions: most are illegal bids, so they are replaced

@@ -63,6 +63,7 @@ def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
 
 @pytest.mark.slow
 def test_ray_backend_gives_identical_scores(local_run: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
     out = tmp_path / "ray"
     run_suite(load_suite(SMOKE), out, backend="ray", workers=2, progress=False)
     assert measured(out) == measured(local_run)
@@ -84,6 +85,7 @@ def test_ray_backend_joins_a_cluster_by_address(local_run: Path, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """--address: the trials run on a Ray another process started (as on a cluster's head),
     with the same results; Ray's token authentication needs RAY_AUTH_MODE=token to join."""
+    pytest.importorskip("ray")
     monkeypatch.setenv("RAY_AUTH_MODE", "token")
     head = subprocess.Popen([sys.executable, "-c", HEAD], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
@@ -190,6 +192,7 @@ def improvement(x: dict, y: dict) -> float:
 
 @pytest.mark.slow
 def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
+    pytest.importorskip("rliable")
     (tmp_path / TRIALS).mkdir()
     for algo, tasks in FAKE.items():
         for task, scores in tasks.items():

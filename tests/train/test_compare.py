@@ -11,6 +11,9 @@ import json
 
 import pytest
 
+pytest.importorskip("stable_baselines3")
+
+
 from pagadores_env.core.policies import make_policy
 from pagadores_train import compare, model_eval
 from pagadores_train.config import config_from_dict

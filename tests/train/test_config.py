@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("stable_baselines3")
+
+
 from pagadores_train.config import (
     ALGORITHMS,
     Config,

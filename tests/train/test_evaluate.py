@@ -209,11 +209,13 @@ def test_csv_and_json_round_trip(small_result, tmp_path):
 
 
 def test_plot_writes_a_png(small_result, tmp_path):
+    pytest.importorskip("matplotlib")
     small_result.plot(tmp_path / "r.png")
     assert (tmp_path / "r.png").read_bytes()[:8] == PNG_MAGIC
 
 
 def test_progress_bar_can_be_shown(capsys):
+    pytest.importorskip("tqdm")
     evaluate_agents(["sensible", "random"], num_games=4, progress=True)
     assert "evaluate" in capsys.readouterr().err
 
@@ -317,6 +319,7 @@ def test_tournament_is_reproducible(small_tournament):
 
 
 def test_tournament_reports(small_tournament, tmp_path):
+    pytest.importorskip("matplotlib")
     t = small_tournament
     order = sorted(range(3), key=lambda i: -t.rating[i])
     lines = t.table().splitlines()
@@ -358,6 +361,7 @@ def test_tournament_ratings_have_intervals_and_rank_ranges(small_tournament):
 
 def test_result_files_are_replaced_whole_or_not_at_all(small_tournament, small_result,
                                                        tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
     def interrupted(fd):
         raise KeyboardInterrupt
 

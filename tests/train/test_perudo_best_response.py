@@ -10,6 +10,9 @@ import gymnasium
 import numpy as np
 import pytest
 
+pytest.importorskip("stable_baselines3")
+
+
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
 from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo import exact

@@ -11,6 +11,9 @@ import gymnasium
 import numpy as np
 import pytest
 
+pytest.importorskip("stable_baselines3")
+
+
 from pagadores_env.core.policies import batch_actions, make_policy
 from pagadores_env.perudo import exact
 from pagadores_train.config import config_from_dict, load_config

@@ -8,6 +8,9 @@ import csv
 
 import pytest
 
+pytest.importorskip("stable_baselines3")
+
+
 from pagadores_env.core.policies import make_policy
 from pagadores_train import sb3
 from pagadores_train.config import config_from_dict, table_sizes
