@@ -238,6 +238,7 @@ def test_four_player_action_values_equal_the_expectimax(name) -> None:
     _assert_decision_matches(solution(4, 1), game, oracle(4).action_values(game))
 
 
+@pytest.mark.slow
 def test_four_player_R6_2_after_a_special_empties_a_seat_equals_the_expectimax() -> None:
     """Seat 0's Puerta empties seat 1 (R4.1): the round stops and seat 2 insteeks (R6.2)."""
     game = new_game(4, (1, 1, 2, 2), 0, [PUERTA])

@@ -138,6 +138,7 @@ def test_R7_1_equal_observations_have_equal_optimal_action_values(reached) -> No
     assert _violations(observations, values) == []
 
 
+@pytest.mark.slow
 def test_R7_1_check_fails_for_an_observation_without_card_counts(reached) -> None:
     observations, values = reached
     blind = observations.copy()
