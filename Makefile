@@ -47,12 +47,12 @@ typecheck: lint
 	$(VENV)/bin/mypy
 
 # The wheel's declared dependencies suffice: `pip install .` with no extras (and mypy) into
-# its own virtualenv, reinstalled from the sources on every run (pip's cache keeps it to about
-# a minute), then tests/extras_free.py, isolated (-I: the checkout is not on sys.path), runs
-# PettingZoo's api_test and Gymnasium's check_env on both games' envs with torch,
-# stable-baselines3, Ray and OpenSpiel absent, and mypy checks pagadores_env against that
-# install's dependencies (settings in pyproject.toml, [tool.mypy]). build/ goes first: a stale
-# build/lib would put deleted modules into the wheel.
+# its own virtualenv, reinstalled from the sources on every run (about 50 s with a new
+# virtualenv, seconds after that), then tests/extras_free.py, isolated (-I: the checkout is
+# not on sys.path), runs PettingZoo's api_test and Gymnasium's check_env on both games' envs
+# with torch, stable-baselines3, Ray and OpenSpiel absent, and mypy checks pagadores_env
+# against that install's dependencies (settings in pyproject.toml, [tool.mypy]). build/ goes
+# first: a stale build/lib would put deleted modules into the wheel.
 extras-free:
 	test -x $(CORE_PY) || (python3 -m venv $(CORE_VENV) && \
 		$(CORE_PY) -m pip install -q --upgrade pip)
