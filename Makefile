@@ -1,13 +1,19 @@
 # Two entry points, each installs what it needs into ./.venv first:
 #   make train   train the default config and print its evaluation (the main job)
-#   make test    lint with ruff, type-check pagadores_env with mypy, then run the whole test suite
-# For a quick loop while editing: make test-fast (skips the tests marked slow; CI runs make test).
+#   make test    lint with ruff, type-check pagadores_env with mypy, check the extras-free
+#                install in ./.venv-core, then run the whole test suite (budget: 15 minutes
+#                on 2 cores)
+# For a quick loop while editing: make test-fast (skips the tests marked slow, budget: 3
+# minutes on 2 cores; CI runs make test).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The extras-free install: the package alone, as `pip install pagadores-env` gives it.
+CORE_VENV ?= .venv-core
+CORE_PY   := $(CORE_VENV)/bin/python
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train results test test-fast lint typecheck bench bench-solver clean
+.PHONY: install train results test test-fast lint typecheck extras-free bench bench-solver clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -25,7 +31,8 @@ train: $(STAMP)
 	$(PY) -m pagadores_cli.train $(CONFIG) --fresh
 
 # make train, then publish its results.md as docs/results/<name>.md, the file the README
-# quotes, and its learning curve beside it (tests/test_published_results.py holds the quote to it).
+# quotes, and its learning curve beside it (tests/package/test_published_results.py holds the
+# quote to it).
 RUN_NAME := $(basename $(notdir $(CONFIG)))
 results: train
 	mkdir -p docs/results
@@ -39,11 +46,30 @@ lint: $(STAMP)
 typecheck: lint
 	$(VENV)/bin/mypy
 
-# pytest exits 5 when it collects no test: that must fail, never pass silently.
-test: typecheck
-	$(PY) -m pytest -n 2 -q; rc=$$?; \
+# The wheel's declared dependencies suffice: `pip install .` with no extras (and mypy) into
+# its own virtualenv, reinstalled from the sources on every run (about 50 s with a new
+# virtualenv, seconds after that), then tests/extras_free.py, isolated (-I: the checkout is
+# not on sys.path), runs PettingZoo's api_test and Gymnasium's check_env on both games' envs
+# with torch, stable-baselines3, Ray and OpenSpiel absent, and mypy checks pagadores_env
+# against that install's dependencies (settings in pyproject.toml, [tool.mypy]). build/ goes
+# first: a stale build/lib would put deleted modules into the wheel.
+extras-free:
+	test -x $(CORE_PY) || (python3 -m venv $(CORE_VENV) && \
+		$(CORE_PY) -m pip install -q --upgrade pip)
+	rm -rf build
+	$(CORE_PY) -m pip install -q . mypy
+	$(CORE_PY) -I tests/extras_free.py
+	$(CORE_VENV)/bin/mypy
+
+# pytest exits 5 when it collects no test: that must fail, never pass silently. CI installs
+# every extra, so no test may be skipped there: PAGADORES_NO_SKIPS=1 makes any skipped test
+# (a pytest.importorskip whose extra is missing, a skip mark) fail the run, listed with its
+# reason under "skipped tests fail this run" (the hook is in tests/conftest.py).
+test: typecheck extras-free
+	PAGADORES_NO_SKIPS=1 $(PY) -m pytest -n 2 -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
+# Without PAGADORES_NO_SKIPS: a test whose extra is missing is skipped, and says why (-ra).
 test-fast: typecheck
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
@@ -59,4 +85,4 @@ bench-solver: $(STAMP)
 	$(PY) -m pagadores_cli.bench --section solver
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(CORE_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build

@@ -20,7 +20,7 @@ hand a policy rows of observations, not games. So it answers every decision from
 state, as at an episode's start (``predict(obs, state=None, episode_start=ones)``): its
 memoryless projection. In Pagadores that loses nothing an optimal player needs, because the
 observation is Markov: it holds everything the rules need to decide
-(``tests/test_observation_sufficiency``), so an optimal policy needs no memory. And it is the
+(``tests/solver/test_observation_sufficiency``), so an optimal policy needs no memory. And it is the
 only version of a recurrent policy the exact solver can score, since the solver's passes ask
 about positions, not games.
 """

@@ -8,7 +8,7 @@ has a decision). With ``eliminated="leave"`` a seat knocked out by the first thr
 terminated before anyone decides, and the wrapper's ``reset`` hands it to RLlib to act
 (mask ``[0, 0]``); the env then refuses the action RLlib sends back and sampling stops. The
 issue that chose "stay" reports ``{}`` as that observation; with RLlib 2.60 it is the dead
-seat's full observation, refused one step later (``tests/test_rllib.py`` shows both).
+seat's full observation, refused one step later (``tests/train/test_rllib.py`` shows both).
 
 Every seat is mapped to one shared policy (module id ``shared``): the policy plays and learns
 from all seats at once. Its network is ``pagadores_agents.rllib_module.MaskedPPOTorchRLModule``,
@@ -79,7 +79,7 @@ its exact NashConv and exact win against each opponent from one solver pass
 Seeding: ``seed`` is RLlib's seed (``config.debugging(seed=...)``: the module's initial
 weights, torch's and numpy's generators, each env runner's env seeds) and the evaluation's.
 With ``rllib.num_env_runners: 0`` (sampling in this process) two runs of the same config end
-with identical weights (``tests/test_rllib.py`` checks it); with env runners the order in
+with identical weights (``tests/train/test_rllib.py`` checks it); with env runners the order in
 which their batches arrive is up to the cluster, so runs may differ. A resumed run continues
 from the checkpoint's state, it does not repeat an uninterrupted run exactly.
 """

@@ -4,7 +4,7 @@
 game (the layout and ``kernel.STATE_DTYPE`` are ``kernel``'s), and applies the rules R1–R7 with
 the numba-compiled functions of ``kernel``: the same state machine as the scalar
 ``engine.Game``, the same decisions, and — checked throw by throw by
-``tests/test_vector_differential.py`` — the same transitions. The familiar per-game arrays
+``tests/pagadores/test_vector_differential.py`` — the same transitions. The familiar per-game arrays
 (``cards``, ``phase``, ``seat``, ...) are views of the packed state's columns.
 
 A game is at a *chance node* (its current seat is about to throw), a *decision node* (R3.6:

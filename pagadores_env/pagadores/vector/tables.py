@@ -8,8 +8,8 @@ its ``act_batch`` once about every combination of those facts and keeps the answ
 batch engine then looks that seat's decisions up inside the kernel instead of stopping for
 them (``VectorGame.play_by_tables``): the VecEnv's opponents and the batch evaluator's players
 cost no more than the throws around them. The players' ``act``/``act_batch`` stay the one home
-of their logic; ``tests/test_decision_tables.py`` checks that each table answers as its
-``act_batch`` does on the observations of real play at every table size.
+of their logic; ``tests/pagadores/test_decision_tables.py`` checks that each table answers as
+its ``act_batch`` does on the observations of real play at every table size.
 
 The question asked about an entry is an observation of a 3-seat table (``encode_batch``): me
 with 1 card or ``MAX_CARDS``, the next seat with 1 or ``MAX_CARDS`` holding the score to beat

@@ -1,0 +1,123 @@
+"""``pagadores benchmark``: one-line refusals of bad suites and options, of a Ray cluster
+nobody runs, and no pool worker outliving the command when it is killed. The suite itself
+(both backends, resume, the summary) is tested in ``tests/train/test_benchmark.py``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from pagadores_cli.main import main
+from tests.train.suites import GOOD, SMOKE, TASK, write_suite
+
+
+def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    """Ray itself waits without end where nothing listens: we say so at once."""
+    pytest.importorskip("ray")
+    with pytest.raises(SystemExit) as exit_:
+        main(["benchmark", str(SMOKE), "--out", str(tmp_path / "o"), "--backend", "ray",
+              "--address", "127.0.0.1:1", "--no-progress"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert ("error: cannot join Ray at 127.0.0.1:1: nothing answers there (Connection "
+            "refused); start the cluster's head with `ray start --head`") in err
+
+
+def _pool_workers(parent: int) -> list[int]:
+    """The pids of ``parent``'s spawned pool workers (Linux: read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):  # gone while we looked
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _within(seconds: float, condition: Callable[[], Any]) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (result := condition()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return result
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
+    """``pagadores benchmark`` killed outright (no chance to shut its pool down) leaves no
+    worker training on into the run folders (``benchmark.end_with_parent``)."""
+    command = subprocess.Popen(
+        [sys.executable, "-m", "pagadores_cli.benchmark", str(SMOKE), "--out",
+         str(tmp_path / "out"), "--workers", "2", "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers = _within(120, lambda: _pool_workers(command.pid))
+        assert workers, "the command started no pool workers"
+    finally:
+        command.kill()
+        command.wait()
+    assert _within(30, lambda: not any(map(_running, workers))), "workers outlived the command"
+
+
+@pytest.mark.parametrize(("suite", "task", "message"), [
+    (GOOD | {"seed": [0]}, None, "unknown key 'seed' in the suite"),
+    (GOOD | {"algorithms": {"SAC": {}}}, None, "unknown algorithm 'SAC'"),
+    (GOOD | {"tasks": ["nope"]}, None, "no task file"),
+    (GOOD | {"seeds": [0, 0]}, None, "distinct seeds"),
+    (GOOD | {"seeds": [1000, "1e3"]}, None, "distinct seeds"),  # one seed, written twice
+    (GOOD | {"seeds": [-1]}, None, "seeds[0] must be an integer ≥ 0"),
+    (GOOD | {"algorithms": {"A2C": {"hyperparams": {"n_steps": 0}}}}, None,
+     "algo.hyperparams.n_steps must be"),
+    (GOOD | {"algorithms": {"PPO": {"illegal_action": "raise"}}}, None, "needs action masks"),
+    ("tasks: [t\n", None, "is not valid YAML"),
+    (GOOD, TASK | {"score": "elo"}, "score must be one of"),
+    (GOOD, TASK | {"num_players": 7}, "num_players must be 2–6"),
+    (GOOD, TASK | {"opponents": ["sensible", "sensible"]}, "opponents must list 1 spec"),
+    (GOOD, TASK | {"opponents": ["nobody"]}, "opponents[0]: unknown policy 'nobody'"),
+    (GOOD, TASK | {"num_players": 6, "opponents": ["sensible"]},
+     "needs a table the exact solver covers"),
+])
+def test_bad_suites_fail_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                     suite: dict | str, task: dict | None,
+                                     message: str) -> None:
+    path = write_suite(tmp_path, suite, task)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_:
+        main(["benchmark", str(path), "--out", str(out), "--no-progress"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pagadores benchmark: error: ")
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()  # nothing written
+
+
+def test_bad_options_fail_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = write_suite(tmp_path, GOOD)
+    for extra, message in ((["--workers", "0"], "--workers must be 1–256"),
+                           (["--address", "x:1"], "--address is for --backend ray")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["benchmark", str(path), "--out", str(tmp_path / "o"), *extra])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+        assert not (tmp_path / "o").exists()

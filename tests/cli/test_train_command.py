@@ -1,0 +1,198 @@
+"""``pagadores train``: the command line over the trainers (``pagadores_cli.train``). Its
+overrides and table, its help, and what it says and exits with when a run is refused,
+interrupted (Ctrl-C, 130) or has no usable checkpoint; the runs themselves are tested in
+``tests/train``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import yaml
+
+from pagadores_cli.train import build_parser, main
+from pagadores_train import checkpoints, rllib, sb3
+from pagadores_train.config import load_config, save_config
+from pagadores_train.rllib_config import RLlibConfig
+from pagadores_train.sb3 import train
+from pagadores_train.settings import ConfigError
+from tests.train.runs import (
+    CONFIGS,
+    STEPS_0_TO_512,
+    base,
+    eval_steps,
+    evaluate_failing_at,
+    smoke_config_file,
+    tiny,
+    truncate,
+)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 512-step run (checkpoints at 256 and 512), copied by the tests below."""
+    out = tmp_path_factory.mktemp("finished")
+    train(base(out))
+    return out / "default"
+
+
+@pytest.fixture
+def run(finished: Path, tmp_path: Path) -> Path:
+    """A private copy of the finished run, as ``tmp_path/default``."""
+    shutil.copytree(finished, tmp_path / "default")
+    return tmp_path / "default"
+
+
+@pytest.fixture
+def smoke_yaml(tmp_path: Path) -> Path:
+    """A tiny config file whose runs go to ``tmp_path`` (run name: ``smoke``)."""
+    return smoke_config_file(tmp_path)
+
+
+def test_command_line_override_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    config = tiny(load_config(CONFIGS / "default.yaml"), tmp_path, 10_000)
+    path = tmp_path / "smoke.yaml"
+    save_config(config, path)
+    assert main([str(path), "--timesteps", "128", "--name", "cli", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "128 timesteps" in out and "sensible" in out and "95% CI" in out
+    assert load_config(tmp_path / "cli" / "config.yaml").total_timesteps == 128
+
+
+
+def test_train_help_lists_both_kinds_of_config_keys() -> None:
+    text = build_parser().format_help()
+    assert "algo.hyperparams" in text and "rllib.num_env_runners" in text
+
+
+
+@pytest.mark.parametrize("name", [".", "../victim"])
+def test_fresh_with_a_path_as_name_is_refused_and_deletes_nothing(
+        name: str, tmp_path: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs"
+    (out / "other-run").mkdir(parents=True)
+    (out / "other-run" / "model.zip").write_bytes(b"precious")
+    (tmp_path / "victim").mkdir()
+    (tmp_path / "victim" / "thesis.tex").write_text("years of work")
+    code = main([str(smoke_yaml), "--output-dir", str(out), "--name", name, "--fresh",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("pagadores train: error: name must be a plain folder name")
+    assert len(err.strip().splitlines()) == 1
+    assert (out / "other-run" / "model.zip").read_bytes() == b"precious"
+    assert (tmp_path / "victim" / "thesis.tex").read_text() == "years of work"
+
+
+def test_with_no_good_checkpoint_the_error_is_one_line(
+        run: Path, smoke_yaml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for zip_path in (run / "checkpoints").glob("model_*_steps.zip"):
+        truncate(zip_path)
+    (run / "checkpoints" / "latest.json").write_text("")
+    listing = sorted(p.name for p in (run / "checkpoints").iterdir())
+    code = main([str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"pagadores train: error: {run} has no usable checkpoint (")
+    assert "model_256_steps.zip is damaged" in err and "--fresh" in err
+    assert len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == listing
+
+
+def test_ctrl_c_prints_the_resume_command_and_exits_130(
+        tmp_path: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    evaluate_failing_at(256, KeyboardInterrupt(), monkeypatch)
+    args = [str(smoke_yaml), "--timesteps", "512", "--fresh", "--no-progress"]
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert err == (f"interrupted: checkpoint saved at step 256; resume with: pagadores train "
+                   f"{smoke_yaml} --timesteps 512 --no-progress\n")
+    resume = err.split("resume with: pagadores train ")[1].split()
+    assert main(resume) == 0
+    assert "resuming from step 256" in capsys.readouterr().out
+    assert eval_steps(tmp_path / "smoke") == STEPS_0_TO_512
+
+
+def test_a_second_ctrl_c_during_the_checkpoint_leaves_the_last_one(
+        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    evaluate_failing_at(768, KeyboardInterrupt(), monkeypatch)
+
+    def save(self: Any, model: Any) -> None:
+        raise KeyboardInterrupt  # the second Ctrl-C, while saving after the first
+    monkeypatch.setattr(checkpoints.CheckpointEvery, "save", save)
+    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent),
+            "--timesteps", "1024"]
+    assert main(args) == 130
+    assert capsys.readouterr().err == (
+        "interrupted: the last checkpoint stands; resume with: pagadores train "
+        f"{smoke_yaml} --timesteps 1024 --name default --output-dir {run.parent}\n")
+    assert json.loads((run / "checkpoints" / "latest.json").read_text())["timesteps"] == 512
+
+
+def test_ctrl_c_before_the_run_starts_changes_nothing(
+        run: Path, smoke_yaml: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sb3, "make_vec_env", interrupted)
+    listing = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
+    args = [str(smoke_yaml), "--name", "default", "--output-dir", str(run.parent), "--fresh"]
+    assert main(args) == 130
+    assert capsys.readouterr().err == (
+        "interrupted before the run started; start it again with: pagadores train "
+        f"{smoke_yaml} --name default --output-dir {run.parent} --fresh\n")
+    assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == listing
+
+
+def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: pagadores train ")
+    with pytest.raises(SystemExit) as exit_:
+        main(["x.yaml", "--timesteps", "many"])
+    assert exit_.value.code == 2
+    assert "pagadores train: error: argument --timesteps" in capsys.readouterr().err
+
+
+def test_an_rllib_config_goes_to_rllibs_trainer_with_the_overrides(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A config with an ``rllib:`` section is handed, overrides applied, to RLlib's trainer
+    (its runs, resumed from a config file, are in ``tests/train/test_rllib.py``)."""
+    seen: dict[str, Any] = {}
+
+    def train(config: Any, fresh: bool = False, force: bool = False) -> Any:
+        seen.update(config=config, fresh=fresh, force=force)
+        raise ConfigError("stopped before training")
+    monkeypatch.setattr(rllib, "train", train)
+    path = tmp_path / "a.yaml"
+    path.write_text(yaml.safe_dump({"name": "a", "output_dir": str(tmp_path),
+                                    "total_timesteps": 400, "rllib": {"num_env_runners": 0}}))
+    assert main([str(path), "--timesteps", "600", "--fresh", "--no-progress"]) == 2
+    assert capsys.readouterr().err == "pagadores train: error: stopped before training\n"
+    config = seen["config"]
+    assert isinstance(config, RLlibConfig)
+    assert (config.total_timesteps, config.name, config.progress_bar) == (600, "a", False)
+    assert (seen["fresh"], seen["force"]) == (True, False)
+
+
+@pytest.mark.slow
+def test_importing_the_command_and_both_trainers_leaves_ray_out() -> None:
+    code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.sb3, "
+            "pagadores_cli.train, pagadores_train.rllib; "
+            "from pagadores_env.core.policies import make_policy; "
+            "make_policy('sensible'); "
+            "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)")
+    subprocess.run([sys.executable, "-c", code], check=True)

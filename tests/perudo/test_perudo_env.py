@@ -1,0 +1,384 @@
+"""The Perudo environments: PettingZoo ``perudo_v1`` and Gymnasium ``Perudo-v1`` — API
+conformance, hidden information, rewards, seeding and one-line errors that change nothing."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import gymnasium
+import numpy as np
+import pettingzoo
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from pettingzoo.test import api_test, seed_test
+
+from pagadores_env import IllegalMoveError, perudo_v1
+from pagadores_env.core.policies import make_policy, registered_policies
+from pagadores_env.perudo.dice import FaceStream
+from pagadores_env.perudo.engine import Game
+from pagadores_env.perudo.observation import (
+    OBS_SIZE,
+    SLICES,
+    ObsFields,
+    bid_order,
+    decode,
+    encode,
+    field_table,
+)
+from pagadores_env.perudo.render import render_table
+from pagadores_env.perudo.rules import DUDO, NUM_ACTIONS, bid_action
+
+PLAYERS = (2, 3, 6)
+# api_test warns about any dict observation unless the env is on its list of classic envs.
+DICT_OBS_WARNINGS = [
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+]
+
+
+def play(env, seed: int) -> dict[str, float]:
+    """One game with random legal actions; each agent's rewards summed over the game."""
+    pick = random.Random(seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.agents, 0.0)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            action = pick.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        env.step(action)
+        for a, r in env.rewards.items():
+            totals[a] += r
+    return totals
+
+
+# ---------------------------------------------------------------- PettingZoo's own checks
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_api_test(num_players):
+    api_test(perudo_v1.env(num_players=num_players), num_cycles=300)
+
+
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_pettingzoo_api_test_raw_env():
+    api_test(perudo_v1.raw_env(num_players=3, dice=2), num_cycles=300)
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_seed_test(num_players):
+    seed_test(lambda: perudo_v1.env(num_players=num_players), num_cycles=200)
+
+
+def test_registered_with_pettingzoo_and_gymnasium():
+    if hasattr(pettingzoo, "make"):
+        assert str(pettingzoo.make("aec", "perudo-v1", num_players=3)) == "perudo_v1"
+    env = gymnasium.make("Perudo-v1", num_players=4, dice=2)
+    assert env.unwrapped.num_players == 4 and env.unwrapped.dice == 2
+
+
+def test_docstring_holds_the_observation_field_table():
+    assert field_table() in perudo_v1.__doc__
+    assert f"({OBS_SIZE},) float32" in perudo_v1.__doc__
+
+
+def test_docstring_example_plays_a_game(capsys):
+    example = perudo_v1.__doc__.split("```python\n")[1].split("```")[0]
+    exec(example, {})
+    assert "wins" in capsys.readouterr().out.splitlines()[0]
+
+
+# ---------------------------------------------------------------- the AEC protocol
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_a_game_pays_plus_one_to_the_winner_and_minus_one_to_the_rest(num_players):
+    totals = play(perudo_v1.env(num_players=num_players, dice=2), seed=num_players)
+    assert sorted(totals.values()) == [-1.0] * (num_players - 1) + [1.0]
+
+
+def test_placement_rewards_follow_the_order_of_knock_outs():
+    env = perudo_v1.env(num_players=4, dice=1, reward="placement")
+    totals = play(env, seed=4)
+    places = env.unwrapped.game.placements()
+    expected = {f"player_{s}": 1 - 2 * (p - 1) / 3 for s, p in enumerate(places)}
+    assert totals == pytest.approx(expected)
+
+
+def test_only_the_agent_to_act_has_a_mask_and_it_is_the_engines_legal_actions():
+    env = perudo_v1.env(num_players=3, dice=2)
+    env.reset(seed=0)
+    game = env.unwrapped.game
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        if agent == env.agent_selection:
+            assert np.flatnonzero(mask).tolist() == game.legal_actions()
+            assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+        else:
+            assert not mask.any()
+
+
+def test_an_agent_observes_its_own_dice_and_nobody_elses():
+    env = perudo_v1.env(num_players=3, dice=3)
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    for seat, agent in enumerate(env.possible_agents):
+        np.testing.assert_array_equal(env.observe(agent)["observation"], encode(game, seat))
+        mine = env.observe(agent)["observation"][:6] * 5
+        assert np.rint(mine).tolist() == [game.hands[seat].count(f) for f in range(1, 7)]
+
+
+def test_a_dudo_rolls_the_next_round_inside_step():
+    env = perudo_v1.env(num_players=2, dice=2)
+    env.reset(seed=2)
+    game = env.unwrapped.game
+    env.step(bid_action(1, 2))
+    env.step(DUDO)
+    assert game.round == 2 and not game.is_chance_node()
+    assert env.agent_selection == f"player_{game.starter}"
+    assert sum(len(h) for h in game.hands) == 3
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.filterwarnings("ignore:.*not in the possible render_modes:UserWarning")
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"num_players": 1}, "num_players must be 2–6"),
+    ({"num_players": 7}, "num_players must be 2–6"),
+    ({"dice": 6}, "dice must be 1–5"),
+    ({"dice": [5, 0]}, "dice per seat must be 2 numbers from 0 to 5"),
+    ({"reward": "cash"}, "reward must be one of"),
+    ({"render_mode": "rgb_array"}, "render_mode must be one of"),
+])
+def test_bad_arguments_raise_one_line_naming_the_argument(kwargs, named):
+    for make in (perudo_v1.env, lambda **k: gymnasium.make("Perudo-v1", **k)):
+        with pytest.raises(ValueError, match=named) as err:
+            make(**kwargs)
+        assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("action", [DUDO, bid_action(1, 1), 181, -1, True, 1.0, None])
+def test_an_illegal_action_raises_one_line_and_changes_nothing(action):
+    env = perudo_v1.env(num_players=3, dice=2)
+    env.reset(seed=3)
+    before, selected = env.unwrapped.game.to_dict(), env.agent_selection
+    with pytest.raises(IllegalMoveError, match=f"^{selected} played an illegal action") as err:
+        env.step(action)
+    assert "\n" not in str(err.value)
+    assert env.unwrapped.game.to_dict() == before and env.agent_selection == selected
+
+
+def test_after_the_game_last_and_step_say_reset_in_one_line():
+    env = perudo_v1.env(num_players=2, dice=1)
+    play(env, seed=5)
+    for call in (env.last, lambda: env.step(DUDO)):
+        with pytest.raises(IllegalMoveError, match="call reset") as err:
+            call()
+        assert "\n" not in str(err.value)
+
+
+def test_a_terminated_agent_must_step_none():
+    env = perudo_v1.env(num_players=2, dice=1)
+    env.reset(seed=6)
+    env.step(bid_action(1, 2))
+    env.step(DUDO)  # one die each: this dudo ends the game
+    assert all(env.terminations.values())
+    with pytest.raises(IllegalMoveError, match="the only valid action is None"):
+        env.step(DUDO)
+
+
+def test_ansi_render_shows_the_public_table_only():
+    env = perudo_v1.env(num_players=2, dice=2, render_mode="ansi")
+    env.reset(seed=7)
+    text = env.render()
+    assert "round 1" in text and "player_1" in text and "revealed" not in text
+    other = Game(2, 2)
+    other.apply_roll([[6, 6], [6, 6]])  # other hidden dice, the same public position
+    assert render_table(other) == text
+    env.step(bid_action(1, 2))
+    env.step(DUDO)
+    assert "revealed" in env.render()  # after the dudo the dice are public (P7.2)
+
+
+# ---------------------------------------------------------------- the Gymnasium env
+def make(**kwargs):
+    return gymnasium.make("Perudo-v1", **kwargs).unwrapped
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_gymnasium_and_sb3_env_checkers_pass(num_players):
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    # the checkers step random actions: most are illegal bids, so they are replaced
+    gym_check_env(make(num_players=num_players, illegal_action="replace"),
+                  skip_render_check=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3's checker reports problems as warnings
+        sb3_check_env(make(num_players=num_players, illegal_action="replace"))
+
+
+def test_gym_masks_are_the_learners_legal_actions_over_whole_episodes():
+    env = make(num_players=3, dice=2, learner_seat=1)
+    pick = random.Random(0)
+    for seed in range(5):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            game = env.game
+            assert game.current_player == 1 and obs.shape == (OBS_SIZE,)
+            assert np.flatnonzero(env.action_masks()).tolist() == game.legal_actions()
+            np.testing.assert_array_equal(info["action_mask"], env.action_masks())
+            np.testing.assert_array_equal(obs, encode(game, 1))
+            action = pick.choice(game.legal_actions())
+            obs, reward, done, truncated, info = env.step(action)
+            assert not truncated
+        assert reward == (1.0 if info["placement"] == 1 else -1.0)
+        assert not env.action_masks().any()
+
+
+def test_a_seeded_gym_env_repeats_exactly():
+    def run(seed):
+        env = make(num_players=4, dice=2, opponents="random")
+        pick, trace = random.Random(seed), []
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = pick.choice(np.flatnonzero(env.action_masks()).tolist())
+            obs, reward, done, _, _ = env.step(action)
+            trace.append((obs.tobytes(), reward))
+        return env.game.history, trace
+
+    assert run(9) == run(9)
+    assert run(9)[0] != run(10)[0]
+
+
+@pytest.mark.parametrize("bad", [-1, "abc", True, 2.0, [1]])
+def test_a_bad_seed_is_refused_in_one_line_and_the_game_goes_on(bad):
+    """In both envs: one line naming the seed, and the game in play goes on as if the call
+    had not been made."""
+    def finish_aec(env):
+        pick = random.Random(0)
+        for agent in env.agent_iter():
+            legal = np.flatnonzero(env.last()[0]["action_mask"]).tolist()
+            env.step(None if env.terminations[agent] else pick.choice(legal))
+        return env.unwrapped.game.history
+
+    def finish_gym(env):
+        pick, trace, done = random.Random(0), [], False
+        while not done:
+            obs, reward, done, _, _ = env.step(
+                pick.choice(np.flatnonzero(env.action_masks()).tolist()))
+            trace.append((obs.tobytes(), reward))
+        return env.game.history, trace
+
+    for new, finish in [(lambda: perudo_v1.env(num_players=3, dice=2), finish_aec),
+                        (lambda: gymnasium.make("Perudo-v1", num_players=3, dice=2,
+                                                opponents="random"),
+                         lambda env: finish_gym(env.unwrapped))]:
+        env, twin = new(), new()
+        for each in (env, twin):
+            each.reset(seed=8)
+        with pytest.raises(ValueError) as refused:
+            env.reset(seed=bad)
+        assert str(refused.value) == f"seed must be None or an integer ≥ 0, got {bad!r}"
+        assert finish(env) == finish(twin)
+
+
+def test_gym_illegal_action_modes():
+    env = make(num_players=2, dice=2, learner_seat=0)
+    env.reset(seed=1)
+    before = env.game.to_dict()
+    with pytest.raises(IllegalMoveError, match=r"^the learner \(seat 0\) played an illegal") as err:
+        env.step(DUDO)  # no bid to call yet (P2.3)
+    assert "\n" not in str(err.value) and env.game.to_dict() == before
+    env = make(num_players=2, dice=2, learner_seat=0, illegal_action="replace")
+    env.reset(seed=1)
+    *_, info = env.step(DUDO)
+    assert info["illegal_action"] and env.game.history[1] == bid_action(1, 2)  # the lowest bid
+    env = make(num_players=2, dice=2, learner_seat=0, illegal_action="penalty")
+    env.reset(seed=1)
+    _, reward, done, _, info = env.step(DUDO)
+    assert (reward, done, info["placement"], info["illegal_action"]) == (-1.0, True, 2, True)
+
+
+def test_step_after_the_episode_says_reset():
+    env = make(num_players=2, dice=1, learner_seat=0)
+    env.reset(seed=0)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(env.game.legal_actions()[0])
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(DUDO)
+
+
+# ---------------------------------------------------------------- the random policy
+def test_perudo_players_have_a_registry_namespace_of_their_own():
+    from pagadores_env.perudo.policies import RandomPolicy
+
+    assert registered_policies(game="perudo") == ["bluffer", "model", "probabilistic", "random"]
+    assert "random" in registered_policies() and "sensible" in registered_policies()
+    assert isinstance(make_policy("random", game="perudo"), RandomPolicy)
+    assert not isinstance(make_policy("random"), RandomPolicy)  # Pagadores' own
+    policy = make_policy("random", game="perudo", seed=0)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[[0, 7, 40]] = 1
+    drawn = {policy.act(np.zeros(OBS_SIZE, np.float32), mask) for _ in range(200)}
+    assert drawn == {0, 7, 40}
+    with pytest.raises(ValueError, match="game must be one of 'pagadores', 'perudo'"):
+        make_policy("random", game="chess")
+
+
+def test_a_pagadores_player_is_no_perudo_opponent():
+    with pytest.raises(ValueError, match="unknown policy of perudo 'sensible'; known: "
+                                         "bluffer, model, probabilistic, random"):
+        make(num_players=2, opponents=["sensible"])
+
+
+def test_the_bids_field_gives_the_rounds_bid_sequence_in_order():
+    env = perudo_v1.env(num_players=4, dice=3)
+    pick = random.Random(8)
+    env.reset(seed=8)
+    checked = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        game = env.unwrapped.game
+        made = (np.flatnonzero(obs["observation"][SLICES["bids"]]) + 1).tolist()
+        in_order = sorted(made, key=lambda a: bid_order(a, game.palifico))
+        assert in_order == game.bids
+        checked += len(made) > 1
+        env.step(pick.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert checked > 10
+
+
+def test_decode_reads_back_what_encode_wrote_from_every_seat():
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        n = int(rng.integers(2, 7))
+        game, faces = Game(n, int(rng.integers(1, 6))), FaceStream(rng)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_roll(faces.roll(game.dice_counts))
+                continue
+            rows = decode(np.stack([encode(game, seat) for seat in range(n)]))
+            for seat in range(n):
+                seen = ObsFields(*(field[seat] for field in rows))
+                slot_of = [(seat + k) % n for k in range(n)]  # slot → seat
+                assert seen.players == n and seen.total == sum(game.dice_counts)
+                assert seen.palifico == game.palifico and seen.bid == game.bid_action
+                assert slot_of[seen.starter] == game.starter
+                bidder = -1 if seen.bidder < 0 else slot_of[seen.bidder]
+                assert bidder == game.bidder
+                assert list(seen.dice[:n]) == [game.dice_counts[s] for s in slot_of]
+                assert list(seen.last_bids[:n]) == [game.last_bids[s] for s in slot_of]
+                assert sorted(np.flatnonzero(seen.bids) + 1) == sorted(game.bids)
+                hand = game.hands[seat]
+                assert list(seen.my_dice) == [hand.count(face) for face in range(1, 7)]
+                if game.revealed is not None:
+                    assert [list(seen.revealed[k]) for k in range(n)] == [
+                        [game.revealed[s].count(face) for face in range(1, 7)] for s in slot_of]
+            legal = game.legal_actions()
+            game.apply_action(int(legal[rng.integers(len(legal))]))
+    with pytest.raises(ValueError, match=f"an observation must have {OBS_SIZE} values"):
+        decode(np.zeros(3))
