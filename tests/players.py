@@ -1,12 +1,14 @@
-"""Test players that cannot answer a batch in one call, to show that evaluation serves them
-too (``policies.batch_actions``): a shipped player behind ``act`` alone, or behind
-``BasePolicy``'s looping ``act_batch``."""
+"""Test players: ones that cannot answer a batch in one call, to show that evaluation serves
+them too (``policies.batch_actions``): a shipped player behind ``act`` alone, or behind
+``BasePolicy``'s looping ``act_batch``; one that must know its seat; and a scripted threshold
+player that counts what it is asked."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.pagadores.observation import OBS_SIZE, SLICES
 
 
 class RowByRow:
@@ -56,3 +58,23 @@ class SeatBound(BasePolicy):
 
 #: What ``SeatBound`` plays at seat 0 and at the other seats.
 SEAT_BOUND = ("threshold", "stop-first")
+
+
+class StopAt(BasePolicy):
+    """Scripted: throw again while the current strength is below ``level``; counts the calls
+    and rows it is asked."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__()
+        self.level = level
+        self.calls = 0
+        self.rows = 0
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        self.rows += len(obs)
+        strength = np.rint(obs[:, SLICES["my_strength"].start] * 41)
+        return (strength < self.level).astype(np.int64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), mask)[0])

@@ -17,7 +17,6 @@ import pytest
 
 from pagadores_cli.exact_report import SHIPPED, main, pairwise_table
 from pagadores_env.core.policies import BasePolicy, make_policy
-from pagadores_env.pagadores.observation import OBS_SIZE, SLICES
 from pagadores_env.pagadores.solver import (
     best_response,
     exploitability,
@@ -32,6 +31,7 @@ from pagadores_train.yardstick import (
     opponent_yardstick,
     yardstick,
 )
+from tests.players import StopAt
 
 KEYS = {"win_probability", "best_response_win_probability", "percent_of_best_response",
         "exploitability"}
@@ -42,23 +42,6 @@ def _fresh(tmp_path, monkeypatch) -> None:
     """A private solver cache (solving 10 cards takes ~0.1 s) and no cached yardsticks."""
     monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path / "cache"))
     clear_cache()
-
-
-class StopAt(BasePolicy):
-    """Scripted: throw again while the current strength is below ``level``; counts rows."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__()
-        self.level = level
-        self.rows = 0
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        self.rows += len(obs)
-        strength = np.rint(obs[:, SLICES["my_strength"].start] * 41)
-        return (strength < self.level).astype(np.int64)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), mask)[0])
 
 
 # ---------------------------------------------------------------- exact metrics

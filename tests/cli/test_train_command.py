@@ -6,7 +6,6 @@ interrupted (Ctrl-C, 130) or has no usable checkpoint; the runs themselves are t
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,14 +21,14 @@ from pagadores_cli.train import build_parser, main
 from pagadores_train import checkpoints, rllib, sb3
 from pagadores_train.config import load_config, save_config
 from pagadores_train.rllib_config import RLlibConfig
-from pagadores_train.sb3 import train
 from pagadores_train.settings import ConfigError
 from tests.train.runs import (
     CONFIGS,
     STEPS_0_TO_512,
-    base,
     eval_steps,
     evaluate_failing_at,
+    finished_run,
+    private_copy,
     smoke_config_file,
     tiny,
     truncate,
@@ -38,17 +37,12 @@ from tests.train.runs import (
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 512-step run (checkpoints at 256 and 512), copied by the tests below."""
-    out = tmp_path_factory.mktemp("finished")
-    train(base(out))
-    return out / "default"
+    return finished_run(tmp_path_factory)
 
 
 @pytest.fixture
 def run(finished: Path, tmp_path: Path) -> Path:
-    """A private copy of the finished run, as ``tmp_path/default``."""
-    shutil.copytree(finished, tmp_path / "default")
-    return tmp_path / "default"
+    return private_copy(finished, tmp_path)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ retired v0 names fail in one line naming v1."""
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ import pagadores_env
 from pagadores_env.core.protocol import GameState
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.perudo.engine import Game as PerudoGame
+from tests.imports import imported_modules
 
 PACKAGE = Path(pagadores_env.__file__).parent
 MAX_LINES = 600
@@ -36,18 +36,7 @@ def imports(name: str, path: Path) -> set[str]:
     """The modules ``name`` imports anywhere in its code (top level or in a function), as
     dotted names; ``from package import module`` counts as the module."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[:len(package.split(".")) - node.level + 1]
-                base = ".".join([*up, base] if base else up)
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
+    return imported_modules(path, package, members=True)
 
 
 GRAPH = {name: {other for other in imports(name, path) if other in modules()}

@@ -9,11 +9,12 @@ can use them."""
 
 from __future__ import annotations
 
-import ast
 from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.imports import imported_modules
 
 TESTS = Path(__file__).resolve().parents[1]
 OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
@@ -25,18 +26,7 @@ PACKAGE_RANKS = dict(zip(OURS, range(4), strict=True))
 
 def imported(path: Path) -> set[str]:
     """The modules ``path`` imports anywhere in its code, as absolute dotted names."""
-    package = ".".join(path.relative_to(TESTS.parent).parent.parts)
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[:len(package.split(".")) - node.level + 1]
-                base = ".".join([*up, base] if base else up)
-            names.add(base)
-    return names
+    return imported_modules(path, ".".join(path.relative_to(TESTS.parent).parent.parts))
 
 
 def rank_of(module: str) -> int | None:

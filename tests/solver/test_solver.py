@@ -17,7 +17,7 @@ import pytest
 
 from pagadores_env.core.policies import BasePolicy, make_policy
 from pagadores_env.pagadores.engine import Action, Game
-from pagadores_env.pagadores.observation import OBS_SIZE, SLICES, encode
+from pagadores_env.pagadores.observation import OBS_SIZE, encode
 from pagadores_env.pagadores.rules import MAX_THROWS, THROWS, Kind
 from pagadores_env.pagadores.solver import (
     Decision,
@@ -32,6 +32,7 @@ from pagadores_env.pagadores.solver import (
     win_probabilities,
 )
 from pagadores_env.pagadores.solver.decisions import GRID
+from tests.players import StopAt
 from tests.solver.caches import DAMAGES
 
 P = 1 / 216  # R7.2: every ordered outcome of three dice is equally likely
@@ -164,25 +165,6 @@ def test_monte_carlo_optimal_self_play_matches_the_solved_value() -> None:
     games = 3000
     observed = _wins([3, 2], 0, [optimal, optimal], games, seed=7)
     _within_4_se(observed, optimal.solution.win_probability(3, 2), games)
-
-
-class StopAt(BasePolicy):
-    """Scripted: throw again while the current strength is below ``level``."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__()
-        self.level = level
-        self.calls = 0
-        self.rows = 0
-
-    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        self.calls += 1
-        self.rows += len(obs)
-        strength = np.rint(obs[:, SLICES["my_strength"].start] * 41)
-        return (strength < self.level).astype(np.int64)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(self.act_batch(np.reshape(obs, (1, OBS_SIZE)), mask)[0])
 
 
 @pytest.mark.slow

@@ -6,6 +6,7 @@ this says so first (``pytest.importorskip``)."""
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from sb3_contrib import MaskablePPO
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 from pagadores_train import callbacks
 from pagadores_train.config import Config, config_from_dict, load_config, save_config
+from pagadores_train.sb3 import train
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
@@ -44,6 +46,20 @@ def base(out: Path, timesteps: int = 512, **changes: Any) -> Config:
     """The default config, tiny: 2 dummy envs x 64 steps a rollout, checkpoint and evaluation
     every 256 steps, run name ``default``."""
     return tiny(load_config(CONFIGS / "default.yaml"), out, timesteps, **changes)
+
+
+def finished_run(factory: pytest.TempPathFactory) -> Path:
+    """A finished 512-step ``base`` run (checkpoints at 256 and 512), trained once per
+    module that asks: its tests copy it (``private_copy``)."""
+    out = factory.mktemp("finished")
+    train(base(out))
+    return out / "default"
+
+
+def private_copy(finished: Path, tmp_path: Path) -> Path:
+    """A copy of the finished run ``finished``, as ``tmp_path/default``."""
+    shutil.copytree(finished, tmp_path / "default")
+    return tmp_path / "default"
 
 
 def rows(path: Path) -> list[dict[str, str]]:

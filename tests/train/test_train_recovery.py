@@ -6,7 +6,6 @@ train`` command says and exits with is in ``tests/cli/test_train_command.py``.""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,8 @@ from tests.train.runs import (
     base,
     eval_steps,
     evaluate_failing_at,
+    finished_run,
+    private_copy,
     rows,
     tiny,
     truncate,
@@ -35,17 +36,12 @@ from tests.train.runs import (
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 512-step run (checkpoints at 256 and 512), copied by the tests below."""
-    out = tmp_path_factory.mktemp("finished")
-    train(base(out))
-    return out / "default"
+    return finished_run(tmp_path_factory)
 
 
 @pytest.fixture
 def run(finished: Path, tmp_path: Path) -> Path:
-    """A private copy of the finished run, as ``tmp_path/default``."""
-    shutil.copytree(finished, tmp_path / "default")
-    return tmp_path / "default"
+    return private_copy(finished, tmp_path)
 
 
 # --------------------------------------------------------------------------- item 1: --fresh

@@ -24,7 +24,6 @@ holders, since an observation shows no other score (``core.policies.reads_lowest
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ from .model import PENALTY, PROB
 from .multi_kampen import Cards
 from .sweep import Kept, Progress, Sweep, layout
 from .table_play import SweepPolicy, decision_values
-from .two_player import TIE_TOLERANCE, cache_dir
+from .two_player import TIE_TOLERANCE, cache_dir, cache_or_warn
 
 FORMAT_VERSION = 1
 
@@ -206,11 +205,7 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
     assert sweep.positions is not None  # kept: keep=True
     solution = Solution(len(start), start, sweep.positions, time.perf_counter() - began)
     if cache:
-        try:
-            solution.save(path)
-        except OSError as err:
-            warnings.warn(f"could not cache the solution at {path}: {err.strerror or err}",
-                          stacklevel=2)
+        cache_or_warn(solution.save, path)
     return solution
 
 

@@ -6,6 +6,7 @@ import io
 import os
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -197,9 +198,15 @@ def load_or_solve(cards: int = MAX_CARDS, path: Path | str | None = None) -> Two
     if solution is not None:
         return solution
     solution = solve_two_player(cards)
+    cache_or_warn(solution.save, path)
+    return solution
+
+
+def cache_or_warn(save: Callable[[Path], object], path: Path) -> None:
+    """Cache a solution with ``save(path)``; a failed write (a full disk, a read-only cache)
+    only warns, in one line: the solution in hand is good without its cache."""
     try:
-        solution.save(path)
+        save(path)
     except OSError as err:
         warnings.warn(f"could not cache the solution at {path}: {err.strerror or err}",
-                      stacklevel=2)
-    return solution
+                      stacklevel=3)
