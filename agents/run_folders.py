@@ -51,3 +51,18 @@ def is_rllib_run(folder: Path) -> bool:
     ``pagadores_train.rllib`` writes), so that ``model:path=`` can tell it is given one."""
     return ((folder / ALGORITHM_MARKER).is_file()
             or any((folder / CHECKPOINTS).glob(f"step_*/{ALGORITHM_MARKER}")))
+
+
+#: A search run's final value net and, under ``checkpoints/``, one net per checkpoint
+#: (``pagadores_train.search``).
+FINAL_NET, CHECKPOINT_NET = "value.npz", re.compile(r"value_(\d+)_steps\.npz")
+
+
+def search_run_net(folder: Path) -> Path | None:
+    """The value net to play of a search run folder: its final ``value.npz``, else its newest
+    checkpoint's (a run still training); None if ``folder`` holds neither."""
+    if (folder / FINAL_NET).is_file():
+        return folder / FINAL_NET
+    saved = {int(found[1]): path for path in (folder / CHECKPOINTS).glob("value_*_steps.npz")
+             if (found := CHECKPOINT_NET.fullmatch(path.name)) and path.is_file()}
+    return saved[max(saved)] if saved else None

@@ -342,8 +342,9 @@ class Sweep:
                            else self.kampen.value(cards, tied))
         return table
 
-    def solve_position(self, cards: Cards, insteker: int) -> None:
-        """Solve one round position: every round state's values, from the last role back."""
+    def solve_position(self, cards: Cards, insteker: int) -> Position:
+        """Solve one round position: every round state's values, from the last role back
+        (returned, and kept in ``positions`` when the sweep keeps them)."""
         order = turn_order(cards, insteker)
         m = len(order)
         states = score_states(m, self.full)
@@ -385,3 +386,4 @@ class Sweep:
         self.store.put(cards, insteker, slices)
         if self.positions is not None:
             self.positions.put((cards, insteker), before, settle)
+        return Position(before, settle)

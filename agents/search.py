@@ -1,0 +1,223 @@
+"""The search player: exact play of the round at hand over the dice odds, with learned values
+at the round's end (spec ``"search:path=runs/search_3p"``, options ``depth=``, ``seat=``).
+
+How it decides. Between rounds a position is only the card counts and the insteker; inside a
+round the rules and the dice decide everything else (R3–R6). So the player searches the round
+it is in **exactly**: every later throw of every player over the 42 strengths with their
+probabilities (R2, R7.2), specials at the card counts they leave (R4.1, R4.2), Picaros (R4.4),
+kampen (R5) and knock-outs (R6.2), every player maximising their own win probability, as
+the solver's round recursion does (``solver.sweep.Sweep.solve_position``, reused here with
+other values at the round's ends). Where the round ends, the values are the learned
+``ValueNet``'s (``pagadores_agents.value_net``) instead of solved ones: the only learned part.
+At ``depth=2`` the round after it is searched exactly too (its end valued by the net), and so
+on; each extra round costs about ten times the one before.
+
+It never reads a solved value and solves only the positions it is asked about and those a
+special can reach within that round (same insteker, fewer cards), kept in a bounded cache
+(``cache=`` positions; a position's round tables take about 0.15 MB at 3 players, 0.5 MB at 4).
+So it answers the solver's batched questions at one position in one search, which is what
+keeps the exact NashConv pass of a 3-player agent at 10 cards within minutes.
+
+Seats: like ``equilibrium``, the observation does not say which seat the player is in, and
+only R6.2 tells seats apart, at 4 or more players: give ``seat=`` there, or let the
+evaluators' rotation give each seat its copy (``for_seat``). Play is deterministic (ties
+stop), so it states no probabilities.
+
+The net is read from ``path``: a search run folder (its newest checkpoint,
+``pagadores_train.search``) or a saved net (``.npz``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
+from pagadores_env.pagadores.solver import SweepPolicy
+from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
+from pagadores_env.pagadores.solver.multi_kampen import Cards
+from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep
+
+from .value_net import ValueNet
+
+#: Round positions a search keeps by default (least recently used go first).
+CACHE = 4096
+#: ``leaf(cards, insteker)``: every seat's win probability ``[n]`` as that round starts.
+Leaf = Callable[[Cards, int], np.ndarray]
+
+
+class _Store:
+    """The after-throw values at the special strengths of recently solved positions (what a
+    special lands on, R4.1), as ``Sweep`` keeps them, but bounded: least recently used first
+    out. ``RoundSearch.position`` re-solves what was dropped."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.slices: OrderedDict[tuple[Cards, int], dict[Key, np.ndarray]] = OrderedDict()
+
+    def put(self, cards: Cards, insteker: int, slices: dict[Key, np.ndarray]) -> None:
+        self.slices[(cards, insteker)] = slices
+        while len(self.slices) > self.size:
+            self.slices.popitem(last=False)
+
+
+class RoundSearch(Sweep):
+    """The exact round recursion of ``Sweep`` (every seat maximising its own value) with
+    ``leaf`` values wherever a round ends (see the module docstring); positions are solved on
+    demand (``position``), each after the positions its specials reach."""
+
+    def __init__(self, num_players: int, leaf: Leaf, cache: int = CACHE) -> None:
+        super().__init__((MAX_CARDS,) * num_players, [(True,) * num_players], {}, full=False)
+        self.leaf = leaf
+        self.cache = cache
+        self.store = _Store(cache)  # type: ignore[assignment]
+        self.solved: OrderedDict[tuple[Cards, int], Position] = OrderedDict()
+        self._leaves: dict[tuple[Cards, int], np.ndarray] = {}
+
+    def value_at(self, cards: Cards, insteker: int) -> np.ndarray:
+        """``[1, n]`` as a round starts: the leaf's values, or 1 for the winner (R1.5)."""
+        alive = [s for s, c in enumerate(cards) if c]
+        if len(alive) == 1:
+            return self._won[alive[0]]
+        key = (cards, insteker)
+        found = self._leaves.get(key)
+        if found is None:
+            found = self._leaves[key] = np.asarray(self.leaf(cards, insteker)).reshape(1, -1)
+        return found
+
+    def position(self, cards: Cards, insteker: int) -> Position:
+        """The round tables of ``(cards, insteker)`` (solved now if not kept)."""
+        key = (cards, insteker)
+        found = self.solved.get(key)
+        if found is not None and key in self.store.slices:
+            self.solved.move_to_end(key)
+            self.store.slices.move_to_end(key)
+            return found
+        for seat in (order := [s for s in range(self.n) if cards[s]]):
+            for y in SPECIALS:
+                left, ended = self.hit(cards, seat, tuple(order), int(PENALTY[y]))
+                if ended is None:
+                    self.position(left, insteker)
+        solved = self.solve_position(cards, insteker)
+        self.solved[key] = solved
+        while len(self.solved) > self.cache:
+            self.solved.popitem(last=False)
+        return solved
+
+    def value(self, cards: Cards, insteker: int) -> np.ndarray:
+        """``[n]``: every seat's win probability as this round starts, searched."""
+        alive = [s for s, c in enumerate(cards) if c]
+        if len(alive) == 1:
+            return self._won[alive[0]][0]
+        self.position(cards, insteker)
+        return self.win[(cards, insteker)][0]
+
+
+def searcher(net: ValueNet, depth: int, cache: int = CACHE) -> RoundSearch:
+    """The search of ``depth`` rounds over ``net``'s values (depth 1: the round at hand)."""
+    n = net.num_players
+
+    def by_net(cards: Cards, insteker: int) -> np.ndarray:
+        return net(np.asarray([cards]), np.asarray([insteker]))[0]
+
+    search = RoundSearch(n, by_net, cache)
+    for _ in range(depth - 1):
+        search = RoundSearch(n, search.value, cache)
+    return search
+
+
+class _Positions(Mapping[tuple[Cards, int], Position]):
+    """A search's positions as the mapping ``SweepPolicy`` plays from."""
+
+    def __init__(self, search: RoundSearch) -> None:
+        self.search = search
+
+    def __getitem__(self, key: tuple[Cards, int]) -> Position:
+        return self.search.position(*key)
+
+    def __iter__(self) -> Iterator[tuple[Cards, int]]:
+        return iter(self.search.solved)
+
+    def __len__(self) -> int:
+        return len(self.search.solved)
+
+
+def load_net(path: str | Path) -> ValueNet:
+    """The value net ``path`` names: a search run folder's newest checkpoint or an ``.npz``
+    file (``ValueError`` in one line otherwise)."""
+    from .run_folders import search_run_net
+
+    folder = Path(str(path))
+    found = search_run_net(folder) if folder.is_dir() else folder
+    if found is None:
+        raise ValueError(f"{str(folder)!r} holds no search run's value net (expected a "
+                         f"folder of pagadores train with a search: config, or a .npz file)")
+    return ValueNet.load(found)
+
+
+class SearchPolicy(BasePolicy):
+    """Plays the searched round over a learned value net (see the module docstring)."""
+
+    name = "search"
+    parameter_forms = {"path": "path=RUN_DIR"}
+
+    def __init__(self, path: str | Path | None = None, depth: int = 1, seat: int | None = None,
+                 cache: int = CACHE, seed: int | None = None, *,
+                 net: ValueNet | None = None) -> None:
+        super().__init__(seed)
+        if (path is None) == (net is None):
+            raise ValueError("search needs path=RUN_DIR (a search run folder or a value net "
+                             ".npz file), e.g. 'search:path=runs/search_3p'")
+        self.net = net if net is not None else load_net(path)  # type: ignore[arg-type]
+        self.depth = check_int("depth", depth, 1, 3)
+        self.seat = None if seat is None else check_int("seat", seat, 0,
+                                                        self.net.num_players - 1)
+        self.search = searcher(self.net, self.depth, check_int("cache", cache, 16))
+        self.player = SweepPolicy(_Positions(self.search), self.net.num_players,
+                                  (MAX_CARDS,) * self.net.num_players, self.seat, self.name)
+        self._copies: dict[int, SearchPolicy] = {}
+
+    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
+        """``ValueError`` unless the net was trained for this many players and, at 4 or more
+        players, the player knows its seat (R6.2)."""
+        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        if n != self.net.num_players:
+            raise ValueError(f"search: its value net was trained at {self.net.num_players} "
+                             f"players, the table has {n}")
+        self.player.check_table(n, check_table(n, cards)[1])
+
+    def for_seat(self, seat: int, num_players: int) -> SearchPolicy:
+        """This player at ``seat`` (for the evaluators' rotation): a copy told that seat,
+        sharing the search and its cache, or this player if it was given that seat."""
+        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+        seat = check_int("seat", seat, 0, n - 1)
+        if self.seat is not None:
+            if self.seat != seat:
+                raise ValueError(f"'search:seat={self.seat}' plays seat {self.seat} only, but "
+                                 f"here it takes every seat 0–{n - 1} in turn (seats rotate): "
+                                 f"leave out seat=, and each seat's copy is told its seat")
+            return self
+        copy = self._copies.get(seat)
+        if copy is None:
+            copy = self._copies[seat] = SearchPolicy(net=self.net, depth=self.depth, seat=seat)
+            copy.search = self.search
+            copy.player = SweepPolicy(_Positions(self.search), n, (MAX_CARDS,) * n, seat,
+                                      self.name)
+        return copy
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The searched action at one observation."""
+        return self.player.act(obs, mask)
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The searched actions at rows of observations (rows of one position share one
+        search)."""
+        return self.player.act_batch(obs, mask)
+
+
+register_policy("search", SearchPolicy)

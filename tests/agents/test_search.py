@@ -1,0 +1,120 @@
+"""The search player (``pagadores_agents.search``) against the brute-force expectimax through
+the engine (``tests/expectimax.py``), given the same values where a round ends; its value net
+(``pagadores_agents.value_net``) and the net's fit (``pagadores_train.search_fit``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pagadores_agents.search import SearchPolicy, searcher
+from pagadores_agents.value_net import ValueNet
+from pagadores_env.core.policies import make_policy
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import encode
+from tests.expectimax import Expectimax
+
+
+def bumpy_net(num_players: int, seed: int) -> ValueNet:
+    """A net whose values differ from position to position (a new net's are all even)."""
+    net = ValueNet.new(num_players, hidden=(16,), seed=seed)
+    w, b = net.layers[-1]
+    w += np.random.default_rng(seed).normal(0.0, 2.0, w.shape)
+    return net
+
+
+def by_net(net: ValueNet):
+    return lambda game: net(np.asarray([game.cards]), np.asarray([game.insteker]))[0]
+
+
+POSITIONS = [(2, (2, 3), 1), (3, (1, 2, 2), 0), (3, (2, 1, 3), 2), (4, (1, 2, 1, 2), 3)]
+
+
+@pytest.mark.parametrize(("n", "cards", "insteker"), POSITIONS)
+def test_the_searched_round_is_the_engines_expectimax_with_the_nets_values_at_its_end(
+        n, cards, insteker) -> None:
+    # R3-R6: every throw, special, Picaro, kampen and knock-out of the round, seat by seat
+    net = bumpy_net(n, seed=n + insteker)
+    oracle = Expectimax(n, leaf=by_net(net))
+    expected = oracle.values(Game(n, list(cards), insteker))
+    got = searcher(net, depth=1).value(cards, insteker)
+    np.testing.assert_allclose(got, expected, atol=1e-10)
+    assert abs(got.sum() - 1.0) < 1e-9
+
+
+def test_two_rounds_deep_is_the_expectimax_over_the_one_round_search() -> None:
+    net = bumpy_net(3, seed=5)
+    one = searcher(net, depth=1)
+    oracle = Expectimax(3, leaf=lambda game: one.value(tuple(game.cards), game.insteker))
+    expected = oracle.values(Game(3, [2, 2, 1], 1))
+    np.testing.assert_allclose(searcher(net, depth=2).value((2, 2, 1), 1), expected,
+                               atol=1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "cards"), [(3, (2, 2, 3)), (4, (2, 1, 2, 2))])
+def test_the_player_takes_the_action_the_expectimax_values_higher(n, cards) -> None:
+    # at 4 players each seat's copy is told its seat (for_seat), as the evaluators do
+    net = bumpy_net(n, seed=11)
+    oracle = Expectimax(n, leaf=by_net(net))
+    player = SearchPolicy(net=net)
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(8):
+        game = Game(n, list(cards), int(rng.integers(n)))
+        while not game.is_terminal():
+            if game.is_chance_node():
+                outcomes = game.chance_outcomes()
+                pick = rng.choice(len(outcomes), p=[p for _, p in outcomes])
+                game.apply_throw(outcomes[pick][0])
+                continue
+            me = game.current_player
+            if sum(1 for c in game.cards if c) > 1 and game.is_decision_node():
+                stop, throw = oracle.action_values(game)[:, me]
+                acting = player.for_seat(me, n) if n > 3 else player
+                got = acting.act(encode(game, me), np.ones(2, np.int8))
+                if abs(throw - stop) > 1e-9:
+                    assert got == int(throw > stop), (game.cards, game.insteker)
+                    compared += 1
+            game.apply_action(int(rng.integers(2)))
+    assert compared > 20
+
+
+def test_the_player_is_made_from_a_saved_net_and_refuses_what_it_cannot_play(tmp_path) -> None:
+    net = bumpy_net(3, seed=2)
+    net.save(tmp_path / "value.npz")
+    player = make_policy(f"search:path={tmp_path / 'value.npz'}")
+    player.check_table(3, 10)
+    with pytest.raises(ValueError, match="trained at 3 players, the table has 4"):
+        player.check_table(4, 10)
+    with pytest.raises(ValueError, match="depth must be"):
+        make_policy(f"search:path={tmp_path / 'value.npz'},depth=0")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="holds no search run's value net"):
+        make_policy(f"search:path={tmp_path / 'empty'}")
+    four = bumpy_net(4, seed=2)
+    four.save(tmp_path / "four.npz")
+    with pytest.raises(ValueError, match="needs its seat"):
+        make_policy(f"search:path={tmp_path / 'four.npz'}").check_table(4, 10)
+
+
+# ---------------------------------------------------------------- the value net
+def test_the_nets_values_are_win_probabilities_of_the_seats_still_in() -> None:
+    net = bumpy_net(4, seed=9)
+    cards = np.array([[3, 0, 5, 1], [0, 0, 2, 7], [10, 10, 10, 10]])
+    values = net(cards, np.array([2, 3, 1]))
+    assert (values[cards == 0] == 0).all() and (values[cards > 0] > 0).all()
+    np.testing.assert_allclose(values.sum(axis=1), 1.0)
+
+
+def test_a_saved_net_loads_equal_and_a_damaged_one_is_refused_in_one_line(tmp_path) -> None:
+    net = bumpy_net(3, seed=4)
+    path = net.save(tmp_path / "value.npz")
+    cards, insteker = np.array([[4, 2, 7]]), np.array([1])
+    assert (ValueNet.load(path)(cards, insteker) == net(cards, insteker)).all()
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError, match="is damaged or not a value net") as err:
+        ValueNet.load(path)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="does not exist"):
+        ValueNet.load(tmp_path / "missing.npz")
