@@ -37,6 +37,7 @@ import numpy as np
 
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.pagadores.observation import ObsFields
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
 from pagadores_env.pagadores.solver import SweepPolicy
 from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
@@ -166,20 +167,27 @@ class SearchPolicy(BasePolicy):
     name = "search"
     parameter_forms = {"path": "path=RUN_DIR"}
 
-    def __init__(self, path: str | Path | None = None, depth: int = 1, seat: int | None = None,
-                 cache: int = CACHE, seed: int | None = None, *,
-                 net: ValueNet | None = None) -> None:
+    def __init__(self, path: str | Path, depth: int = 1, seat: int | None = None,
+                 cache: int = CACHE, seed: int | None = None) -> None:
         super().__init__(seed)
-        if (path is None) == (net is None):
-            raise ValueError("search needs path=RUN_DIR (a search run folder or a value net "
-                             ".npz file), e.g. 'search:path=runs/search_3p'")
-        self.net = net if net is not None else load_net(path)  # type: ignore[arg-type]
+        self._play(load_net(path), depth, seat, cache)
+
+    @classmethod
+    def over(cls, net: ValueNet, depth: int = 1, seat: int | None = None,
+             cache: int = CACHE) -> SearchPolicy:
+        """The player over a net in memory (a learner's, while it trains)."""
+        player = cls.__new__(cls)
+        BasePolicy.__init__(player)
+        player._play(net, depth, seat, cache)
+        return player
+
+    def _play(self, net: ValueNet, depth: int, seat: int | None, cache: int) -> None:
+        self.net = net
         self.depth = check_int("depth", depth, 1, 3)
-        self.seat = None if seat is None else check_int("seat", seat, 0,
-                                                        self.net.num_players - 1)
-        self.search = searcher(self.net, self.depth, check_int("cache", cache, 16))
-        self.player = SweepPolicy(_Positions(self.search), self.net.num_players,
-                                  (MAX_CARDS,) * self.net.num_players, self.seat, self.name)
+        self.seat = None if seat is None else check_int("seat", seat, 0, net.num_players - 1)
+        self.search = searcher(net, self.depth, check_int("cache", cache, 16))
+        self.player = SweepPolicy(_Positions(self.search), net.num_players,
+                                  (MAX_CARDS,) * net.num_players, self.seat, self.name)
         self._copies: dict[int, SearchPolicy] = {}
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
@@ -204,8 +212,8 @@ class SearchPolicy(BasePolicy):
             return self
         copy = self._copies.get(seat)
         if copy is None:
-            copy = self._copies[seat] = SearchPolicy(net=self.net, depth=self.depth, seat=seat)
-            copy.search = self.search
+            copy = self._copies[seat] = SearchPolicy.over(self.net, self.depth, seat, 16)
+            copy.search = self.search  # one search (and cache) for every seat
             copy.player = SweepPolicy(_Positions(self.search), n, (MAX_CARDS,) * n, seat,
                                       self.name)
         return copy
@@ -218,6 +226,11 @@ class SearchPolicy(BasePolicy):
         """The searched actions at rows of observations (rows of one position share one
         search)."""
         return self.player.act_batch(obs, mask)
+
+    def act_fields(self, fields: ObsFields, mask: np.ndarray) -> np.ndarray:
+        """``act_batch`` on decoded observations, as the exact solver hands them over
+        (``pagadores.policies.SupportsActFields``)."""
+        return self.player.act_fields(fields, mask)
 
 
 register_policy("search", SearchPolicy)

@@ -113,7 +113,7 @@ class ValueLearner:
 
     def player(self, depth: int = 1) -> SearchPolicy:
         """The search player over the current net."""
-        return SearchPolicy(net=self.net, depth=depth)
+        return SearchPolicy.over(self.net, depth)
 
     # ------------------------------------------------------------------ one iteration
     def iterate(self, report: Report | None = None) -> IterationReport:
@@ -133,7 +133,7 @@ class ValueLearner:
     def play(self, search: RoundSearch, report: Report | None) -> tuple[int, list[Position]]:
         """Self-play games of the search over ``search``; the decisions played and the
         round starts seen (in order, repeats kept once)."""
-        player = SearchPolicy(net=self.net)
+        player = SearchPolicy.over(self.net)
         player.search = search
         seen: dict[Position, None] = {}
         played = 0

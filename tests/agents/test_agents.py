@@ -420,10 +420,11 @@ def test_R3_5_states_differing_only_above_the_lowest_score_give_the_same_observa
 
 
 def test_every_policy_reads_the_lowest_only_unless_it_declares_more() -> None:
-    from pagadores_env.core.policies import BasePolicy, reads_lowest_only
+    from pagadores_env.core.policies import BasePolicy, reads_lowest_only, required_parameters
 
+    # the players that need a file (a model, a run) and the equilibrium (a solve) left out
     assert all(reads_lowest_only(make_policy(spec)) for spec in registered_policies()
-               if spec not in ("model", "rllib", "equilibrium"))  # those two need a path
+               if not required_parameters(spec) and spec != "equilibrium")
 
     class SeesEverything(BasePolicy):
         score_view = "all"  # a policy told the scores some other way

@@ -57,7 +57,7 @@ def test_the_player_takes_the_action_the_expectimax_values_higher(n, cards) -> N
     # at 4 players each seat's copy is told its seat (for_seat), as the evaluators do
     net = bumpy_net(n, seed=11)
     oracle = Expectimax(n, leaf=by_net(net))
-    player = SearchPolicy(net=net)
+    player = SearchPolicy.over(net)
     rng = np.random.default_rng(0)
     compared = 0
     for _ in range(8):

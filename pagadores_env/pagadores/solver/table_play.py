@@ -9,12 +9,18 @@ import numpy as np
 
 from ...core.policies import BasePolicy
 from ...core.seats import CLOCKWISE
-from ..observation import OBS_SIZE, decode
-from ..rules import check_table, throws_allowed, turn_order
+from ..observation import OBS_SIZE, ObsFields, decode
+from ..rules import MAX_CARDS, MAX_PLAYERS, MAX_THROWS, check_table, throws_allowed, turn_order
 from .multi_kampen import Cards
 from .scores import score_states
 from .sweep import Position
 from .two_player import TIE_TOLERANCE
+
+#: A decision's turn as one integer: insteker slot, throw limit and throws used, each below
+#: ``_BASE`` (``SweepPolicy.act_fields`` groups rows by it and the card counts).
+_BASE = max(MAX_PLAYERS, MAX_THROWS + 1)
+_TURN_DIGITS = _BASE ** np.arange(3)
+_TURNS = _BASE**3
 
 
 def decision_values(position: Position, m: int, full: bool, role: int, limit: int, used: int,
@@ -88,34 +94,45 @@ class SweepPolicy(BasePolicy):
 
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The kept actions at rows of observations; a single legal action is taken."""
-        seen = decode(np.reshape(obs, (-1, OBS_SIZE)))
-        legal = np.asarray(mask).reshape(len(seen.cards), 2).astype(bool)
+        return self.act_fields(decode(np.reshape(obs, (-1, OBS_SIZE))), mask)
+
+    def act_fields(self, seen: ObsFields, mask: np.ndarray) -> np.ndarray:
+        """``act_batch`` on decoded observations (``pagadores.policies.SupportsActFields``:
+        the exact solver hands them over without writing and reading rows)."""
+        legal = np.asarray(mask).reshape(len(seen.my_strength), 2).astype(bool)
         actions = legal[:, 1].astype(np.int64)
         both = np.flatnonzero(legal[:, 0] & legal[:, 1])
         n = self.num_players
-        if len(both) and (seen.players[both] != n).any():
+        players = np.broadcast_to(seen.players, (len(legal),))[both]
+        if len(both) and (players != n).any():
             raise ValueError(f"{self.name!r} plays {n}-player tables, got an observation of "
-                             f"{int(seen.players[both][seen.players[both] != n][0])} players")
+                             f"{int(players[players != n][0])} players")
         if len(both) and self.seat is None and not self.symmetric:
             raise ValueError(f"{self.name!r} needs its seat at {n} players")
         me = 0 if self.seat is None else self.seat
         slots = CLOCKWISE[n][me]  # the seat in each slot
         seats = [slots.index(s) for s in range(n)]  # the slot of each seat
-        # rows that share a position and a turn are looked up together
-        keys = np.column_stack([seen.cards[both][:, seats], seen.insteker[both],
-                                seen.throw_limit[both], seen.throws_used[both]])
-        groups, which = np.unique(keys, axis=0, return_inverse=True)
-        by_group = np.argsort(which.reshape(-1), kind="stable")
-        ends = np.cumsum(np.bincount(which.reshape(-1), minlength=len(groups)))
-        for g, (*cards, slot, limit, used) in enumerate(groups.tolist()):
+        # rows that share a position and a turn are looked up together: one integer per
+        # (cards per seat, insteker slot, limit, throws used) to group them by
+        cards = np.asarray(seen.cards)[both][:, seats]
+        turn = np.column_stack([np.asarray(seen.insteker)[both], seen.throw_limit[both],
+                                seen.throws_used[both]])
+        keys = (cards @ (MAX_CARDS + 1) ** np.arange(n)) * _TURNS + turn @ _TURN_DIGITS
+        groups, which = np.unique(keys, return_inverse=True)
+        by_group = np.argsort(which, kind="stable")
+        ends = np.cumsum(np.bincount(which, minlength=len(groups)))
+        for g in range(len(groups)):
             rows = both[by_group[(ends[g - 1] if g else 0):ends[g]]]
-            insteker = slots[slot]
-            order = turn_order(cards, insteker)
+            first = by_group[ends[g] - 1]
+            insteker = slots[int(turn[first, 0])]
+            limit, used = int(turn[first, 1]), int(turn[first, 2])
+            at = tuple(int(c) for c in cards[first])
+            order = turn_order(at, insteker)
             role = order.index(me)
-            scores = seen.scores[rows][:, [seats[s] for s in order[:role]]]
-            values = decision_values(self.positions[(tuple(cards), insteker)], len(order),
+            scores = np.asarray(seen.scores)[rows][:, [seats[s] for s in order[:role]]]
+            values = decision_values(self.positions[(at, insteker)], len(order),
                                      False, role, limit if role else 0, used, scores,
-                                     seen.my_strength[rows])
+                                     np.asarray(seen.my_strength)[rows])
             stop, throw = values[..., 0, me]
             actions[rows] = throw > stop + TIE_TOLERANCE
         return actions
