@@ -110,6 +110,11 @@ class RoundSearch(Sweep):
             self.solved.popitem(last=False)
         return solved
 
+    def forget_leaves(self) -> None:
+        """Read the values where rounds end anew (the leaf has changed); the positions and
+        kampen already solved keep theirs."""
+        self._leaves.clear()
+
     def value(self, cards: Cards, insteker: int) -> np.ndarray:
         """``[n]``: every seat's win probability as this round starts, searched."""
         alive = [s for s, c in enumerate(cards) if c]

@@ -16,8 +16,11 @@ One iteration:
 
 1. **Play.** ``games`` games of the search player in every seat (self-play) at the
    config's table, each decision taken at random with probability ``explore`` (so the
-   positions a deviation reaches are seen too). Every round start of those games joins the
-   **buffer** of positions (at most ``buffer`` positions, the oldest leave first). The
+   positions a deviation reaches are seen too); ``random_starts`` of them start from a
+   random position (any cards up to the table's, two seats or more holding some), so the
+   end of the game, which every value rests on, is met as often as its start. Every round
+   start of those games joins the **buffer** of positions (at most ``buffer`` positions, the
+   oldest leave first). The
    decisions played are the run's steps (``total_timesteps``: decisions of all seats, as an
    RLlib self-play run counts them).
 2. **Back up.** Each buffered position's target is the searched value of its round
@@ -70,7 +73,8 @@ class LearnSettings:
     games: int = 100  # self-play games per iteration
     explore: float = 0.1  # probability of a random decision in those games
     buffer: int = 20_000  # round-start positions kept (oldest leave first)
-    slices: int = 10  # slices of card totals backed up and fitted one after another
+    slices: int = 60  # slices of card totals backed up and fitted one after another
+    random_starts: float = 0.5  # share of games started from a random position
     fit_steps: int = 300  # minibatches fitted after each slice
     batch: int = 128  # positions per minibatch
     lr: float = 2e-3  # Adam's learning rate
@@ -138,8 +142,7 @@ class ValueLearner:
         seen: dict[Position, None] = {}
         played = 0
         for g in range(self.settings.games):
-            game = Game(self.num_players, list(self.cards),
-                        int(self.rng.choice(np.flatnonzero(self.cards))))
+            game = self.new_game()
             while not game.is_terminal():
                 if game.is_chance_node():
                     if game.pos == 0 and game.throws == 0 and game.phase == Phase.ROUND:
@@ -160,14 +163,30 @@ class ValueLearner:
         self.decisions += played
         return played, list(seen)
 
+    def new_game(self) -> Game:
+        """A game from the table's start, or (``random_starts`` of them) from a random
+        position of at most the start's cards per seat with two seats holding cards, so
+        the late game's positions are met as often as the early game's."""
+        start = np.asarray(self.cards)
+        if self.rng.random() < self.settings.random_starts:
+            while True:
+                cards = self.rng.integers(0, start + 1)
+                if (cards > 0).sum() >= 2:
+                    break
+            start = cards
+        return Game(self.num_players, start.tolist(),
+                    int(self.rng.choice(np.flatnonzero(start))))
+
     def back_up(self, report: Report | None) -> float:
         """New targets for every buffered position, fewest cards first, fitting after each
-        slice of totals; the last fit's loss."""
+        slice of totals; the last fit's loss. One search serves the whole pass: a position it
+        solved keeps its tables (they were searched over the net as fitted up to its total),
+        and only its values where rounds end are read anew from the net after each fit."""
         positions = sorted(self.buffer, key=lambda p: sum(p[0]))
         totals = sorted({sum(p[0]) for p in positions})
+        search = searcher(self.net, 1)
         loss, done = 0.0, 0
         for part in np.array_split(np.asarray(totals), min(self.settings.slices, len(totals))):
-            search = searcher(self.net, 1)  # the net as fitted so far
             these = set(part.tolist())
             for position in (p for p in positions if sum(p[0]) in these):
                 self.buffer[position] = search.value(*position)
@@ -175,6 +194,7 @@ class ValueLearner:
                 if report is not None and done % 100 == 0:
                     report(done, len(positions), "positions backed up")
             loss = self.fit()
+            search.forget_leaves()  # the net has moved: rounds ending now read it anew
         return loss
 
     def fit(self) -> float:
