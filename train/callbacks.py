@@ -35,12 +35,9 @@ evaluation schedule, and a checkpoint at step N is the final model of the same r
 from __future__ import annotations
 
 import random
-import signal
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import torch
@@ -51,8 +48,8 @@ from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from .config import Config
 from .model_eval import evaluate_model
 from .progress import SILENT, Phase, Reporter
-from .reports import eval_rows, read_rows, write_csv
-from .run_folder import Clock
+from .reports import eval_rows, eval_scalars, read_rows, write_csv
+from .run_folder import Clock, interrupts_deferred
 
 
 @contextmanager
@@ -140,28 +137,21 @@ class RunCallbacks(CallbackList):
         if self.stop_requested:
             raise KeyboardInterrupt
 
-    @contextmanager
-    def interrupts_deferred(self) -> Iterator[None]:
+    def interrupts_deferred(self) -> AbstractContextManager[None]:
         """While inside: a Ctrl-C mid-rollout waits for the next rollout boundary (said in one
-        line); elsewhere, or a second one, stops at once. Only in the main thread, where
-        Python delivers signals; elsewhere Ctrl-C keeps its usual effect."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
+        line); elsewhere, or a second one, stops at once (``run_folder.interrupts_deferred``:
+        in the main thread only)."""
 
-        def on_interrupt(signum: int, frame: Any) -> None:
+        def defer() -> bool:
             if not self.mid_rollout or self.stop_requested:
-                raise KeyboardInterrupt
+                return False
             self.stop_requested = True
             self.say(f"Ctrl-C: finishing the rollout from step {self.trained:,} and its "
                      "update, then saving a checkpoint (Ctrl-C again to stop at once and keep "
                      "the previous checkpoint)")
+            return True
 
-        previous = signal.signal(signal.SIGINT, on_interrupt)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
+        return interrupts_deferred(defer)
 
 
 def rollout_steps(model: BaseAlgorithm) -> int:
@@ -215,15 +205,8 @@ class EvaluateEvery(AfterUpdate):
                                      progress=self.progress,
                                      label=f"evaluation at step {steps:,}")
         write_csv(self.path, read_rows(self.path) + eval_rows(results, steps, self.clock()))
-        for result in results:
-            self.logger.record(f"eval/win_rate/{result.opponent}", result.stats.win_rate)
-            if result.exact_win_probability is not None:
-                self.logger.record(f"eval/exact_win/{result.opponent}",
-                                   result.exact_win_probability)
-        if results and results[0].exact_exploitability is not None:
-            self.logger.record("eval/exploitability", results[0].exact_exploitability)
-        if results and results[0].exact_nash_conv is not None:
-            self.logger.record("eval/nash_conv", results[0].exact_nash_conv)
+        for key, value in eval_scalars(results).items():
+            self.logger.record(key, value)
         self.logger.dump(steps)
 
 

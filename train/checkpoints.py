@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.vec_env import VecEnv
@@ -26,8 +25,8 @@ from pagadores_env.core.atomic import write_atomic
 
 from .callbacks import AfterUpdate, Every
 from .config import Config, algorithm_class
-from .reports import read_rows, saved_bytes
-from .run_folder import Clock, RunError, warn
+from .reports import saved_bytes, wall_time_at
+from .run_folder import Clock, load_newest, newest_first, saved_step, warn
 
 #: What ``latest.json`` records a checkpoint's step to mean (``step_means``): the policy
 #: after training on that many steps. Checkpoints from before it was recorded were saved
@@ -77,12 +76,12 @@ class CheckpointEvery(AfterUpdate):
             if old.name != buffer:
                 old.unlink()
         if self.keep:
-            for old in checkpoint_candidates(self.folder, None)[self.keep:]:
+            for old in newest_first(self.folder, CHECKPOINT_MODEL)[self.keep:]:
                 if old.name != name:
                     old.unlink()
 
 
-class DamagedCheckpoint(Exception):
+class DamagedCheckpoint(ValueError):
     """A checkpoint file that cannot be read (the message says which and why)."""
 
 
@@ -90,60 +89,24 @@ def resume(config: Config, env: VecEnv, run_dir: Path) -> tuple[BaseAlgorithm, C
     """The model of the run's newest good checkpoint (the one ``latest.json`` names, else the
     newest ``model_<t>_steps.zip`` that loads, which is said on stderr), re-seeded so the
     resumed run repeats, with its replay buffer, and the run's clock at that checkpoint.
-    Raises ``RunError`` if no checkpoint loads."""
-    folder = run_dir / CHECKPOINTS
+    Raises ``RunError`` if no checkpoint loads (``run_folder.load_newest``)."""
     algo = algorithm_class(config.algo.name)
-    record, problems = read_latest(folder)
-    for path in checkpoint_candidates(folder, record):
-        try:
-            model = load_model(algo, path, env)
-        except DamagedCheckpoint as err:
-            problems.append(str(err))
-            continue
-        if record is None or path.name != record["model"]:
-            warn(f"{folder}: {'; '.join(problems)}: resuming from {path.name}, the newest "
-                 "good checkpoint")
-            record = {"wall_time_s": _wall_time_at(run_dir / "eval.csv", model.num_timesteps)}
-        if record.get("step_means", TRAINED_STEPS) != TRAINED_STEPS:
-            warn(f"{run_dir} was written before a step meant trained steps: its checkpoints "
-                 f"and evaluations up to step {model.num_timesteps:,} hold the policy of one "
-                 "rollout earlier and keep their labels; from here on, step N is the policy "
-                 "after training on N steps")
-        # Re-seed from the checkpoint so a resumed run repeats; the env seeds move on too.
-        model.set_random_seed(config.seed + model.num_timesteps)
-        if hasattr(model, "replay_buffer"):
-            load_replay_buffer(model, folder / f"replay_buffer_{model.num_timesteps}_steps.pkl")
-        return model, Clock(record["wall_time_s"])
-    raise RunError(f"{run_dir} has no usable checkpoint ({'; '.join(problems) or 'none saved'}"
-                   "); pass --fresh to start over or pick another --name")
-
-
-def read_latest(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
-    """``latest.json``'s record (``model``: a checkpoint's file name, ``wall_time_s``,
-    ``step_means``: ``TRAINED_STEPS``, or None in a run from before it was recorded), or None
-    and what is wrong with it."""
-    path = folder / LATEST
-    if not path.exists():
-        return None, [f"{LATEST} is missing"]
-    try:
-        record = json.loads(path.read_text())
-        record = {"model": record["model"], "wall_time_s": float(record["wall_time_s"]),
-                  "step_means": record.get("step_means")}
-        if CHECKPOINT_MODEL.fullmatch(record["model"]):
-            return record, []
-    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
-        pass
-    return None, [f"{LATEST} is damaged (empty or not a checkpoint record)"]
-
-
-def checkpoint_candidates(folder: Path, record: dict[str, Any] | None) -> list[Path]:
-    """Model files to resume from, best first: the one ``record`` names, then every
-    ``model_<t>_steps.zip`` from the newest."""
-    saved = sorted((p for p in folder.glob("model_*_steps.zip")
-                    if CHECKPOINT_MODEL.fullmatch(p.name)),
-                   key=lambda p: int(CHECKPOINT_MODEL.fullmatch(p.name)[1]), reverse=True)
-    first = [folder / record["model"]] if record is not None else []
-    return list(dict.fromkeys(first + saved))
+    model, record = load_newest(run_dir, "model", CHECKPOINT_MODEL,
+                                lambda path: load_model(algo, path, env), "good checkpoint")
+    if record is None:  # a checkpoint found without its record: saved by this version
+        record = {"wall_time_s": wall_time_at(run_dir / "eval.csv", model.num_timesteps),
+                  "step_means": TRAINED_STEPS}
+    if record.get("step_means") != TRAINED_STEPS:  # none: a run from before it was recorded
+        warn(f"{run_dir} was written before a step meant trained steps: its checkpoints "
+             f"and evaluations up to step {model.num_timesteps:,} hold the policy of one "
+             "rollout earlier and keep their labels; from here on, step N is the policy "
+             "after training on N steps")
+    # Re-seed from the checkpoint so a resumed run repeats; the env seeds move on too.
+    model.set_random_seed(config.seed + model.num_timesteps)
+    if hasattr(model, "replay_buffer"):
+        load_replay_buffer(model, run_dir / CHECKPOINTS
+                           / f"replay_buffer_{model.num_timesteps}_steps.pkl")
+    return model, Clock(record["wall_time_s"])
 
 
 def load_model(algo: type[BaseAlgorithm], path: Path, env: VecEnv) -> BaseAlgorithm:
@@ -166,19 +129,7 @@ def load_replay_buffer(model: BaseAlgorithm, path: Path) -> None:
              "starts empty")
 
 
-def _wall_time_at(csv_path: Path, timesteps: int) -> float:
-    """The run's wall time at ``timesteps`` as far as eval.csv tells (for a checkpoint found
-    without its latest.json record)."""
-    return max((float(r["wall_time_s"]) for r in read_rows(csv_path)
-                if int(r["timesteps"]) <= timesteps), default=0.0)
-
-
 def resume_step(run_dir: Path) -> int | None:
     """The step a rerun of the SB3 run in ``run_dir`` resumes from: ``latest.json``'s, else
     the newest checkpoint's (None: there is none)."""
-    folder = run_dir / CHECKPOINTS
-    record, _ = read_latest(folder)
-    names = [record["model"]] if record is not None else []
-    names += [p.name for p in checkpoint_candidates(folder, None)]
-    steps = [int(m[1]) for n in names if (m := CHECKPOINT_MODEL.fullmatch(n))]
-    return steps[0] if steps else None
+    return saved_step(run_dir, "model", CHECKPOINT_MODEL)

@@ -576,3 +576,29 @@ def save_config(config: Config, path: str | Path) -> None:
     write_atomic(path, yaml.safe_dump(config.to_dict(), sort_keys=False))
 
 
+
+
+def check_table_run(config: Any, name: str | None) -> None:
+    """What another trainer's config (RLlib's, the search trainer's: one table, one list of
+    ``eval.opponents``) needs checked once its sections are built: ``name`` fills a missing
+    ``name``, ``env.cards`` lists one count per seat, and every opponent spec builds."""
+    if config.name is None and name is not None:
+        config.name = run_name(name, "name")
+    n, cards = config.env.num_players, config.env.cards
+    if isinstance(cards, list) and len(cards) != n:
+        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
+                          f"got {len(cards)}")
+    for i, spec in enumerate(config.eval.opponents):
+        policy_spec(spec, f"eval.opponents[{i}]")
+
+
+def evaluation_config(run: Any) -> Config:
+    """The SB3 run config whose evaluation settings are those of ``run``, another trainer's
+    config (RLlib's, the search trainer's: ``name``, ``seed``, ``output_dir``,
+    ``env.num_players``, ``env.cards``, ``eval.games``, ``eval.opponents``, ``eval.exact``),
+    for ``model_eval.evaluate_player``, which reads the table, the opponents, ``exact`` and
+    the seed."""
+    return Config(name=run.name, seed=run.seed, output_dir=run.output_dir,
+                  env=EnvConfig(num_players=run.env.num_players, cards=run.env.cards),
+                  eval=EvalConfig(games=run.eval.games, final_games=run.eval.games,
+                                  opponents=list(run.eval.opponents), exact=run.eval.exact))

@@ -1,7 +1,7 @@
-"""How a run measures its model (SB3's and RLlib's alike): against every evaluation opponent at
-every table size of the run, by Monte-Carlo games on the same seeded games each time (so points
-of the learning curve and rows of the final table are comparable), plus the solver's exact
-numbers where it covers the table.
+"""How a run measures its model (SB3's, RLlib's and the search trainer's alike): against
+every evaluation opponent at every table size of the run, by Monte-Carlo games on the same
+seeded games each time (so points of the learning curve and rows of the final table are
+comparable), plus the solver's exact numbers where it covers the table.
 
 **Exact numbers at two players**: the player's tabulation against each opponent's
 (``pagadores_train.yardstick``: exact win, % of the best response's, exploitability).
@@ -265,15 +265,43 @@ def measured_exactly(model: BaseAlgorithm, player: Policy, config: Config,
                      progress: Reporter = SILENT) -> LearnerExact:
     """``learner_exact`` of ``player`` (``model`` saved as a policy) at the run's table,
     reused when the previous call measured the same weights the same way."""
-    env = config.env
-    key = (weights_key(model), tuple(config.eval.opponents), env.num_players, str(env.cards),
-           config.seed)
-    if key not in _last_exact:
-        _last_exact.clear()
-        _last_exact[key] = learner_exact(player, config.eval.opponents, env.num_players,
-                                         env.cards, config.seed, progress=progress,
-                                         label="exact pass of the model")
-    return _last_exact[key]
+    return exact_pass(player, progress, "exact pass of the model", weights_key(model))(config)
+
+
+def exact_pass(player: Policy, progress: Reporter = SILENT, label: str = "exact pass",
+               weights: bytes | None = None) -> Callable[[Config], LearnerExact]:
+    """``evaluate_player``'s ``exact_of`` for ``player``: its ``learner_exact`` at a config's
+    table (``progress`` hears the pass as ``label``). Given the bytes of what decides its play
+    (``weights``), a measure is reused while the next call measures the same bytes the same
+    way (the final evaluation of a run whose last scheduled one fell on its last step)."""
+
+    def exact(config: Config) -> LearnerExact:
+        env = config.env
+        key = (weights, tuple(config.eval.opponents), env.num_players, str(env.cards),
+               config.seed)
+        if weights is not None and key in _last_exact:
+            return _last_exact[key]
+        measured = learner_exact(player, config.eval.opponents, env.num_players, env.cards,
+                                 config.seed, progress=progress, label=label)
+        if weights is not None:
+            _last_exact.clear()
+            _last_exact[key] = measured
+        return measured
+    return exact
+
+
+def evaluate_run(spec: str, config: Config, progress: Reporter = SILENT,
+                 weights: bytes | None = None, label: str = "exact pass of the policy"
+                 ) -> list[Evaluation]:
+    """The final evaluation of another trainer's run (RLlib's, the search trainer's, with
+    ``config`` its evaluation settings: ``config.evaluation_config``): its player ``spec``
+    (``rllib:path=RUN_DIR``, ``search:path=RUN_DIR``) against every evaluation opponent over
+    ``eval.games`` games, with the exact numbers where the solver covers the table
+    (``exact_pass``: ``weights`` and ``label`` as there)."""
+    player = make_policy(spec, seed=config.seed)
+    return evaluate_player(player, config, config.eval.games, True,
+                           exact_pass(player, progress, label, weights), progress,
+                           "final evaluation")
 
 
 def final_evaluation(model: BaseAlgorithm, config: Config,

@@ -158,6 +158,12 @@ class Phase:
             self.lines.say(f"{self.label}: {done:,}/{self.total:,} "
                            f"{plural(self.unit, self.total)}{shown} [{self._elapsed()}]")
 
+    def note(self, note: str) -> None:
+        """Say what the step in progress is doing: a bar shows it beside its count; status
+        lines leave it out (they say the steps done)."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(note)
+
     @property
     def callback(self) -> Callable[[int, int], None]:
         """A solver ``progress(done, total)`` callback: absolute progress, whose first call

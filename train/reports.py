@@ -53,6 +53,22 @@ def eval_rows(results: list[Evaluation], timesteps: int,
     return [{"timesteps": timesteps, "wall_time_s": wall_time} | r.row() for r in results]
 
 
+def eval_scalars(results: list[Evaluation]) -> dict[str, float]:
+    """An evaluation's tensorboard scalars: ``eval/win_rate/<opponent>``, and where the solver
+    measured them ``eval/exact_win/<opponent>``, ``eval/exploitability`` and
+    ``eval/nash_conv``."""
+    scalars = {}
+    for result in results:
+        scalars[f"eval/win_rate/{result.opponent}"] = result.stats.win_rate
+        if result.exact_win_probability is not None:
+            scalars[f"eval/exact_win/{result.opponent}"] = result.exact_win_probability
+    if results and results[0].exact_exploitability is not None:
+        scalars["eval/exploitability"] = results[0].exact_exploitability
+    if results and results[0].exact_nash_conv is not None:
+        scalars["eval/nash_conv"] = results[0].exact_nash_conv
+    return scalars
+
+
 def write_csv(path: Path, rows: list[dict[str, Any]],
               columns: Sequence[str] = EVAL_FIELDS) -> None:
     """Write ``rows`` (``columns``) as the whole CSV, atomically."""
@@ -77,6 +93,13 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return []
     with path.open(newline="") as f:
         return list(csv.DictReader(f))
+
+
+def wall_time_at(csv_path: Path, timesteps: int) -> float:
+    """The run's wall time at ``timesteps`` as far as its eval.csv tells (for a checkpoint
+    found without its latest.json record)."""
+    return max((float(r["wall_time_s"]) for r in read_rows(csv_path)
+                if int(r["timesteps"]) <= timesteps), default=0.0)
 
 
 def truncate_rows(path: Path, timesteps: int) -> None:

@@ -96,21 +96,14 @@ from typing import Any
 from pagadores_agents.rllib_adapter import SHARED_POLICY
 from pagadores_agents.run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint
 from pagadores_env.core.atomic import write_atomic
-from pagadores_env.core.policies import make_policy
 
-from .config import Config
+from .config import evaluation_config
 from .lock import hold_run_folder
-from .model_eval import Evaluation, evaluate_player
+from .model_eval import Evaluation, evaluate_run
 from .progress import BARS, LINES, Reporter
 from .ray_cluster import join_or_start
 from .reports import RESULTS, RunResult, eval_rows, write_csv
-from .rllib_config import (
-    RESUMABLE,
-    RLlibConfig,
-    evaluation_config,
-    is_rllib_config,
-    load_rllib_config,
-)
+from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
 from .run_folder import (
     CONFIG,
     Clock,
@@ -124,7 +117,6 @@ from .run_folder import (
     write_config,
 )
 from .settings import ConfigError
-from .yardstick import LearnerExact, learner_exact
 
 STEP = re.compile(r"step_(\d+)")
 #: The name RLlib knows the env by (``tune.register_env``).
@@ -364,16 +356,7 @@ def final_evaluation(config: RLlibConfig, steps: int, wall_time_s: float,
                      progress: Reporter) -> list[Evaluation]:
     """The run's policy (``rllib:path=RUN_DIR``) against every evaluation opponent, with the
     exact numbers where the solver covers the table; written to ``final_eval.csv``."""
-    at = evaluation_config(config)
-    player = make_policy(f"rllib:path={config.run_dir}", seed=config.seed)
-
-    def exact(table: Config) -> LearnerExact:
-        env = table.env
-        return learner_exact(player, table.eval.opponents, env.num_players, env.cards,
-                             table.seed, progress=progress, label="exact pass of the policy")
-
-    final = evaluate_player(player, at, config.eval.games, True, exact, progress,
-                            "final evaluation")
+    final = evaluate_run(f"rllib:path={config.run_dir}", evaluation_config(config), progress)
     write_csv(config.run_dir / "final_eval.csv", eval_rows(final, steps, wall_time_s))
     return final
 

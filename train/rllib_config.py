@@ -7,23 +7,21 @@ config checks stay light.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pagadores_env.core.rewards import REWARDS
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .config import ACTIVATIONS, Config, EnvConfig, EvalConfig, cards_spec, policy_spec, spec_list
-from .run_folder import RESUMABLE_CHANGES
+from .config import ACTIVATIONS, cards_spec, check_table_run, spec_list
+from .run_folder import RESUMABLE_CHANGES, RunConfig
 from .settings import (
     ConfigError,
     boolean,
     build_section,
     choice,
+    has_section,
     integer,
     number,
     optional,
@@ -99,7 +97,7 @@ class FinalEvalConfig:
 
 
 @dataclass
-class RLlibConfig:
+class RLlibConfig(RunConfig):
     """A whole RLlib run: the top-level keys and the sections above."""
 
     name: str | None = setting(None, optional(run_name),
@@ -114,40 +112,20 @@ class RLlibConfig:
     output_dir: str = setting("runs", text, "runs are written to OUTPUT_DIR/NAME/")
     progress_bar: bool = setting(True, boolean, "show a progress bar over env steps")
 
-    @property
-    def run_dir(self) -> Path:
-        """The run's folder, ``output_dir/name``."""
-        return Path(self.output_dir) / (self.name or "run")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The config as plain nested data (what ``config.yaml`` holds)."""
-        return dataclasses.asdict(self)
-
 
 def is_rllib_config(path: str | Path) -> bool:
     """Whether the YAML file at ``path`` is an RLlib config (a mapping with an ``rllib``
     section). False for anything unreadable: ``load_config`` then says what is wrong."""
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return isinstance(data, dict) and SECTION in data
+    return has_section(path, SECTION)
 
 
 def rllib_config_from_dict(data: Any, name: str | None = None) -> RLlibConfig:
     """Validate plain data into an ``RLlibConfig``; ``ConfigError`` names the first bad key."""
     config = build_section(RLlibConfig, data, "")
-    if config.name is None and name is not None:
-        config.name = run_name(name, "name")
-    n, cards = config.env.num_players, config.env.cards
-    if isinstance(cards, list) and len(cards) != n:
-        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
-                          f"got {len(cards)}")
+    check_table_run(config, name)
     if config.rllib.minibatch_size > config.rllib.train_batch_size:
         raise ConfigError(f"rllib.minibatch_size must be at most rllib.train_batch_size "
                           f"({config.rllib.train_batch_size}), got {config.rllib.minibatch_size}")
-    for i, spec in enumerate(config.eval.opponents):
-        policy_spec(spec, f"eval.opponents[{i}]")
     return config
 
 
@@ -155,14 +133,3 @@ def load_rllib_config(path: str | Path) -> RLlibConfig:
     """Read and validate an RLlib YAML config; the run name defaults to the file's stem."""
     path = Path(path)
     return rllib_config_from_dict(read_yaml(path), name=path.stem)
-
-
-def evaluation_config(config: RLlibConfig) -> Config:
-    """The SB3 run config whose evaluation settings are this run's, for ``evaluate_player``
-    (it reads the table, the opponents, ``exact`` and the seed)."""
-    return Config(name=config.name, seed=config.seed, output_dir=config.output_dir,
-                  env=EnvConfig(num_players=config.env.num_players, cards=config.env.cards,
-                                reward=config.env.reward),
-                  eval=EvalConfig(games=config.eval.games, final_games=config.eval.games,
-                                  opponents=list(config.eval.opponents),
-                                  exact=config.eval.exact))

@@ -1,5 +1,5 @@
 """A run folder's lifecycle, the same for every trainer (SB3's ``pagadores_train.sb3``,
-RLlib's ``pagadores_train.rllib``).
+RLlib's ``pagadores_train.rllib``, the search trainer ``pagadores_train.search``).
 
 A trainer describes what its runs write with a ``Layout``: files at the top of the folder,
 and for each sub-folder the patterns of the entries it writes there. With it this module
@@ -10,28 +10,39 @@ and for each sub-folder the patterns of the entries it writes there. With it thi
 - removes exactly what a run wrote, for ``--fresh`` and over a failed start's leftovers
   (``Layout.remove``), including the temporary files an interrupted atomic write or
   checkpoint save leaves (``.NAME.tmp``);
-- writes the run's config (``write_config``).
+- writes the run's config (``write_config``);
+- finds the resume point among numbered checkpoint files (``latest_record``, ``load_newest``:
+  ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``);
+- holds back a Ctrl-C until the run is whole again (``interrupts_deferred``).
 The lock that keeps a folder to one run at a time is ``pagadores_train.lock``. ``RunError``,
-``Interrupted``, ``Clock``, ``say`` and ``warn`` are what both trainers report with.
+``Interrupted``, ``Clock``, ``say`` and ``warn`` are what every trainer reports with;
+``RunConfig`` gives a trainer's config its ``run_dir`` and ``to_dict``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import shutil
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
+from pagadores_agents.run_folders import CHECKPOINTS, LATEST
 from pagadores_env.core.atomic import write_atomic
 
 from .settings import ConfigError
 
+T = TypeVar("T")
 #: The saved config of every run.
 CONFIG = "config.yaml"
 #: Config keys that may differ when any run is continued: where it is, how far it goes, what
@@ -40,6 +51,23 @@ RESUMABLE_CHANGES = frozenset({"total_timesteps", "progress_bar", "name", "outpu
                                "eval.games", "eval.exact"})
 #: What ``pagadores_env.core.atomic.write_atomic`` and a checkpoint save leave if killed midway.
 TEMPORARY = re.compile(r"\..+\.tmp")
+
+
+class RunConfig:
+    """What a trainer's config dataclass (RLlib's, the search trainer's) gets from this base:
+    its run folder and its plain data. The dataclass declares ``name`` and ``output_dir``."""
+
+    name: str | None
+    output_dir: str
+
+    @property
+    def run_dir(self) -> Path:
+        """The run's folder, ``output_dir/name`` (``output_dir/run`` without a name)."""
+        return Path(self.output_dir) / (self.name or "run")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain nested data (what ``config.yaml`` holds)."""
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
 
 
 class RunError(ValueError):
@@ -136,6 +164,73 @@ def check_not_backwards(config: Any, saved: Any, timesteps: int) -> None:
             f"{saved.total_timesteps:,} or more, or pass --fresh to start over")
 
 
+def numbered(folder: Path, pattern: re.Pattern[str]) -> dict[int, Path]:
+    """The files in ``folder`` whose whole names ``pattern`` matches (a checkpoint's), by the
+    step its first group reads."""
+    if not folder.is_dir():
+        return {}
+    return {int(m[1]): p for p in folder.iterdir() if (m := pattern.fullmatch(p.name))}
+
+
+def newest_first(folder: Path, pattern: re.Pattern[str]) -> list[Path]:
+    """``numbered``'s files, the highest step first."""
+    return [path for _, path in sorted(numbered(folder, pattern).items(), reverse=True)]
+
+
+def latest_record(folder: Path, key: str, pattern: re.Pattern[str]
+                  ) -> tuple[dict[str, Any] | None, list[str]]:
+    """The record in ``folder``'s ``latest.json`` (a run's resume point: its checkpoint's
+    file name under ``key``, which ``pattern`` matches, and ``wall_time_s``, read as a
+    float), or None and what is wrong with it, said for a message."""
+    path = folder / LATEST
+    if not path.exists():
+        return None, [f"{LATEST} is missing"]
+    try:
+        record = json.loads(path.read_text())
+        record["wall_time_s"] = float(record["wall_time_s"])
+        if isinstance(record[key], str) and pattern.fullmatch(record[key]):
+            return record, []
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+        pass
+    return None, [f"{LATEST} is damaged (empty or not a checkpoint record)"]
+
+
+def load_newest(run_dir: Path, key: str, pattern: re.Pattern[str],
+                load: Callable[[Path], T], found: str) -> tuple[T, dict[str, Any] | None]:
+    """Load a run's resume point from ``run_dir/checkpoints``: the file ``latest.json`` names
+    under ``key`` (``latest_record``), else the newest file ``pattern`` matches that ``load``
+    loads (it raises ``ValueError`` saying why not), said on stderr in one line naming what
+    was wrong and what was ``found`` instead. What it loaded, and ``latest.json``'s record
+    (None where it was not used). ``RunError`` in one line if no file loads."""
+    folder = run_dir / CHECKPOINTS
+    record, problems = latest_record(folder, key, pattern)
+    named = [folder / record[key]] if record is not None else []
+    for path in dict.fromkeys(named + newest_first(folder, pattern)):
+        try:
+            loaded = load(path)
+        except ValueError as err:
+            problems.append(str(err))
+            continue
+        if record is None or path.name != record[key]:
+            warn(f"{folder}: {'; '.join(problems)}: resuming from {path.name}, the newest "
+                 f"{found}")
+            record = None
+        return loaded, record
+    raise RunError(f"{run_dir} has no usable checkpoint ({'; '.join(problems) or 'none saved'}"
+                   "); pass --fresh to start over or pick another --name")
+
+
+def saved_step(run_dir: Path, key: str, pattern: re.Pattern[str]) -> int | None:
+    """The step a rerun of the run in ``run_dir`` resumes from, by the names of its files
+    alone: ``latest.json``'s checkpoint's (named under ``key``), else the newest file's that
+    ``pattern`` matches (None: there is none)."""
+    folder = run_dir / CHECKPOINTS
+    record, _ = latest_record(folder, key, pattern)
+    if record is not None:
+        return int(pattern.fullmatch(record[key])[1])  # type: ignore[index]
+    return max(numbered(folder, pattern), default=None)
+
+
 def write_config(run_dir: Path, data: dict[str, Any]) -> None:
     """Create the run folder if needed and write its config's plain ``data`` as YAML
     (``RunError`` if it cannot)."""
@@ -155,6 +250,27 @@ def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             flat[f"{prefix}{key}"] = value
     return flat
+
+
+@contextmanager
+def interrupts_deferred(defer: Callable[[], bool]) -> Iterator[None]:
+    """While inside: at a Ctrl-C ``defer()`` is asked whether it holds the interrupt back
+    (it records it, to stop at the next point where the run is whole, and says so); if not,
+    ``KeyboardInterrupt`` is raised at once. Only in the main thread, where Python delivers
+    signals; elsewhere Ctrl-C keeps its usual effect."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if not defer():
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Clock:

@@ -208,6 +208,16 @@ def read_yaml(path: Path, what: str = "config") -> Any:
         reason = problem or " ".join(str(err).split())
         raise ConfigError(f"{path} is not valid YAML: {where}{reason}") from None
 
+def has_section(path: str | Path, section: str) -> bool:
+    """Whether the YAML file at ``path`` is a mapping with a ``section`` key (what tells one
+    trainer's config from another's). False for anything unreadable: the config's loader
+    then says what is wrong."""
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and section in data
+
 def describe(cls: type, path: str = "") -> str:
     """Every config key with its default and meaning, one per line (for ``--help``)."""
     lines = []
