@@ -1,10 +1,11 @@
 """Players for pagadores-env: scripted heuristics, the exact players (optimal, equilibrium),
-trained models.
+trained models, the search player over a learned value net (``search``).
 
 Importing this package registers every player with ``pagadores_env.core.policies`` (it is the
 entry point of the group ``pagadores_env.policies``), so ``make_policy("sensible")`` finds them.
 """
 
-from . import equilibrium, heuristics, optimal, perudo, rllib_adapter, sb3_adapter
+from . import equilibrium, heuristics, optimal, perudo, rllib_adapter, sb3_adapter, search
 
-__all__ = ["equilibrium", "heuristics", "optimal", "perudo", "rllib_adapter", "sb3_adapter"]
+__all__ = ["equilibrium", "heuristics", "optimal", "perudo", "rllib_adapter", "sb3_adapter",
+           "search"]

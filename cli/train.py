@@ -1,7 +1,8 @@
 """``pagadores train``: train from a YAML config, then print (and write to the run's
-``results.md``) the final evaluation table. The trainer is SB3's (``pagadores_train.sb3``) or,
-for a config with an ``rllib:`` section, RLlib's (``pagadores_train.rllib``;
-``pagadores_train.trainers`` picks it).
+``results.md``) the final evaluation table. The trainer is SB3's (``pagadores_train.sb3``),
+for a config with an ``rllib:`` section RLlib's (``pagadores_train.rllib``), for one with a
+``search:`` section the search trainer (``pagadores_train.search``); ``pagadores_train.trainers``
+picks it.
 
 Exit status: 0 done; 2 a bad config or an unusable run folder (one another run holds among
 them), in one line; 1 a file that cannot be written (a full disk), in one line naming the file
@@ -23,6 +24,7 @@ from pagadores_train.lock import FolderInUse
 from pagadores_train.reports import write_results
 from pagadores_train.rllib_config import RLlibConfig
 from pagadores_train.run_folder import Interrupted, RunError
+from pagadores_train.search_config import SearchConfig
 from pagadores_train.settings import ConfigError, count_argument, describe
 from pagadores_train.trainers import trainer_for
 
@@ -35,11 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an SB3 agent on Pagadores-v1 from a YAML config, then evaluate it. "
                     "Running it again resumes the run from its last checkpoint. A config "
-                    "with an rllib: section trains RLlib PPO self-play instead (extra ray; "
-                    "keys below).",
+                    "with an rllib: section trains RLlib PPO self-play instead (extra ray), "
+                    "one with a search: section the search player's value net by self-play "
+                    "(keys of both below).",
         epilog="config keys (YAML, nested by the dots):\n" + describe(Config)
                + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
-               + describe(RLlibConfig))
+               + describe(RLlibConfig)
+               + "\n\nsearch config keys (configs/search_3p.yaml):\n"
+               + describe(SearchConfig))
     parser.add_argument("config", help="YAML config file, e.g. configs/default.yaml")
     parser.add_argument("--timesteps", type=count_argument, metavar="N",
                         help="override total_timesteps (smoke tests)")

@@ -2,8 +2,9 @@
 
 A ``Trainer`` is what the command line needs of a kind of run: reading and validating its
 config, training it, the line above its final table, and the step a rerun resumes from. A
-config with an ``rllib:`` section is an RLlib run (``pagadores_train.rllib``; Ray is imported
-only when one trains), any other an SB3 run (``pagadores_train.sb3``).
+config with a ``search:`` section is a search run (``pagadores_train.search``), one with an
+``rllib:`` section an RLlib run (``pagadores_train.rllib``; Ray is imported only when one
+trains), any other an SB3 run (``pagadores_train.sb3``).
 """
 
 from __future__ import annotations
@@ -43,9 +44,21 @@ def rllib_trainer() -> Trainer:
                    rllib.train, rllib.headline, rllib.resume_step)
 
 
-def trainer_for(path: str | Path) -> Trainer:
-    """The trainer of the config file at ``path``: RLlib's for a mapping with an ``rllib``
-    section, else SB3's (an unreadable file is SB3's, whose loader then says what is wrong)."""
-    from .rllib_config import is_rllib_config
+def search_trainer() -> Trainer:
+    """The search trainer (numpy; imported when a config asks for it)."""
+    from . import search, search_config
 
+    return Trainer(search_config.load_search_config, search_config.search_config_from_dict,
+                   search.train, search.headline, search.resume_step)
+
+
+def trainer_for(path: str | Path) -> Trainer:
+    """The trainer of the config file at ``path``: the search trainer's for a mapping with a
+    ``search`` section, RLlib's for one with an ``rllib`` section, else SB3's (an unreadable
+    file is SB3's, whose loader then says what is wrong)."""
+    from .rllib_config import is_rllib_config
+    from .search_config import is_search_config
+
+    if is_search_config(path):
+        return search_trainer()
     return rllib_trainer() if is_rllib_config(path) else sb3_trainer()

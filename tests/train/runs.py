@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 from pagadores_train import callbacks
 from pagadores_train.config import Config, config_from_dict, load_config, save_config
 from pagadores_train.sb3 import train
+from pagadores_train.search_config import SearchConfig, search_config_from_dict
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}
@@ -110,6 +112,40 @@ def evaluate_failing_at(step: int, error: BaseException,
             raise error
         return real(model, config, games, final=final, **reporting)
     monkeypatch.setattr(callbacks, "evaluate_model", evaluate_model)
+
+
+#: A search run shrunk to seconds (``tiny_search``): 3 players with 2 cards, 8 games an
+#: iteration (about 60 decisions), a net of 16, an evaluation and a checkpoint every 80
+#: decisions (after the iterations that reach 80 and 160), 20 Monte Carlo games.
+SEARCH_TINY: dict[str, Any] = {
+    "seed": 1, "total_timesteps": 160, "progress_bar": False,
+    "env": {"num_players": 3, "cards": 2},
+    "search": {"games": 8, "buffer": 500, "slices": 3, "fit_steps": 20, "batch": 32,
+               "hidden": [16]},
+    "eval": {"every": 80, "games": 20, "opponents": ["sensible"], "exact": False},
+    "checkpoint_every": 80}
+
+
+def tiny_search(out: Path, name: str = "search", **changes: Any) -> SearchConfig:
+    """``SEARCH_TINY`` (with ``changes`` to its top-level keys) run as ``out/name``."""
+    return search_config_from_dict(SEARCH_TINY | {"name": name, "output_dir": str(out)}
+                                   | changes)
+
+
+def interrupt_when(monkeypatch: pytest.MonkeyPatch, target: Any, method: str,
+                   call: int, times: int = 1) -> None:
+    """Deliver ``times`` real SIGINTs (Ctrl-C) at the ``call``-th call of ``target.method``,
+    before that call runs."""
+    real = getattr(target, method)
+    calls = {"n": 0}
+
+    def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == call:
+            for _ in range(times):
+                signal.raise_signal(signal.SIGINT)
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(target, method, wrapped)
 
 
 def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:

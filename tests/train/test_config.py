@@ -18,15 +18,18 @@ from pagadores_train.config import (
     table_sizes,
 )
 from pagadores_train.rllib_config import is_rllib_config, load_rllib_config
+from pagadores_train.search_config import is_search_config, load_search_config
 from pagadores_train.settings import ConfigError, describe
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
-#: RLlib configs (an ``rllib:`` section) have their own schema (pagadores_train.rllib).
+#: RLlib configs (an ``rllib:`` section) and search configs (a ``search:`` section) have their
+#: own schemas (pagadores_train.rllib_config, pagadores_train.search_config).
 RLLIB_CONFIGS = [p for p in SHIPPED if is_rllib_config(p)]
-CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS]
+SEARCH_CONFIGS = [p for p in SHIPPED if is_search_config(p)]
+CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS + SEARCH_CONFIGS]
 REQUIRED = {"default", "ppo_2p", "a2c_2p", "dqn_2p", "maskable_ppo_4p", "selfplay_3p",
             "selfplay_4p", "selfplay_6p", "selfplay_mixed", "perudo_2p", "perudo_4p",
-            "rllib_selfplay_3p"}
+            "rllib_selfplay_3p", "search_2p", "search_3p"}
 
 
 def test_the_required_configs_ship() -> None:
@@ -36,6 +39,11 @@ def test_the_required_configs_ship() -> None:
 @pytest.mark.parametrize("path", RLLIB_CONFIGS, ids=lambda p: p.stem)
 def test_every_shipped_rllib_config_loads_and_validates(path: Path) -> None:
     assert load_rllib_config(path).name == path.stem
+
+
+@pytest.mark.parametrize("path", SEARCH_CONFIGS, ids=lambda p: p.stem)
+def test_every_shipped_search_config_loads_and_validates(path: Path) -> None:
+    assert load_search_config(path).name == path.stem
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)

@@ -21,7 +21,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from pagadores_train.config import Config, algorithm_class, load_config
 from pagadores_train.run_folder import Interrupted
 from pagadores_train.sb3 import train
-from tests.train.runs import CONFIGS, rows, tiny
+from tests.train.runs import CONFIGS, interrupt_when, rows, tiny
 
 #: Per config: its rollout in steps under ``tiny`` (2 envs; MaskablePPO n_steps 64, DQN
 #: train_freq 4) and a schedule of a few rollouts (DQN's first updates come at step 64,
@@ -70,21 +70,6 @@ def test_a_checkpoint_and_an_evaluation_at_step_n_hold_the_policy_trained_on_n_s
             if int(r["timesteps"]) == every]
     final = [{k: r[k] for k in MEASURES} for r in rows(shorter.run_dir / "final_eval.csv")]
     assert at_n == final and len(at_n) == 2
-
-
-def interrupt_when(monkeypatch: pytest.MonkeyPatch, target: Any, method: str,
-                   call: int) -> None:
-    """Deliver a real SIGINT (Ctrl-C) at the ``call``-th call of ``target.method``, before
-    that call runs."""
-    real = getattr(target, method)
-    calls = {"n": 0}
-
-    def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == call:
-            signal.raise_signal(signal.SIGINT)
-        return real(self, *args, **kwargs)
-    monkeypatch.setattr(target, method, wrapped)
 
 
 def updates(config: Config) -> int:
