@@ -14,7 +14,8 @@ on; each extra round costs about ten times the one before.
 
 It never reads a solved value and solves only the positions it is asked about and those a
 special can reach within that round (same insteker, fewer cards), kept in a bounded cache
-(``cache=`` positions; a position's round tables take about 0.15 MB at 3 players, 0.5 MB at 4).
+(``cache=`` positions, fewer if a quarter of the memory a solve may use cannot hold them:
+``affordable_cache``).
 So it answers the solver's batched questions at one position in one search, which is what
 keeps the exact NashConv pass of a 3-player agent at 10 cards within minutes.
 
@@ -39,10 +40,10 @@ from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import BasePolicy, register_policy
 from pagadores_env.pagadores.observation import ObsFields
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
-from pagadores_env.pagadores.solver import SweepPolicy
+from pagadores_env.pagadores.solver import SweepPolicy, memory_limit
 from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards
-from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep
+from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, layout
 
 from .value_net import ValueNet
 
@@ -124,6 +125,19 @@ class RoundSearch(Sweep):
         return self.win[(cards, insteker)][0]
 
 
+def position_bytes(num_players: int) -> int:
+    """About what one kept position costs at ``num_players`` seats: its round tables
+    (``sweep.layout``) and the after-throw values at the three special strengths."""
+    return 4 * layout(num_players, False)[1] * num_players * 8
+
+
+def affordable_cache(num_players: int) -> int:
+    """The most positions a search keeps within a quarter of the memory a solve may use
+    (``solver.memory_limit``: the machine's, or ``ulimit -v``), at least 16: a smaller cache
+    only solves again what it dropped, so the player never grows beyond memory."""
+    return max(16, memory_limit() // 4 // position_bytes(num_players))
+
+
 def searcher(net: ValueNet, depth: int, cache: int = CACHE) -> RoundSearch:
     """The search of ``depth`` rounds over ``net``'s values (depth 1: the round at hand)."""
     n = net.num_players
@@ -170,7 +184,7 @@ class SearchPolicy(BasePolicy):
     """Plays the searched round over a learned value net (see the module docstring)."""
 
     name = "search"
-    parameter_forms = {"path": "path=RUN_DIR"}
+    parameter_forms = {"path": "RUN_DIR"}
 
     def __init__(self, path: str | Path, depth: int = 1, seat: int | None = None,
                  cache: int = CACHE, seed: int | None = None) -> None:
@@ -189,8 +203,13 @@ class SearchPolicy(BasePolicy):
     def _play(self, net: ValueNet, depth: int, seat: int | None, cache: int) -> None:
         self.net = net
         self.depth = check_int("depth", depth, 1, 3)
-        self.seat = None if seat is None else check_int("seat", seat, 0, net.num_players - 1)
-        self.search = searcher(net, self.depth, check_int("cache", cache, 16))
+        n = net.num_players
+        if seat is not None and check_int("seat", seat, 0) >= n:
+            raise ValueError(f"search: its value net was trained at {n} players, whose seats "
+                             f"are 0–{n - 1}; got seat={seat}")
+        self.seat = seat
+        kept = min(check_int("cache", cache, 16), affordable_cache(n))
+        self.search = searcher(net, self.depth, kept)
         self.player = SweepPolicy(_Positions(self.search), net.num_players,
                                   (MAX_CARDS,) * net.num_players, self.seat, self.name)
         self._copies: dict[int, SearchPolicy] = {}
@@ -199,16 +218,21 @@ class SearchPolicy(BasePolicy):
         """``ValueError`` unless the net was trained for this many players and, at 4 or more
         players, the player knows its seat (R6.2)."""
         n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        if n != self.net.num_players:
-            raise ValueError(f"search: its value net was trained at {self.net.num_players} "
-                             f"players, the table has {n}")
+        self._check_players(n)
         self.player.check_table(n, check_table(n, cards)[1])
+
+    def _check_players(self, num_players: int) -> None:
+        """``ValueError`` unless the net was trained at a table of ``num_players``."""
+        if num_players != self.net.num_players:
+            raise ValueError(f"search: its value net was trained at {self.net.num_players} "
+                             f"players, the table has {num_players}")
 
     def for_seat(self, seat: int, num_players: int) -> SearchPolicy:
         """This player at ``seat`` (for the evaluators' rotation): a copy told that seat,
         sharing the search and its cache, or this player if it was given that seat."""
         n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         seat = check_int("seat", seat, 0, n - 1)
+        self._check_players(n)
         if self.seat is not None:
             if self.seat != seat:
                 raise ValueError(f"'search:seat={self.seat}' plays seat {self.seat} only, but "

@@ -87,6 +87,10 @@ def test_the_player_is_made_from_a_saved_net_and_refuses_what_it_cannot_play(tmp
     player.check_table(3, 10)
     with pytest.raises(ValueError, match="trained at 3 players, the table has 4"):
         player.check_table(4, 10)
+    with pytest.raises(ValueError, match="trained at 3 players, the table has 4"):
+        player.for_seat(3, 4)  # a rotation asks for the seat before the table is checked
+    with pytest.raises(ValueError, match=r"needs its path: search:path=RUN_DIR$"):
+        make_policy("search")
     with pytest.raises(ValueError, match="depth must be"):
         make_policy(f"search:path={tmp_path / 'value.npz'},depth=0")
     (tmp_path / "empty").mkdir()
@@ -118,3 +122,19 @@ def test_a_saved_net_loads_equal_and_a_damaged_one_is_refused_in_one_line(tmp_pa
     assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="does not exist"):
         ValueNet.load(tmp_path / "missing.npz")
+
+
+def test_a_seat_the_nets_table_lacks_is_refused_naming_its_players(tmp_path) -> None:
+    bumpy_net(3, seed=2).save(tmp_path / "value.npz")
+    with pytest.raises(ValueError, match=r"trained at 3 players, whose seats are 0–2; got seat=3"):
+        make_policy(f"search:path={tmp_path / 'value.npz'},seat=3")
+
+
+def test_the_cache_is_cut_to_what_memory_holds(monkeypatch) -> None:
+    from pagadores_agents import search
+
+    monkeypatch.setattr(search, "memory_limit", lambda: 400 * search.position_bytes(4))
+    player = SearchPolicy.over(bumpy_net(4, seed=1), seat=0)
+    assert player.search.cache == 100  # a quarter of the limit, in positions
+    monkeypatch.setattr(search, "memory_limit", lambda: 0)
+    assert SearchPolicy.over(bumpy_net(4, seed=1), seat=0).search.cache == 16

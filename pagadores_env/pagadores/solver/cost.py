@@ -34,11 +34,21 @@ _TEMPORARIES = 6
 
 
 def memory_limit() -> int:
-    """Bytes a solve may use: three quarters of this machine's memory (16 GB if unknown)."""
+    """Bytes a solve may use: three quarters of this machine's memory (16 GB if unknown), or
+    of the address space this process is allowed (``ulimit -v``) if that is less."""
     try:
-        return int(0.75 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        usable = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
-        return 16 * 10**9
+        usable = 64 * 10**9 // 3
+    try:
+        import resource  # POSIX only
+
+        allowed = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if allowed != resource.RLIM_INFINITY:
+            usable = min(usable, allowed)
+    except (ImportError, ValueError, OSError):
+        pass
+    return int(0.75 * usable)
 
 
 def table_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]:
@@ -150,7 +160,7 @@ def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
             over.append(f"{cost.rows:.1e} policy queries (limit {MAX_ROWS:.0e})")
         if cost.bytes > limit:
             over.append(f"about {cost.bytes / 1e9:.1f} GB of arrays (limit {limit / 1e9:.1f} "
-                        f"GB, 3/4 of this machine's memory)")
+                        f"GB, 3/4 of the memory this process may use)")
         raise ValueError(
             f"{n} players with {table} is too big to {what} exactly: {' and '.join(over)}; "
             f"within the limits: {within_limits(full, asked, keep, variants)}")
