@@ -16,6 +16,7 @@ from pagadores_env.pagadores.observation import OBS_SIZE, encode
 from pagadores_env.pagadores.rules import THROWS, classify
 from tests.decisions import real_decisions
 from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_step
+from tests.imports import run_without_extras
 
 BOTH = np.array([1, 1], dtype=np.int8)
 SPECS = ["random", "stop-first", "always-throw", "threshold", "threshold:min_strength=20",
@@ -325,20 +326,14 @@ def test_env_package_and_heuristics_stay_free_of_torch_and_sb3():
     """``import pagadores_env`` (the envs, the batch engine, the players) imports neither torch
     nor stable-baselines3, nor ``pagadores_env.pagadores.vec_env``, which needs them (``train``
     extra)."""
-    import subprocess
-    import sys
-
-    code = ("import sys, gymnasium, pagadores_agents, pagadores_env\n"
-            "from pagadores_env import pagadores_v1\n"
-            "from pagadores_env.pagadores import vector\n"
-            "from pagadores_env.core.policies import make_policy\n"
-            "make_policy('lookahead')\n"
-            "gymnasium.make('Pagadores-v1', num_players=3, opponents='sensible').reset(seed=0)\n"
-            "pagadores_v1.env(num_players=3).reset(seed=0)\n"
-            "heavy = {'torch', 'stable_baselines3', 'sb3_contrib',\n"
-            "         'pagadores_env.pagadores.vec_env'}\n"
-            "assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))\n")
-    subprocess.run([sys.executable, "-c", code], check=True)
+    run_without_extras("import gymnasium, pagadores_agents, pagadores_env\n"
+                       "from pagadores_env import pagadores_v1\n"
+                       "from pagadores_env.pagadores import vector\n"
+                       "from pagadores_env.core.policies import make_policy\n"
+                       "make_policy('lookahead')\n"
+                       "gymnasium.make('Pagadores-v1', num_players=3, "
+                       "opponents='sensible').reset(seed=0)\n"
+                       "pagadores_v1.env(num_players=3).reset(seed=0)")
 
 
 
