@@ -23,13 +23,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from pagadores_env.core.checks import check_int
-from pagadores_env.core.policies import BasePolicy, register_policy
+from pagadores_env.core.policies import register_policy
 from pagadores_env.pagadores.observation import decode
-from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
+from pagadores_env.pagadores.rules import MAX_CARDS, check_table
 from pagadores_env.pagadores.solver import Solution, SweepPolicy, solve, symmetric
 
+from .seats import SeatCopies
 
-class EquilibriumPolicy(BasePolicy):
+
+class EquilibriumPolicy(SeatCopies):
     """The equilibrium at any table the solver covers; ``seat`` is needed at 4+ players."""
 
     name = "equilibrium"
@@ -47,7 +49,7 @@ class EquilibriumPolicy(BasePolicy):
         """Solve (or load) the table's equilibrium; ``ValueError`` if it is beyond the
         solver's limits or needs a seat this player was not given."""
         n, start = check_table(num_players, cards)
-        self._check_seat(n)
+        self.check_size(n)
         if self.seat is None and not symmetric(n, start):  # before any solve
             raise ValueError(f"{self.name!r} at {n} players with cards {list(start)} needs its "
                              f"seat (the observation does not say it, and R6.2 does): give "
@@ -59,28 +61,13 @@ class EquilibriumPolicy(BasePolicy):
         self.players[n] = known.policy(self.seat)
         self.players[n].check_table(n, start)
 
-    def for_seat(self, seat: int, num_players: int) -> EquilibriumPolicy:
-        """This player at ``seat`` of a ``num_players`` table, for whoever seats it in several
-        seats (the evaluators' rotation; see the module docstring): a copy told that seat,
-        made once per seat and sharing the solved tables, or this player itself if it was
-        given that seat. ``ValueError`` if it was given another seat."""
-        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        seat = check_int("seat", seat, 0, n - 1)
-        self._check_seat(n)
-        if self.seat is not None:
-            if self.seat != seat:
-                raise ValueError(f"'{self.name}:seat={self.seat}' plays seat {self.seat} only, "
-                                 f"but here it takes every seat 0–{n - 1} in turn (seats "
-                                 f"rotate): leave out seat=, and each seat's copy is told its "
-                                 f"seat")
-            return self
-        copy = self._copies.get(seat)
-        if copy is None:
-            copy = self._copies[seat] = EquilibriumPolicy(seat)
-            copy.solutions = self.solutions
+    def copy_for(self, seat: int, num_players: int) -> EquilibriumPolicy:
+        """This player told ``seat``, sharing the solved tables (``SeatCopies``)."""
+        copy = EquilibriumPolicy(seat)
+        copy.solutions = self.solutions
         return copy
 
-    def _check_seat(self, num_players: int) -> None:
+    def check_size(self, num_players: int) -> None:
         """``ValueError`` if this player was given a seat the table does not have."""
         if self.seat is not None and self.seat >= num_players:
             raise ValueError(f"{self.name}: seat must be 0–{num_players - 1} at "

@@ -45,6 +45,7 @@ from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards
 from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, layout
 
+from .seats import SeatCopies
 from .value_net import ValueNet
 
 #: Round positions a search keeps by default (least recently used go first).
@@ -180,7 +181,7 @@ def load_net(path: str | Path) -> ValueNet:
     return ValueNet.load(found)
 
 
-class SearchPolicy(BasePolicy):
+class SearchPolicy(SeatCopies):
     """Plays the searched round over a learned value net (see the module docstring)."""
 
     name = "search"
@@ -218,33 +219,21 @@ class SearchPolicy(BasePolicy):
         """``ValueError`` unless the net was trained for this many players and, at 4 or more
         players, the player knows its seat (R6.2)."""
         n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        self._check_players(n)
+        self.check_size(n)
         self.player.check_table(n, check_table(n, cards)[1])
 
-    def _check_players(self, num_players: int) -> None:
+    def check_size(self, num_players: int) -> None:
         """``ValueError`` unless the net was trained at a table of ``num_players``."""
         if num_players != self.net.num_players:
             raise ValueError(f"search: its value net was trained at {self.net.num_players} "
                              f"players, the table has {num_players}")
 
-    def for_seat(self, seat: int, num_players: int) -> SearchPolicy:
-        """This player at ``seat`` (for the evaluators' rotation): a copy told that seat,
-        sharing the search and its cache, or this player if it was given that seat."""
-        n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
-        seat = check_int("seat", seat, 0, n - 1)
-        self._check_players(n)
-        if self.seat is not None:
-            if self.seat != seat:
-                raise ValueError(f"'search:seat={self.seat}' plays seat {self.seat} only, but "
-                                 f"here it takes every seat 0–{n - 1} in turn (seats rotate): "
-                                 f"leave out seat=, and each seat's copy is told its seat")
-            return self
-        copy = self._copies.get(seat)
-        if copy is None:
-            copy = self._copies[seat] = SearchPolicy.over(self.net, self.depth, seat, 16)
-            copy.search = self.search  # one search (and cache) for every seat
-            copy.player = SweepPolicy(_Positions(self.search), n, (MAX_CARDS,) * n, seat,
-                                      self.name)
+    def copy_for(self, seat: int, num_players: int) -> SearchPolicy:
+        """This player told ``seat``, sharing the search and its cache (``SeatCopies``)."""
+        copy = SearchPolicy.over(self.net, self.depth, seat, 16)
+        copy.search = self.search  # one search (and cache) for every seat
+        copy.player = SweepPolicy(_Positions(self.search), num_players,
+                                  (MAX_CARDS,) * num_players, seat, self.name)
         return copy
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
