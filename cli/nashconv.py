@@ -1,7 +1,11 @@
 """``pagadores nashconv``: how far a profile of agents is from equilibrium, exactly — every
 seat's win probability under the profile, what its best response would win instead, the gain, and
 their sum, NashConv (``pagadores_env.pagadores.solver.nash_conv`` does the work). Its one solver
-pass reports its positions as it goes (``main.add_progress_options``)."""
+pass reports its positions as it goes (``main.add_progress_options``).
+
+With ``--approximate`` (any table, also where the solver cannot go) each seat's best response
+is learned instead and its gain measured in paired games: a lower bound with its 95% CI
+(``pagadores_train.approximate``)."""
 
 from __future__ import annotations
 
@@ -12,6 +16,13 @@ from collections.abc import Sequence
 from pagadores_env.core.checks import check_int
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.solver import NashConv, nash_conv
+from pagadores_train.approximate import (
+    BUDGET,
+    GAMES,
+    ApproximateNashConv,
+    approximate_nash_conv,
+)
+from pagadores_train.settings import count_argument
 
 from .main import add_progress_options, agents_help, fail, progress_of
 
@@ -26,6 +37,22 @@ def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
             names, result.values, result.best_responses, result.gains, strict=True)):
         lines.append(f"{seat:<4}  {name:<{width}}  {value:12.10f}  {best:13.10f}  {gain:12.10f}")
     lines.append(f"NashConv (sum of the gains; 0 = equilibrium): {result.total:.10f}")
+    return "\n".join(lines)
+
+
+def approximate_table(result: ApproximateNashConv, agents: Sequence[str]) -> str:
+    """Per seat: its agent, its win under the profile and with its learned response (paired
+    games), the gain with its 95% CI, the learner decisions and games; then the total."""
+    names = list(agents) * len(result.seats) if len(agents) == 1 else list(agents)
+    width = max(len("agent"), *map(len, names))
+    lines = [f"seat  {'agent':<{width}}  {'value':>7}  {'response':>8}  {'gain':>8}  "
+             f"{'95% CI':>8}  {'decisions':>9}  {'games':>6}"]
+    for s in result.seats:
+        lines.append(f"{s.seat:<4}  {names[s.seat]:<{width}}  {s.profile_win:7.4f}  "
+                     f"{s.response_win:8.4f}  {s.gain:8.5f}  ±{s.half_width:7.5f}  "
+                     f"{s.decisions:9,}  {s.games:6,}")
+    lines.append(f"approximate NashConv (a lower bound, learned responses): {result.total:.5f} "
+                 f"± {result.half_width:.5f} (95% CI), {result.decisions:,} learner decisions")
     return "\n".join(lines)
 
 
@@ -48,6 +75,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 3)")
     parser.add_argument("--cards", type=int, default=MAX_CARDS,
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
+    approximate = parser.add_argument_group(
+        "approximate", "learned best responses, scored in paired games (any table)")
+    approximate.add_argument("--approximate", action="store_true",
+                             help="learn each seat's best response (the search learner "
+                                  "against the others' agents) and measure its gain in "
+                                  "paired games: a lower bound of NashConv with its 95%% CI")
+    approximate.add_argument("--budget", type=count_argument, default=BUDGET,
+                             help=f"learner decisions each seat's response trains on "
+                                  f"(default {BUDGET:,})")
+    approximate.add_argument("--games", type=count_argument, default=GAMES,
+                             help=f"paired games per seat (default {GAMES:,})")
+    approximate.add_argument("--seed", type=count_argument, default=0,
+                             help="seeds the learners and the games (default 0)")
     add_progress_options(parser)
     args = parser.parse_args(argv)
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
@@ -55,6 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
+        if args.approximate:
+            found = approximate_nash_conv(profile, n, cards, args.budget, args.games,
+                                          args.seed, progress=progress_of(args))
+            print(f"{n} players, {cards} cards each, {' '.join(args.agents)} (approximate: "
+                  f"learned best responses, paired games; seat 0 insteeks first):")
+            print(approximate_table(found, args.agents))
+            print(f"computed in {time.perf_counter() - began:.1f} s")
+            return 0
         with progress_of(args).solver_phase("NashConv") as progress:
             result = nash_conv(profile, n, cards, progress=progress)
     except ValueError as err:

@@ -121,7 +121,13 @@ from .run_folder import (
     warn,
     write_config,
 )
-from .search_config import RESUMABLE, SearchConfig, is_search_config, load_search_config
+from .search_config import (
+    RESUMABLE,
+    SearchConfig,
+    SearchSettings,
+    is_search_config,
+    load_search_config,
+)
 from .search_learn import IterationReport, LearnSettings, ValueLearner
 
 #: The learner's whole state at a checkpoint (``ValueLearner.save``).
@@ -239,19 +245,28 @@ class Board:
             self.writer.close()
 
 
-def net_key(net: ValueNet, depth: int) -> bytes:
+def net_key(net: ValueNet, settings: SearchSettings) -> bytes:
     """What decides the player's play, as bytes (for ``model_eval.exact_pass``)."""
-    return b"".join(a.tobytes() for layer in net.layers for a in layer) + bytes([depth])
+    return (b"".join(a.tobytes() for layer in net.layers for a in layer)
+            + f"{settings.depth},{settings.specials}".encode())
+
+
+def player_spec(config: SearchConfig) -> str:
+    """``search:path=RUN_DIR`` with the config's ``depth`` and ``specials`` where they are not
+    the player's defaults."""
+    options = {"depth": config.search.depth if config.search.depth != 1 else None,
+               "specials": config.search.specials}
+    return f"search:path={config.run_dir}" + "".join(
+        f",{key}={value}" for key, value in options.items() if value is not None)
 
 
 def final_evaluation(config: SearchConfig, steps: int, wall_time_s: float,
                      progress: Reporter) -> list[Evaluation]:
     """The run's player (``search:path=RUN_DIR``) against every evaluation opponent, with the
     exact numbers where the solver covers the table; written to ``final_eval.csv``."""
-    depth = config.search.depth
-    spec = f"search:path={config.run_dir}" + (f",depth={depth}" if depth != 1 else "")
     net = ValueNet.load(config.run_dir / FINAL_NET)
-    final = evaluate_run(spec, evaluation_config(config), progress, net_key(net, depth),
+    final = evaluate_run(player_spec(config), evaluation_config(config), progress,
+                         net_key(net, config.search),
                          "exact pass of the player")
     write_csv(config.run_dir / FINAL_EVAL, eval_rows(final, steps, wall_time_s))
     return final
@@ -395,10 +410,10 @@ class Run:
         """The player over the learner's net against every evaluation opponent, added to
         ``eval.csv`` and the tensorboard log at the learner's step (exact numbers at every
         evaluation the solver covers within ``model_eval.FINAL_ROWS``)."""
-        config, steps, depth = self.config, self.learner.decisions, self.config.search.depth
-        player = self.learner.player(depth)
+        config, steps = self.config, self.learner.decisions
+        player = self.learner.player(config.search.depth)
         exact = exact_pass(player, self.progress, "exact pass of the player",
-                           net_key(self.learner.net, depth))
+                           net_key(self.learner.net, config.search))
         results = evaluate_player(player, evaluation_config(config), config.eval.games, True,
                                   exact, self.progress, f"evaluation at step {steps:,}")
         path = config.run_dir / EVAL

@@ -21,6 +21,7 @@ from .settings import (
     ConfigError,
     boolean,
     build_section,
+    choice,
     has_section,
     integer,
     number,
@@ -73,6 +74,10 @@ class SearchSettings:
     lr: float = setting(LEARN.lr, number(0, above=True), "Adam's learning rate")
     hidden: list[int] = setting(list(LEARN.hidden), layers,
                                "the value net's hidden layer sizes (tanh)")
+    specials: int | str | None = setting(
+        LEARN.specials, optional(choice(0, 1, 2, 3, "all")), "specials in a row the round's "
+        "search follows exactly, in self-play and at evaluation (0–3 or all; absent: all at "
+        "2–3 players, none from 4 on, pagadores_agents.search.default_specials)")
     depth: int = setting(1, integer(1, 3), "rounds the player searches at evaluation, the "
                         "round at hand first (each more costs about ten times as much); "
                         "self-play searches one")

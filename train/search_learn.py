@@ -44,15 +44,16 @@ import json
 import time
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from pagadores_agents.search import RoundSearch, SearchPolicy, searcher
+from pagadores_agents.search import RoundSearch, SearchPolicy, check_specials, searcher
 from pagadores_agents.value_net import ValueNet
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.rules import THROWS
@@ -60,6 +61,8 @@ from pagadores_env.pagadores.rules import THROWS
 from .search_fit import Adam, fit
 
 Position = tuple[tuple[int, ...], int]
+#: The mask of a decision: stop and throw again are both legal at every one (R3.6).
+BOTH = np.ones(2, np.int8)
 #: The saved learner state's format; another is refused.
 STATE_FORMAT = 1
 #: ``report(done, total, what)`` during an iteration's phases.
@@ -79,6 +82,7 @@ class LearnSettings:
     batch: int = 128  # positions per minibatch
     lr: float = 2e-3  # Adam's learning rate
     hidden: tuple[int, ...] = (128, 128)  # the value net's hidden layers
+    specials: int | str | None = None  # specials in a row searched exactly (None: the table's)
 
 
 @dataclass
@@ -106,24 +110,42 @@ class ValueLearner:
     rng: np.random.Generator
     buffer: OrderedDict[Position, np.ndarray] = field(default_factory=OrderedDict)
     decisions: int = 0
+    #: seats that play a fixed policy (a best response's opponents, ``approximate``); their
+    #: decisions are not the learner's and are not counted
+    fixed: dict[int, Policy] = field(default_factory=dict)
 
     @classmethod
     def new(cls, num_players: int, cards: tuple[int, ...], settings: LearnSettings,
-            seed: int) -> ValueLearner:
-        """A learner with a new net (fair shares everywhere) and an empty buffer."""
+            seed: int, fixed: Mapping[int, Policy] | None = None) -> ValueLearner:
+        """A learner with a new net (fair shares everywhere) and an empty buffer; with
+        ``fixed``, the seats not in it learn their best response to those seats' policies."""
         return cls(num_players, cards, settings,
                    ValueNet.new(num_players, settings.hidden, seed),
-                   Adam(lr=settings.lr), np.random.default_rng(seed))
+                   Adam(lr=settings.lr), np.random.default_rng(seed), fixed=dict(fixed or {}))
+
+    @property
+    def seat(self) -> int | None:
+        """The learning seat when the others are fixed (its player must know it), else None."""
+        free = [s for s in range(self.num_players) if s not in self.fixed]
+        return free[0] if self.fixed and len(free) == 1 else None
 
     def player(self, depth: int = 1) -> SearchPolicy:
-        """The search player over the current net."""
-        return SearchPolicy.over(self.net, depth)
+        """The search player over the current net (``seat``'s best response if seats are
+        fixed)."""
+        return SearchPolicy.over(self.net, depth, self.seat, specials=self.settings.specials,
+                                 fixed=self.fixed)
+
+    def searcher(self) -> RoundSearch:
+        """The one-round search over the current net, as the player searches."""
+        return searcher(self.net, 1, specials=check_specials(self.settings.specials,
+                                                             self.num_players),
+                        fixed=self.fixed)
 
     # ------------------------------------------------------------------ one iteration
     def iterate(self, report: Report | None = None) -> IterationReport:
         """Play, back up and fit once (see the module docstring)."""
         began = time.perf_counter()
-        search = searcher(self.net, 1)
+        search = self.searcher()
         played, starts = self.play(search, report)
         new = [p for p in starts if p not in self.buffer]
         for position in starts:
@@ -137,7 +159,7 @@ class ValueLearner:
     def play(self, search: RoundSearch, report: Report | None) -> tuple[int, list[Position]]:
         """Self-play games of the search over ``search``; the decisions played and the
         round starts seen (in order, repeats kept once)."""
-        player = SearchPolicy.over(self.net)
+        player = self.player()
         player.search = search
         seen: dict[Position, None] = {}
         played = 0
@@ -150,12 +172,15 @@ class ValueLearner:
                     game.apply_throw(THROWS[int(self.rng.integers(len(THROWS)))])
                     continue
                 seat = game.current_player
+                if seat in self.fixed:  # R3.6: both actions are legal at every decision
+                    game.apply_action(self.fixed[seat].act(encode(game, seat), BOTH))
+                    continue
                 if self.rng.random() < self.settings.explore:
                     action = int(self.rng.integers(2))
                 else:
-                    acting = player if self.num_players <= 3 else player.for_seat(
-                        seat, self.num_players)
-                    action = acting.act(encode(game, seat), np.ones(2, np.int8))
+                    acting = player if self.num_players <= 3 or self.fixed else \
+                        player.for_seat(seat, self.num_players)
+                    action = acting.act(encode(game, seat), BOTH)
                 game.apply_action(action)
                 played += 1
             if report is not None:
@@ -184,7 +209,7 @@ class ValueLearner:
         and only its values where rounds end are read anew from the net after each fit."""
         positions = sorted(self.buffer, key=lambda p: sum(p[0]))
         totals = sorted({sum(p[0]) for p in positions})
-        search = searcher(self.net, 1)
+        search = self.searcher()
         loss, done = 0.0, 0
         for part in np.array_split(np.asarray(totals), min(self.settings.slices, len(totals))):
             these = set(part.tolist())

@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagadores_agents.search import SearchPolicy, searcher
+from pagadores_agents.search import SearchPolicy, check_specials, default_specials, searcher
 from pagadores_agents.value_net import ValueNet
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.solver.multi_kampen import Kampen
 from tests.expectimax import Expectimax
 
 
@@ -57,7 +58,7 @@ def test_the_player_takes_the_action_the_expectimax_values_higher(n, cards) -> N
     # at 4 players each seat's copy is told its seat (for_seat), as the evaluators do
     net = bumpy_net(n, seed=11)
     oracle = Expectimax(n, leaf=by_net(net))
-    player = SearchPolicy.over(net)
+    player = SearchPolicy.over(net, specials="all")  # every chain of specials, as the oracle
     rng = np.random.default_rng(0)
     compared = 0
     for _ in range(8):
@@ -138,3 +139,54 @@ def test_the_cache_is_cut_to_what_memory_holds(monkeypatch) -> None:
     assert player.search.cache == 100  # a quarter of the limit, in positions
     monkeypatch.setattr(search, "memory_limit", lambda: 0)
     assert SearchPolicy.over(bumpy_net(4, seed=1), seat=0).search.cache == 16
+
+
+def test_following_no_special_searches_one_position_close_to_following_all() -> None:
+    # R4.3: beyond the followed specials the round goes on at the same cards, shifted
+    net = bumpy_net(4, seed=3)
+    every = searcher(net, depth=1, specials=None)
+    none = searcher(net, depth=1, specials=0)
+    cards = (4, 3, 4, 4)
+    exact, shifted = every.value(cards, 1), none.value(cards, 1)
+    assert len(none.solved) == 1 and len(every.solved) > 20
+    assert {c for c, _ in none.kampen.memo} == {cards}  # kampen only at the round's cards
+    assert abs(shifted.sum() - 1.0) < 1e-9
+    assert np.abs(shifted - exact).max() < 0.02
+    assert np.abs(shifted - exact).max() > 1e-6  # it is an approximation, not the same pass
+    one = searcher(net, depth=1, specials=1)
+    one.value(cards, 1)
+    assert 1 < len(one.solved) < len(every.solved)
+
+
+def lose_by_table(values: dict):
+    def lose(cards, seat, count):
+        after = list(cards)
+        after[seat] = max(0, after[seat] - count)
+        return values.setdefault(tuple(after), np.random.default_rng(len(values)).random(3))
+    return lose
+
+
+def test_a_shifted_kampen_is_the_exact_one_where_every_special_ends_the_round() -> None:
+    # R5.2 + R6.2: with one card each, any special in the kampen empties the others
+    from pagadores_env.pagadores.solver.sweep import Sweep
+    sweep = Sweep((1, 1, 1), [(True,) * 3], {}, full=False)
+    values: dict = {}
+    sweep.value_at = lambda cards, insteker: values.setdefault(  # type: ignore[method-assign]
+        cards, np.random.default_rng(sum(cards) * 7 + insteker).random(3))
+    exact = Kampen(sweep.lose, sweep.hit).value((1, 1, 1), (0, 1, 2))
+    shifted = Kampen(sweep.lose, sweep.hit, shifted=True).value((1, 1, 1), (0, 1, 2))
+    np.testing.assert_allclose(shifted, exact, atol=1e-12)
+    at_two = [Kampen(sweep.lose, sweep.hit, shifted=s).value((2, 2, 2), (0, 1, 2))
+              for s in (False, True)]
+    assert np.abs(at_two[0] - at_two[1]).max() > 1e-6  # there a special may leave all in
+
+
+def test_specials_default_by_table_and_bad_values_are_refused_in_one_line(tmp_path) -> None:
+    assert default_specials(3) is None and default_specials(4) == 0
+    assert check_specials("all", 4) is None and check_specials(2, 3) == 2
+    path = bumpy_net(3, seed=1).save(tmp_path / "net.npz")
+    assert make_policy(f"search:path={path},specials=all").specials is None
+    for bad in (4, -1, "some", True):
+        with pytest.raises(ValueError, match=r"specials must be 0, 1, 2, 3 or 'all'") as err:
+            SearchPolicy(path, specials=bad)
+        assert "\n" not in str(err.value)

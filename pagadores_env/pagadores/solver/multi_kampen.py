@@ -63,11 +63,16 @@ class Kampen:
     """Kampen values ``value(cards, group)`` (group = seats in round order), memoised.
 
     ``lose`` and ``hit`` give the values at the round's end; they may only look at fewer
-    cards than the kampen starts with (every end of a round takes a card, R3.5, R4.4)."""
+    cards than the kampen starts with (every end of a round takes a card, R3.5, R4.4).
 
-    def __init__(self, lose: Lose, hit: Hit) -> None:
+    ``shifted`` (for searches that must stay at one card position, not the solver): a
+    special that leaves everyone in lands on the same kampen at the same cards, shifted by
+    what the cards it took are worth (``_shift``), instead of the kampen at fewer cards."""
+
+    def __init__(self, lose: Lose, hit: Hit, shifted: bool = False) -> None:
         self.lose = lose
         self.hit = hit
+        self.shifted = shifted
         self.memo: dict[tuple[Cards, tuple[int, ...]], np.ndarray] = {}
 
     def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
@@ -78,6 +83,9 @@ class Kampen:
             arrays: dict[tuple[Cards, int], np.ndarray] = {}
             known = self._before(cards, group, 0, cards, arrays)[NS, 0]
             tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
+            if self.shifted:  # everyone the same special, none emptying: the same, shifted
+                tie += sum(float(PROB[y]) ** size for y in SPECIALS if all(
+                    self.hit(cards, t, group, int(PENALTY[y]))[1] is None for t in group))
             self.memo[key] = known / (1.0 - tie)
         return self.memo[key]
 
@@ -110,6 +118,12 @@ class Kampen:
         value[:NS] += _weigh(PLAIN_ABOVE, after[:NS])
         return value
 
+    def _shift(self, cards: Cards, hit: Cards, group: tuple[int, ...]) -> np.ndarray:
+        """What a kampen special's cards are worth: the round's end at ``hit`` less at
+        ``cards``, averaged over which kampen player loses the card (one of them does)."""
+        return sum(self.lose(hit, s, ROUND_LOSS) - self.lose(cards, s, ROUND_LOSS)
+                   for s in group) / len(group)
+
     def _before(self, cards: Cards, group: tuple[int, ...], j: int, root: Cards,
                 arrays: dict[tuple[Cards, int], np.ndarray]) -> np.ndarray:
         """Value ``[m, T, ...]`` before thrower ``j`` throws, at ``cards``."""
@@ -128,6 +142,9 @@ class Kampen:
             hit_cards, ended = self.hit(cards, thrower, group, int(PENALTY[y]))
             if ended is not None:
                 value = value + PROB[y] * ended
+            elif self.shifted:
+                shift = self._shift(cards, hit_cards, group)
+                value = value + PROB[y] * (after[new_m[y], new_t[y]] + shift)
             else:
                 later = self._before(hit_cards, group, j + 1, root, arrays)
                 value = value + PROB[y] * later[new_m[y], new_t[y]]

@@ -342,6 +342,14 @@ class Sweep:
                            else self.kampen.value(cards, tied))
         return table
 
+    def landing(self, left: Cards, insteker: int, key: Key, idx: int, after: np.ndarray
+                ) -> np.ndarray:
+        """``[Q_j, V, n]``: where the ``idx``-th special thrown at round state ``key`` lands
+        when it leaves ``left`` cards (R4.1, R4.3): the after-throw values of the position
+        at ``left`` with the same insteker, solved before (``after`` is this position's,
+        ``[Q_j, 42, V, n]``, for searches that approximate the landing by it)."""
+        return self.store.slices[(left, insteker)][key][:, idx]
+
     def solve_position(self, cards: Cards, insteker: int) -> Position:
         """Solve one round position: every round state's values, from the last role back
         (returned, and kept in ``positions`` when the sweep keeps them)."""
@@ -379,7 +387,7 @@ class Sweep:
                     value = picaro + np.einsum("qs...,s->q...", after[:, PLAIN], P_PLAIN)
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts
                         landed = (ended if ended is not None
-                                  else self.store.slices[(left, insteker)][key][:, idx])
+                                  else self.landing(left, insteker, key, idx, after))
                         value = value + PROB[y] * landed
                     before[key] = value
         self.win[(cards, insteker)] = before[(0, 0, 1)][0]

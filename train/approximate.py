@@ -1,0 +1,179 @@
+"""Approximate NashConv where the solver cannot go: every seat's best response **learned** by
+the search learner, and its gain measured in games (``approximate_nash_conv``, ``pagadores
+nashconv --approximate``).
+
+For each seat, the learner of ``search_learn`` (``ValueLearner`` with the other seats
+``fixed``) learns that seat's win probability at round starts while the others play the
+profile, and plays the round at hand by a search in which that seat maximises and the others
+play their policies (``pagadores_agents.search.RoundSearch`` with ``fixed``). That player is
+the seat's approximate best response. Its gain is then measured in **paired games**: game
+``g`` is played twice from the same dice (the ``k``-th throw of both games is the same draw),
+once with the response in the seat and once with the profile's own agent there; the gain is
+the mean of the paired differences in that seat's win. Until the response first deviates the
+two games are the same game, so most pairs differ by nothing and the gain's confidence
+interval is far narrower than two independent win rates' would be.
+
+What it means: a learned response is at most the best one, so each seat's gain estimates a
+**lower bound** of that seat's exact gain (up to its 95% CI, a normal interval on the paired
+differences); their sum a lower bound of NashConv. ``budget`` is the learner decisions each
+seat's response trains on (that seat's decisions in its training games; the fixed seats'
+are not counted), and ``games`` the pairs each gain rests on.
+
+The fixed seats' agents must read only the score to beat and its holders (every heuristic
+and the search player do; a trained network reading every score does not), since the
+response's search asks them about every decision of a round at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pagadores_env.core.checks import check_int
+from pagadores_env.core.policies import Policy, SupportsForSeat
+from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, THROWS
+from pagadores_env.pagadores.solver.cost import table_cards
+from pagadores_env.pagadores.solver.equilibrium import Profile, profile_players
+
+from .progress import SILENT, Reporter
+from .search_learn import BOTH, LearnSettings, ValueLearner
+
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: Learner decisions each seat's response trains on by default.
+BUDGET = 10_000
+#: Paired games each seat's gain rests on by default.
+GAMES = 2_000
+
+
+@dataclass(frozen=True)
+class SeatGain:
+    """One seat's learned best response: its gain (a lower bound of the exact one, up to the
+    CI), the win rates the pairs gave, and what it cost."""
+
+    seat: int
+    gain: float  # mean paired difference: response's win less the profile's, in this seat
+    half_width: float  # the gain's 95% CI is gain ± half_width
+    response_win: float
+    profile_win: float
+    decisions: int  # learner decisions the response trained on
+    games: int  # paired games the gain rests on
+
+
+@dataclass(frozen=True)
+class ApproximateNashConv:
+    """Every seat's ``SeatGain`` and their sum (a lower bound of NashConv, up to its CI)."""
+
+    seats: tuple[SeatGain, ...]
+
+    @property
+    def total(self) -> float:
+        """The seats' gains summed: approximate NashConv."""
+        return sum(s.gain for s in self.seats)
+
+    @property
+    def half_width(self) -> float:
+        """The total's 95% CI half-width (the seats' pairs are independent)."""
+        return math.sqrt(sum(s.half_width**2 for s in self.seats))
+
+    @property
+    def decisions(self) -> int:
+        """Learner decisions of all seats' responses: the budget used."""
+        return sum(s.decisions for s in self.seats)
+
+
+def seated(players: Sequence[Policy], num_players: int) -> list[Policy]:
+    """Each seat's player, its own copy for players that must know their seat."""
+    return [p.for_seat(seat, num_players) if isinstance(p, SupportsForSeat) else p
+            for seat, p in enumerate(players)]
+
+
+def learn_response(players: Sequence[Policy], seat: int, cards: tuple[int, ...], budget: int,
+                   settings: LearnSettings, seed: int, progress: Reporter = SILENT
+                   ) -> ValueLearner:
+    """``seat``'s best response to the others' ``players`` (one per seat), learned on at least
+    ``budget`` of its decisions (whole iterations)."""
+    n = len(players)
+    fixed = {s: p for s, p in enumerate(players) if s != seat}
+    learner = ValueLearner.new(n, cards, settings, seed, fixed)
+    with progress.phase(f"seat {seat}: learning its best response", budget,
+                        "decision") as phase:
+        def note(done: int, total: int, what: str) -> None:
+            phase.note(f"{what} {done:,}/{total:,}")
+
+        while learner.decisions < budget:
+            report = learner.iterate(note)
+            phase.total = max(phase.total, learner.decisions)
+            phase.advance_to(learner.decisions, f"loss {report.loss:.4f}")
+    return learner
+
+
+def play(players: Sequence[Policy], cards: tuple[int, ...], dice: np.random.Generator) -> int:
+    """The winner of one game from ``cards`` (seat 0 insteeks first, R3.1), each seat playing
+    its player, every throw drawn from ``dice`` in turn."""
+    game = Game(len(players), list(cards), 0)
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_throw(THROWS[int(dice.integers(len(THROWS)))])
+        else:
+            seat = game.current_player
+            game.apply_action(players[seat].act(encode(game, seat), BOTH))
+    assert game.winner is not None
+    return game.winner
+
+
+def paired_gain(response: Policy, players: Sequence[Policy], seat: int,
+                cards: tuple[int, ...], games: int, seed: int, progress: Reporter = SILENT
+                ) -> tuple[float, float, float, float]:
+    """``seat``'s gain from playing ``response`` instead of ``players[seat]``, over ``games``
+    pairs of games from the same dice (module docstring): (gain, 95% half-width, response's
+    win rate, the profile's)."""
+    lineup = list(players)
+    lineup[seat] = response
+    differences = np.empty(games)
+    wins = np.empty((games, 2))
+    with progress.phase(f"seat {seat}: paired games", games, "game") as phase:
+        for g in range(games):
+            for k, table in enumerate((lineup, players)):
+                dice = np.random.default_rng([seed, seat, g])
+                wins[g, k] = play(table, cards, dice) == seat
+            differences[g] = wins[g, 0] - wins[g, 1]
+            phase.step()
+    spread = differences.std(ddof=1) if games > 1 else 0.0
+    return (float(differences.mean()), Z95 * float(spread) / math.sqrt(games),
+            float(wins[:, 0].mean()), float(wins[:, 1].mean()))
+
+
+def approximate_nash_conv(profile: Profile, num_players: int = 3,
+                          cards: int | Sequence[int] = MAX_CARDS, budget: int = BUDGET,
+                          games: int = GAMES, seed: int = 0,
+                          settings: LearnSettings | None = None,
+                          progress: Reporter = SILENT) -> ApproximateNashConv:
+    """Every seat's learned best response to ``profile`` (one agent for all seats or one per
+    seat, as ``nash_conv`` takes it) and its gain in ``games`` paired games (module
+    docstring): a lower bound of NashConv, at any table. ``budget`` learner decisions per
+    seat; ``settings`` the learner's (``LearnSettings``' defaults). Seeded: the same
+    arguments give the same result. ``ValueError`` in one line for a bad argument or an agent
+    that cannot play the table or cannot be searched against."""
+    n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+    start = table_cards(n, cards)
+    check_int("budget", budget, 1)
+    check_int("games", games, 2)
+    check_int("seed", seed, 0)
+    players = seated(profile_players(profile, n, start), n)
+    settings = settings or LearnSettings()
+    gains = []
+    for seat in range(n):
+        if not start[seat]:
+            continue
+        learner = learn_response(players, seat, start, budget, settings, seed + seat,
+                                 progress)
+        gain, half, won, base = paired_gain(learner.player(), players, seat, start, games,
+                                            seed, progress)
+        gains.append(SeatGain(seat, gain, half, won, base, learner.decisions, games))
+    return ApproximateNashConv(tuple(gains))
