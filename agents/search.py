@@ -209,10 +209,7 @@ def searcher(net: ValueNet, depth: int, cache: int = CACHE, specials: int | None
     playing their policies (``RoundSearch``)."""
     n = net.num_players
 
-    def by_net(cards: Cards, insteker: int) -> np.ndarray:
-        return net(np.asarray([cards]), np.asarray([insteker]))[0]
-
-    search = RoundSearch(n, by_net, cache, specials, fixed)
+    search = RoundSearch(n, net.one, cache, specials, fixed)
     for _ in range(depth - 1):
         search = RoundSearch(n, search.value, cache, specials, fixed)
     return search

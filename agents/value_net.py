@@ -121,6 +121,24 @@ class ValueNet:
         np.put_along_axis(values, turned(self.num_players, insteker), probs, axis=1)
         return values
 
+    def one(self, cards: Sequence[int], insteker: int) -> np.ndarray:
+        """``__call__`` for one position, ``[n]``: what a search asks thousands of times a
+        round, so without the batch's index arrays (a quarter of the time)."""
+        n = self.num_players
+        slots = [(insteker + k) % n for k in range(n)]
+        held = np.array([cards[s] for s in slots], np.float64)
+        alive = held > 0
+        x = np.concatenate([held / MAX_CARDS, alive, np.eye(n)[insteker]]
+                           if n >= SEATS_TOLD_APART else [held / MAX_CARDS, alive])
+        for w, b in self.layers[:-1]:
+            x = np.tanh(x @ w + b)
+        w, b = self.layers[-1]
+        logits = np.where(alive, x @ w + b, -np.inf)
+        weights = np.exp(logits - logits.max())
+        values = np.empty(n)
+        values[slots] = weights / weights.sum()
+        return values
+
     # ------------------------------------------------------------------ saving
     def save(self, path: str | Path) -> Path:
         """Write the net to ``path`` (``.npz``) in one step (``core.atomic``)."""

@@ -190,3 +190,15 @@ def test_specials_default_by_table_and_bad_values_are_refused_in_one_line(tmp_pa
         with pytest.raises(ValueError, match=r"specials must be 0, 1, 2, 3 or 'all'") as err:
             SearchPolicy(path, specials=bad)
         assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_one_position_is_valued_as_in_a_batch(n) -> None:
+    net = bumpy_net(n, seed=n)
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        cards = rng.integers(0, 11, n)
+        cards[rng.choice(n, 2, replace=False)] = rng.integers(1, 11, 2)
+        insteker = int(rng.choice(np.flatnonzero(cards)))
+        np.testing.assert_allclose(net.one(tuple(cards), insteker),
+                                   net(cards[None], np.asarray([insteker]))[0], atol=1e-12)
