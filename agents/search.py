@@ -124,6 +124,7 @@ class RoundSearch(Sweep):
         ``deep`` specials in this round: the positions its specials land on are solved
         first, unless ``specials`` of them in a row were followed already (``landing``)."""
         key = (cards, insteker)
+        deep = 0 if self.specials is None else deep  # all followed: every depth is exact
         found = self.solved.get(key)
         if found is not None and found[1] <= deep and key in self.store.slices:
             self.solved.move_to_end(key)

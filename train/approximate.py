@@ -49,6 +49,11 @@ Z95 = 1.959963984540054
 BUDGET = 10_000
 #: Paired games each seat's gain rests on by default.
 GAMES = 2_000
+#: The responses' learner by default: its search follows no special in a row (a search with
+#: fixed seats asks their agents about every decision of every position it solves, so one
+#: position, not the dozens a chain of specials reaches, keeps a round's search under a second
+#: at 10 cards), and iterations of 50 games, so a small budget is spent in several fits.
+SETTINGS = LearnSettings(games=50, specials=0)
 
 
 @dataclass(frozen=True)
@@ -157,7 +162,7 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     """Every seat's learned best response to ``profile`` (one agent for all seats or one per
     seat, as ``nash_conv`` takes it) and its gain in ``games`` paired games (module
     docstring): a lower bound of NashConv, at any table. ``budget`` learner decisions per
-    seat; ``settings`` the learner's (``LearnSettings``' defaults). Seeded: the same
+    seat; ``settings`` the learner's (``SETTINGS`` by default). Seeded: the same
     arguments give the same result. ``ValueError`` in one line for a bad argument or an agent
     that cannot play the table or cannot be searched against."""
     n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
@@ -166,7 +171,7 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     check_int("games", games, 2)
     check_int("seed", seed, 0)
     players = seated(profile_players(profile, n, start), n)
-    settings = settings or LearnSettings()
+    settings = settings or SETTINGS
     gains = []
     for seat in range(n):
         if not start[seat]:

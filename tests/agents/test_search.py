@@ -202,3 +202,14 @@ def test_one_position_is_valued_as_in_a_batch(n) -> None:
         insteker = int(rng.choice(np.flatnonzero(cards)))
         np.testing.assert_allclose(net.one(tuple(cards), insteker),
                                    net(cards[None], np.asarray([insteker]))[0], atol=1e-12)
+
+
+def test_a_position_first_reached_by_a_special_is_not_solved_again_when_asked() -> None:
+    # following all specials, a position solved inside another's round is as exact as asked
+    search = searcher(bumpy_net(3, seed=2), depth=1, specials=None)
+    search.value((4, 4, 4), 0)
+    solved = len(search.solved)
+    calls = []
+    search.solve_position = lambda *a: calls.append(a)  # type: ignore[method-assign]
+    search.position((4, 3, 3), 0)  # a Puerta by seat 0 lands here (R4.1)
+    assert calls == [] and len(search.solved) == solved
