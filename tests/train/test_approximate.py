@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pagadores_cli.nashconv import main as nashconv_main
 from pagadores_env.core.policies import BasePolicy, make_policy
 from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 from pagadores_train.approximate import (
@@ -72,12 +71,3 @@ def test_bad_arguments_are_refused_in_one_line(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message) as err:
         approximate_nash_conv(**arguments, settings=SMALL)
     assert "\n" not in str(err.value)
-
-
-@pytest.mark.slow
-def test_the_command_prints_each_seats_gain_with_its_ci(capsys) -> None:
-    assert nashconv_main(["sensible", "--players", "2", "--cards", "2", "--approximate",
-                          "--budget", "50", "--games", "20"]) == 0
-    out = capsys.readouterr().out
-    assert "approximate NashConv (a lower bound" in out
-    assert out.count("sensible") >= 3 and "±" in out
