@@ -121,8 +121,8 @@ class Kampen:
     def _shift(self, cards: Cards, hit: Cards, group: tuple[int, ...]) -> np.ndarray:
         """What a kampen special's cards are worth: the round's end at ``hit`` less at
         ``cards``, averaged over which kampen player loses the card (one of them does)."""
-        return sum(self.lose(hit, s, ROUND_LOSS) - self.lose(cards, s, ROUND_LOSS)
-                   for s in group) / len(group)
+        return np.mean([self.lose(hit, s, ROUND_LOSS) - self.lose(cards, s, ROUND_LOSS)
+                        for s in group], axis=0)
 
     def _before(self, cards: Cards, group: tuple[int, ...], j: int, root: Cards,
                 arrays: dict[tuple[Cards, int], np.ndarray]) -> np.ndarray:
