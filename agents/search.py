@@ -300,10 +300,14 @@ class SearchPolicy(SeatCopies):
     def copy_for(self, seat: int, num_players: int) -> SearchPolicy:
         """This player told ``seat``, sharing the search and its cache (``SeatCopies``)."""
         copy = SearchPolicy.over(self.net, self.depth, seat, 16, self.specials)
-        copy.search = self.search  # one search (and cache) for every seat
-        copy.player = SweepPolicy(_Positions(self.search), num_players,
-                                  (MAX_CARDS,) * num_players, seat, self.name)
+        copy.searching(self.search)  # one search (and cache) for every seat
         return copy
+
+    def searching(self, search: RoundSearch) -> None:
+        """Play from ``search`` (its cache shared with whoever else uses it)."""
+        self.search = search
+        self.player = SweepPolicy(_Positions(search), self.net.num_players,
+                                  (MAX_CARDS,) * self.net.num_players, self.seat, self.name)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The searched action at one observation."""

@@ -160,7 +160,7 @@ class ValueLearner:
         """Self-play games of the search over ``search``; the decisions played and the
         round starts seen (in order, repeats kept once)."""
         player = self.player()
-        player.search = search
+        player.searching(search)
         seen: dict[Position, None] = {}
         played = 0
         for g in range(self.settings.games):
