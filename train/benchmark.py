@@ -21,8 +21,16 @@ A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files 
 ``hyperparams`` and ``illegal_action``, as in a training config; any algorithm the training
 config takes, ``config.ALGORITHMS``, each with its own network family: ``MlpLstmPolicy`` for
 RecurrentPPO, whose model is scored from a fresh LSTM state at every decision, its memoryless
-projection, ``pagadores_agents.sb3_adapter``); ``budget`` and ``eval_games``, when given,
-replace every task's (the smoke suite's tiny budget).
+projection, ``pagadores_agents.sb3_adapter``), or ``search`` (below); ``budget`` and
+``eval_games``, when given, replace every task's (the smoke suite's tiny budget).
+
+**search** trains the search player's value net (``pagadores_train.search``: the round at
+hand searched exactly over the dice, a learned net where it ends) by self-play at the task's
+table, whatever the task's opponents: the method aims at the equilibrium, not at a best
+response to given players, so its score against them is what near-equilibrium play earns.
+Its ``hyperparams`` are a search config's ``search:`` keys (``search_config.SearchSettings``;
+it takes no ``n_envs`` or ``illegal_action``), and its budget counts learner decisions like
+the others': every decision of its self-play games is the learner's.
 
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
@@ -63,6 +71,7 @@ from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
 from .progress import Reporter, reporter
 from .ray_cluster import join_or_start
+from .search_config import SearchConfig, search_config_from_dict
 from .settings import ConfigError, integer, mapping, read_yaml
 
 #: How often a pool worker checks that the command that started it still runs (seconds).
@@ -72,6 +81,9 @@ SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
 TASKS_FOLDER = "tasks"
 TRIALS, RUNS, MARKER = "trials", "runs", "benchmark.json"
+#: The suite's own algorithm beside the SB3 ones (``config.ALGORITHMS``), and its keys.
+SEARCH = "search"
+SEARCH_KEYS = {"hyperparams"}
 #: Seeds of the scoring games: the same for every trial and for the random baseline.
 EVAL_SEED = 12345
 #: Scoring games of a task that does not say (``eval_games``).
@@ -191,10 +203,11 @@ def load_suite(path: str | Path) -> Suite:
         if not algorithms:
             raise ConfigError("algorithms must name at least one algorithm")
         for name, settings in algorithms.items():
-            if name not in ALGORITHMS:
+            if name not in ALGORITHMS and name != SEARCH:
                 raise ConfigError(f"algorithms: unknown algorithm {name!r} (allowed: "
-                                  f"{', '.join(ALGORITHMS)})")
-            algorithms[name] = _keys(settings or {}, ALGO_KEYS, (), f"algorithms.{name}")
+                                  f"{', '.join([*ALGORITHMS, SEARCH])})")
+            algorithms[name] = _keys(settings or {}, SEARCH_KEYS if name == SEARCH
+                                     else ALGO_KEYS, (), f"algorithms.{name}")
         overrides = {k: integer(1)(data[k], k) for k in ("budget", "eval_games") if k in data}
     except ConfigError as err:
         raise SuiteError(f"{path}: {err}") from None
@@ -237,11 +250,20 @@ class TrialSpec:
         return f"{self.task.name}__{self.algo}__seed{self.seed}"
 
 
-def trial_config(spec: TrialSpec, out: Path) -> Config:
+def trial_config(spec: TrialSpec, out: Path) -> Config | SearchConfig:
     """The training config of a trial: the task's table and opponents, the algorithm's
     settings, one torch thread and no progress bar (trials run side by side), evaluations
     reduced to the minimum (the score is measured afterwards, ``measure``)."""
     task, settings = spec.task, spec.settings
+    if spec.algo == SEARCH:
+        return search_config_from_dict({
+            "name": spec.trial_id, "seed": spec.seed, "total_timesteps": task.budget,
+            "env": {"num_players": task.num_players, "cards": task.cards},
+            "search": settings.get("hyperparams") or {},
+            "eval": {"every": 0, "games": 1, "exact": False, "opponents": [task.opponents[0]]},
+            "checkpoint_every": task.budget, "output_dir": str(out / RUNS),
+            "progress_bar": False,
+        })
     env: dict[str, Any] = {"num_players": task.num_players, "cards": task.cards,
                            "opponents": list(task.opponents)}
     if task.selfplay:
@@ -266,12 +288,18 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
 
     from .progress import SILENT
     from .sb3 import train
+    from .search import player_spec
+    from .search import train as train_search
 
     began = time.perf_counter()
     config = trial_config(spec, Path(out))
     with contextlib.redirect_stdout(io.StringIO()):  # the run's own lines, per trial
-        result = train(config, fresh=True, progress=SILENT)  # the suite reports per trial
-    player = make_policy(f"model:path={result.run_dir / 'model.zip'}")
+        if isinstance(config, SearchConfig):  # the suite reports per trial
+            result = train_search(config, fresh=True, progress=SILENT)
+            player = make_policy(player_spec(config))
+        else:
+            result = train(config, fresh=True, progress=SILENT)
+            player = make_policy(f"model:path={result.run_dir / 'model.zip'}")
     score, raw = measure(player, spec.task)
     return {"task": spec.task.name, "algo": spec.algo, "seed": spec.seed,
             "score": score["score"], "score_ci": score.get("ci"), "raw": raw,

@@ -23,7 +23,7 @@ from typing import Any
 from pagadores_env.core.atomic import write_atomic
 
 from .model_eval import Evaluation
-from .yardstick import DRAWN
+from .yardstick import DRAWN, decimals
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",
@@ -215,12 +215,12 @@ class RunResult:
                 line += f"  {r.exact.percent_of_best_response:>17.1f}%"
             if own:
                 value = r.exact.exploitability if two and r.exact else r.exact_nash_conv
-                line += f"  {'' if value is None else f'{value:.4f}':>14}"
+                line += f"  {'' if value is None else decimals(value):>14}"
             lines.append(line.rstrip())
         mine = self.final[0]
         if wins and not two and not several:
             lines += [
-                f"NashConv of the trained policy in every seat: {mine.nash_conv:.4f}"
+                f"NashConv of the trained policy in every seat: {decimals(mine.nash_conv)}"
                 " (exact; 0 = an equilibrium)",
                 "exact win: the solver's win probability with the opponent in every other "
                 "seat, averaged over the seat rotation the games play",
@@ -231,7 +231,7 @@ class RunResult:
         lines += sorted({r.note for _, r in rows if r.note})
         if two and mine.exact is not None:
             lines += [
-                f"exploitability of the trained policy: {mine.exact.exploitability:.4f}"
+                f"exploitability of the trained policy: {decimals(mine.exact.exploitability)}"
                 " (exact; 0 = optimal play)",
                 "exact win: the solver's win probability, averaged over who insteeks first",
                 "% of best response: exact win / what the best reply to that opponent wins",

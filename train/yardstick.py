@@ -166,8 +166,16 @@ def exact_metrics(policy: Agent | Yardstick, opponent: Agent,
     return asdict(mine.against(opponent_yardstick(opponent, cards)))
 
 
+#: Below this a measure is rounding noise of the solver's sums (shown as 0).
+NOISE = 1e-9
+
+
 def decimals(value: float, places: int = 4) -> str:
-    """``value`` rounded for a report, with rounding noise around 0 shown as 0 (not -0.0000)."""
+    """``value`` rounded for a report: rounding noise around 0 as 0 (not -0.0000), and a
+    value too small for ``places`` decimals but above the noise in two significant digits
+    (a NashConv of 2.1e-05 is not 0.0000)."""
+    if NOISE <= abs(value) < 0.5 * 10.0**-places:
+        return f"{value:.1e}"
     text = f"{value:.{places}f}"
     return text.lstrip("-") if float(text) == 0 else text
 

@@ -289,3 +289,30 @@ def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
 def test_shipped_suites_load(path: Path) -> None:
     suite = load_suite(path)
     assert trial_specs(suite), f"{path.name} has no trials"
+
+
+@pytest.mark.slow
+def test_search_trial_trains_by_self_play_and_is_scored_as_its_player(tmp_path: Path) -> None:
+    """``search`` runs as a benchmark algorithm: its value net trained by self-play on the
+    task's budget of decisions, the player ``search:path=`` of its run scored like a model."""
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [1], "algorithms": {
+        "search": {"hyperparams": {"games": 10, "fit_steps": 20, "hidden": [16]}}}})
+    spec = trial_specs(load_suite(path))[0]
+    record = benchmark.run_trial(spec, str(tmp_path / "out"))
+    assert (record["task"], record["algo"], record["seed"]) == ("t", "search", 1)
+    assert record["timesteps"] >= TASK["budget"]
+    from pagadores_env.core.policies import make_policy
+
+    player = make_policy(f"search:path={tmp_path / 'out' / 'runs' / spec.trial_id}")
+    score, raw = benchmark.measure(player, spec.task)
+    assert (record["score"], record["raw"]) == (score["score"], raw)
+    assert 0.0 < record["score"] <= 1.0 + 1e-9  # better than random, at most the best response
+
+
+@pytest.mark.parametrize(("settings", "key"), [({"n_envs": 2}, "n_envs"),
+                                                ({"hyperparams": {"gamma": 1.0}}, "gamma")])
+def test_search_takes_only_a_search_section(tmp_path: Path, settings: dict, key: str) -> None:
+    path = write_suite(tmp_path, {"tasks": ["t"], "seeds": [0],
+                                  "algorithms": {"search": settings}})
+    with pytest.raises(SuiteError, match=key):
+        load_suite(path)
