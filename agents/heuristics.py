@@ -334,9 +334,25 @@ class LookaheadPolicy(Heuristic):
 
     # ---- vectorised over rows, all strengths at once
     def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The player's actions at rows of observations."""
+        """The player's actions at rows of observations. The values are computed for all 42
+        strengths at once and depend on the row's own strength only through its stop, so
+        rows that differ only in their strength share one computation: the solver asks
+        every strength of a state (a search with lookahead seats spent 88% of its time here
+        before)."""
         v = read(obs)
-        rows = np.arange(len(v.strength))
+        facts = np.column_stack([np.reshape(f, (len(v.strength), -1))
+                                 for name, f in v._asdict().items() if name != "strength"])
+        _, first, inverse = np.unique(facts, axis=0, return_index=True, return_inverse=True)
+        stop_values, again_values = self._values(View(*(f[first] for f in v)))
+        inverse = inverse.reshape(-1)
+        here = stop_values[inverse, v.strength]
+        throw = (v.left >= 1) & (again_values[inverse] > here + _EPS)
+        return _legal_batch(throw, mask)
+
+    @staticmethod
+    def _values(v: View) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of ``v``: the value of stopping now at each strength ``(B, 42)`` and of
+        throwing again ``(B,)`` (see the class docstring)."""
         opps = np.maximum(1, (v.opp_cards > 0).sum(axis=-1))
         caps = np.minimum(PENALTY_OF[None, :, None], v.opp_cards[:, None, :])
         gains = caps.sum(axis=-1) / opps[:, None]  # (B, 42)
@@ -368,9 +384,7 @@ class LookaheadPolicy(Heuristic):
             body = (P_STRENGTH[None, 1:] * (gains[:, 1:] + value[:, 1:])).sum(axis=-1)
             return P_PICARO * picaro + body
 
-        here = stop(v.used)[rows, v.strength]
-        throw = (v.left >= 1) & (again(v.used, np.maximum(v.left, 1)) > here + _EPS)
-        return _legal_batch(throw, mask)
+        return stop(v.used), again(v.used, np.maximum(v.left, 1))
 
 
 for _name, _factory in {

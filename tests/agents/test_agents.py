@@ -12,7 +12,7 @@ import pytest
 from pagadores_agents import heuristics as h
 from pagadores_agents.sb3_adapter import SB3Policy, detect_algo
 from pagadores_env.core.policies import make_policy, registered_policies
-from pagadores_env.pagadores.observation import OBS_SIZE, encode
+from pagadores_env.pagadores.observation import OBS_SIZE, decode, encode, encode_batch
 from pagadores_env.pagadores.rules import THROWS, classify
 from tests.decisions import real_decisions
 from tests.dice import AGAIN, LOW, STOP, TOP, new_game, random_step
@@ -101,6 +101,24 @@ def test_act_batch_equals_act_on_real_observations(spec):
     assert got.dtype == np.int64 and got.shape == (len(obs),)
     np.testing.assert_array_equal(got, expected)
     assert masks[np.arange(len(obs)), got].all(), "every answer must be legal"
+
+
+def test_lookahead_batch_of_every_strength_of_a_state_equals_act():
+    """The solver asks every strength of a decision state in one batch, where lookahead
+    shares one computation among rows that differ only in their strength: each row still gets
+    the scalar answer."""
+    obs, masks = real_decisions(40, seed=11)
+    seen = decode(obs)
+    strengths = np.arange(1, h.NUM_STRENGTHS)  # every strength a throw can leave a decision at
+    rows = np.repeat(np.arange(len(obs)), len(strengths))
+    fields = seen._replace(**{name: np.asarray(value)[rows] for name, value in
+                              seen._asdict().items()})
+    fields = fields._replace(my_strength=np.tile(strengths, len(obs)))
+    every, every_mask = encode_batch(fields), masks[rows]
+    player = make_policy("lookahead")
+    expected = [player.act(o, m) for o, m in zip(every, every_mask, strict=True)]
+    np.testing.assert_array_equal(player.act_batch(every, every_mask), expected)
+    assert 0 < np.mean(expected) < 1  # both answers occur
 
 
 def test_real_decisions_cover_both_roles_and_low_card_counts():
