@@ -46,6 +46,7 @@ from .evaluate import AgentStats, evaluate_agents
 from .perudo import evaluate_perudo, exact_measures
 from .progress import SILENT, Phase, Reporter
 from .yardstick import (
+    NOISE,
     ExactMetrics,
     LearnerExact,
     learner_cost,
@@ -116,9 +117,18 @@ class Evaluation:
                 "exact_win": "" if win is None else round(win, 5),
                 "percent_of_best_response":
                     "" if x is None else round(x.percent_of_best_response, 3),
-                "exploitability": "" if exploited is None else round(exploited, 5),
+                "exploitability": "" if exploited is None else significant(exploited),
                 "exact_vs_drawn_table": "" if x is None else self.drawn,
-                "nash_conv": "" if nash is None else round(nash, 5)}
+                "nash_conv": "" if nash is None else significant(nash)}
+
+
+def significant(value: float) -> float:
+    """A gap to the equilibrium for the CSV: five decimals, and below 0.001 four significant
+    digits, so a trained player's 2.4e-06 is not written as 0.0; the solver's rounding noise
+    is 0."""
+    if abs(value) < NOISE:
+        return 0.0
+    return round(value, 5) if abs(value) >= 1e-3 else float(f"{value:.4g}")
 
 
 def evaluate_model(model: BaseAlgorithm, config: Config, games: int, final: bool = False,
