@@ -1,5 +1,6 @@
 """What needs an optional extra and is not a game: each module imports its extra itself and is
 imported only when used (``import pagadores_env`` imports none of them).
 
-- ``openspiel``: Perudo registered with OpenSpiel (the ``openspiel`` extra, ``pyspiel``).
+- ``openspiel``: Pagadores and Perudo registered with OpenSpiel (the ``openspiel`` extra,
+  ``pyspiel``).
 """

@@ -1,8 +1,7 @@
-"""Perudo as OpenSpiel Python games, so OpenSpiel's algorithms (CFR, MCTS, exploitability)
-run on it.
+"""Perudo as OpenSpiel Python games, so OpenSpiel's algorithms (CFR, MCTS, exploitability) run.
 
-It needs the optional extra ``openspiel`` (``pip install 'pagadores-env[openspiel]'``).
-Importing this module registers two games with ``pyspiel.register_game``:
+Importing ``pagadores_env.integrations.openspiel`` registers two games with
+``pyspiel.register_game``:
 
 - ``python_perudo``: the whole game, parameters ``players`` (2–6, default 2) and ``dice``
   (1–5 per player, default 5), as ``perudo.engine.Game(players, dice)`` (P1–P7);
@@ -30,34 +29,21 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.checks import check_int
-from ..perudo.engine import Game
-from ..perudo.observation import OBS_SIZE, SLICES, encode
-from ..perudo.rules import FACES, MAX_DICE, MAX_PLAYERS, NUM_ACTIONS, describe_action
+from ...core.checks import check_int
+from ...perudo.engine import Game
+from ...perudo.observation import OBS_SIZE, SLICES, encode
+from ...perudo.rules import FACES, MAX_DICE, MAX_PLAYERS, NUM_ACTIONS, describe_action
+from .common import Box, game_type
 
 SHORT_NAME = "python_perudo"
 SMALL_NAME = "python_perudo_small"
 DEFAULTS = {"players": 2, "dice": MAX_DICE}
 
 
-def _game_type(short_name: str, long_name: str, utility: Any,
-               parameters: dict[str, int]) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=MAX_PLAYERS,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=parameters,
-    )
+def _perudo_type(short_name: str, long_name: str, utility: Any,
+                 parameters: dict[str, int]) -> pyspiel.GameType:
+    return game_type(short_name, long_name, pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+                     utility, MAX_PLAYERS, parameters)
 
 
 def max_game_length(players: int, dice: int) -> int:
@@ -88,14 +74,14 @@ class PerudoGame(pyspiel.Game):
             utility_sum=float(2 - players),
             max_game_length=max_game_length(players, dice))
         parameters = {} if self.short_name == SMALL_NAME else DEFAULTS
-        super().__init__(_game_type(self.short_name, f"Python Perudo ({self.short_name})",
+        super().__init__(_perudo_type(self.short_name, f"Python Perudo ({self.short_name})",
                                     utility, parameters), info, given if parameters else {})
         self.players, self.dice = players, dice
 
     def new_initial_state(self) -> PerudoState:
         """The start: the first die of round 1 is about to be rolled."""
         state = PerudoState(self)
-        state._box = _Box(Game(self.players, self.dice))
+        state._box = Box(Game(self.players, self.dice))
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
@@ -117,25 +103,11 @@ class SmallPerudoGame(PerudoGame):
         super().__init__({"players": 2, "dice": 1})
 
 
-class _Box:
-    """Holds the engine's game. OpenSpiel clones a Python state by deep-copying its
-    attributes; through this box that copy is the engine's own exact ``clone``, many times
-    cheaper than a generic deep copy."""
-
-    __slots__ = ("game",)
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.game.clone())
-
-
 class PerudoState(pyspiel.State):
     """A Perudo state: the engine's game and the faces rolled so far this round. Made by
     ``PerudoGame.new_initial_state`` (and OpenSpiel's clones, which copy the attributes)."""
 
-    _box: _Box
+    _box: Box[Game]
 
     def __init__(self, game: PerudoGame) -> None:
         super().__init__(game)
@@ -269,9 +241,9 @@ def efg_game(game: pyspiel.Game) -> pyspiel.Game:
     return pyspiel.load_efg_game("\n".join(lines) + "\n")
 
 
-pyspiel.register_game(_game_type(SHORT_NAME, "Python Perudo", pyspiel.GameType.Utility
+pyspiel.register_game(_perudo_type(SHORT_NAME, "Python Perudo", pyspiel.GameType.Utility
                                  .CONSTANT_SUM, DEFAULTS), PerudoGame)
-pyspiel.register_game(_game_type(SMALL_NAME, "Python Perudo, 2 players with 1 die",
+pyspiel.register_game(_perudo_type(SMALL_NAME, "Python Perudo, 2 players with 1 die",
                                  pyspiel.GameType.Utility.ZERO_SUM, {}), SmallPerudoGame)
 
 __all__ = ["PerudoGame", "PerudoObserver", "PerudoState", "SmallPerudoGame", "efg_game"]
