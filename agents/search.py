@@ -48,7 +48,13 @@ import numpy as np
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import BasePolicy, Policy, reads_lowest_only, register_policy
 from pagadores_env.pagadores.observation import ObsFields
-from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
+from pagadores_env.pagadores.rules import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    check_table,
+    turn_order,
+)
 from pagadores_env.pagadores.solver import SweepPolicy, memory_limit
 from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards, Kampen
@@ -152,8 +158,26 @@ class RoundSearch(Sweep):
         round is rare (about 6% a throw), and this keeps a search to one position."""
         if self._shifted is None:
             return super().landing(left, insteker, key, idx, after)
-        shift = self.value_at(left, insteker) - self.value_at(self._shifted, insteker)
-        return after[:, SPECIALS[idx]] + shift
+        return after[:, SPECIALS[idx]] + self.shift(left, self._shifted, insteker)
+
+    def shift(self, left: Cards, cards: Cards, insteker: int) -> np.ndarray:
+        """``[1, n]``: what a special's cards are worth where rounds start, the leaf at
+        ``left`` less the leaf at ``cards`` (``landing``)."""
+        return self.value_at(left, insteker) - self.value_at(cards, insteker)
+
+    def landed(self, cards: Cards, insteker: int, key: Key, idx: int) -> np.ndarray:
+        """``[Q_j, V, n]``: what this search takes the ``idx``-th special thrown at round state
+        ``key`` of the solved position ``(cards, insteker)`` to be worth, as ``solve_position``
+        took it (``landing``; the round's end where it empties someone, R6.2)."""
+        order = turn_order(cards, insteker)
+        left, ended = self.hit(cards, order[key[0]], order, int(PENALTY[SPECIALS[idx]]))
+        here = self.store.slices[(cards, insteker)][key][:, idx]
+        if ended is not None:
+            return np.broadcast_to(ended, here.shape)
+        if self.specials == 0:  # every special shifted (``landing``)
+            return here + self.shift(left, cards, insteker)
+        self.position(left, insteker, 1)
+        return self.store.slices[(left, insteker)][key][:, idx]
 
     def forget_leaves(self) -> None:
         """Read the values where rounds end anew (the leaf has changed); the positions and

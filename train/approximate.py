@@ -13,6 +13,16 @@ the mean of the paired differences in that seat's win. Until the response first 
 two games are the same game, so most pairs differ by nothing and the gain's confidence
 interval is far narrower than two independent win rates' would be.
 
+**Luck removed** (a control variate, as AIVAT removes it in poker): each game's win is
+corrected by the luck of its round throws. Before a round throw the response's search values
+every strength the throw may show for the seat (``throw_values``: a plain score kept or
+thrown again, a Picaro's round end, a special where the search lands it), and the throw then
+subtracts its value less their mean over the dice's odds. Throws are fair, so each term
+averages 0 whatever the values are: the corrected win has the win's mean (the gain stays
+unbiased), and as the values track the game it carries far less of the dice's noise (3
+players with 3 cards, 2,000 pairs: a 95% half-width of 0.0030 instead of 0.0148). Kampen
+throws are not corrected.
+
 What it means: a learned response is at most the best one, so each seat's gain estimates a
 **lower bound** of that seat's exact gain (up to its 95% CI, a normal interval on the paired
 differences); their sum a lower bound of NashConv. ``budget`` is the learner decisions each
@@ -27,18 +37,30 @@ response's search asks them about every decision of a round at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from pagadores_agents.search import RoundSearch, SearchPolicy
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import Policy, SupportsForSeat
-from pagadores_env.pagadores.engine import Game
+from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
-from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, THROWS
+from pagadores_env.pagadores.rules import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PICARO_LOSS,
+    THROWS,
+    throws_allowed,
+)
 from pagadores_env.pagadores.solver.cost import table_cards
 from pagadores_env.pagadores.solver.equilibrium import Profile, profile_players
+from pagadores_env.pagadores.solver.model import PICARO, PROB, SPECIALS
+from pagadores_env.pagadores.solver.scores import score_states
+from pagadores_env.pagadores.solver.table_play import stop_values
+from pagadores_env.pagadores.solver.two_player import TIE_TOLERANCE
 
 from .progress import SILENT, Reporter
 from .search_learn import BOTH, LearnSettings, ValueLearner
@@ -118,36 +140,86 @@ def learn_response(players: Sequence[Policy], seat: int, cards: tuple[int, ...],
     return learner
 
 
-def play(players: Sequence[Policy], cards: tuple[int, ...], dice: np.random.Generator) -> int:
+def play(players: Sequence[Policy], cards: tuple[int, ...], dice: np.random.Generator,
+         luck: Callable[[Game, int], float] | None = None) -> tuple[int, float]:
     """The winner of one game from ``cards`` (seat 0 insteeks first, R3.1), each seat playing
-    its player, every throw drawn from ``dice`` in turn."""
+    its player, every throw drawn from ``dice`` in turn; and the sum of ``luck(game,
+    strength)`` over its throws, each asked before the throw is applied (0 without)."""
     game = Game(len(players), list(cards), 0)
+    total = 0.0
     while not game.is_terminal():
         if game.is_chance_node():
-            game.apply_throw(THROWS[int(dice.integers(len(THROWS)))])
+            throw = THROWS[int(dice.integers(len(THROWS)))]
+            if luck is not None:
+                total += luck(game, throw.strength)
+            game.apply_throw(throw)
         else:
             seat = game.current_player
             game.apply_action(players[seat].act(encode(game, seat), BOTH))
     assert game.winner is not None
-    return game.winner
+    return game.winner, total
 
 
-def paired_gain(response: Policy, players: Sequence[Policy], seat: int,
+def throw_values(search: RoundSearch, seat: int, game: Game) -> np.ndarray:
+    """``[42]``: ``seat``'s value after the round throw ``game`` is about to take, per strength,
+    as ``search`` values the round: a plain throw's score kept or thrown again as the thrower's
+    own value says (the searched player's rule, assumed for every seat), a Picaro's round end
+    (R4.4), a special where ``search`` lands it (R4.1, ``RoundSearch.landed``). For the seats
+    that maximise in ``search`` it is exact: ``PROB @ values`` is the value before the throw."""
+    cards, order, role = tuple(game.cards), game.order, game.pos
+    position = search.position(cards, game.insteker)
+    states = score_states(len(order), False)
+    q = int(states.index([game.scores[s] for s in order[:role]]))
+    limit, used = game.throw_limit or 0, game.throws + 1
+    after = stop_values(position, len(order), False, role, limit, used,
+                        states.next[role][q])[:, 0]  # [42, n]
+    if used < throws_allowed(limit):  # the thrower decides (R3.6)
+        again = position.before[(role, limit, used + 1)][q][0]  # [n]
+        thrower = order[role]
+        after = np.where((again[thrower] > after[:, thrower] + TIE_TOLERANCE)[:, None],
+                         again, after)
+    values = after[:, seat].copy()
+    values[PICARO] = search.lose(cards, order[role], PICARO_LOSS)[0, seat]
+    for idx, special in enumerate(SPECIALS):
+        values[special] = search.landed(cards, game.insteker, (role, limit, used), idx)[
+            q, 0, seat]
+    return values
+
+
+def round_luck(search: RoundSearch, seat: int) -> Callable[[Game, int], float]:
+    """``luck(game, strength)`` for ``play``: how much a round throw of ``strength`` moved
+    ``seat``'s value beyond what the throw was expected to bring (``throw_values``; module
+    docstring); 0 for kampen throws."""
+    def luck(game: Game, strength: int) -> float:
+        if game.phase != Phase.ROUND:
+            return 0.0
+        values = throw_values(search, seat, game)
+        return float(values[strength] - PROB @ values)
+
+    return luck
+
+
+def paired_gain(response: SearchPolicy, players: Sequence[Policy], seat: int,
                 cards: tuple[int, ...], games: int, seed: int, progress: Reporter = SILENT
                 ) -> tuple[float, float, float, float]:
     """``seat``'s gain from playing ``response`` instead of ``players[seat]``, over ``games``
-    pairs of games from the same dice (module docstring): (gain, 95% half-width, response's
-    win rate, the profile's)."""
+    pairs of games from the same dice, each win corrected by its luck as ``response``'s search
+    sees it (module docstring): (gain, 95% half-width, response's win rate, the profile's;
+    the win rates as played, uncorrected)."""
     lineup = list(players)
     lineup[seat] = response
+    luck = round_luck(response.search, seat)
     differences = np.empty(games)
     wins = np.empty((games, 2))
     with progress.phase(f"seat {seat}: paired games", games, "game") as phase:
         for g in range(games):
+            corrected = []
             for k, table in enumerate((lineup, players)):
                 dice = np.random.default_rng([seed, seat, g])
-                wins[g, k] = play(table, cards, dice) == seat
-            differences[g] = wins[g, 0] - wins[g, 1]
+                winner, lucky = play(table, cards, dice, luck)
+                wins[g, k] = winner == seat
+                corrected.append(wins[g, k] - lucky)
+            differences[g] = corrected[0] - corrected[1]
             phase.step()
     spread = differences.std(ddof=1) if games > 1 else 0.0
     return (float(differences.mean()), Z95 * float(spread) / math.sqrt(games),

@@ -34,13 +34,20 @@ def decision_values(position: Position, m: int, full: bool, role: int, limit: in
         raise ValueError("no throws left: this is not a decision (R3.6)")
     states = score_states(m, full)
     q = states.index(scores)
-    after = states.next[role][q, strength]
-    if role == m - 1:
-        stop = position.settle[states.holders[after]]
-    else:  # the insteker's stop fixes the limit (R3.2)
-        stop = position.before[(role + 1, limit or used, 1)][after]
+    stop = stop_values(position, m, full, role, limit, used, states.next[role][q, strength])
     throw = position.before[(role, limit, used + 1)][q]
     return np.stack([stop, throw])
+
+
+def stop_values(position: Position, m: int, full: bool, role: int, limit: int, used: int,
+                after: np.ndarray) -> np.ndarray:
+    """``[..., V, n]``: the values once ``role`` stops after ``used`` throws (throw limit
+    ``limit``, 0 while the insteker sets it) with the round in score states ``after``: the
+    next role's turn, or the round's end after the last role."""
+    if role == m - 1:
+        return position.settle[score_states(m, full).holders[after]]
+    # the insteker's stop fixes the limit (R3.2)
+    return position.before[(role + 1, limit or used, 1)][after]
 
 
 def symmetric(num_players: int, start: Sequence[int]) -> bool:
