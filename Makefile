@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	# CPU torch first, so nothing later can pull a multi-GB CUDA build.
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray]'
+	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray,clients]'
 	touch $(STAMP)
 
 install: $(STAMP)

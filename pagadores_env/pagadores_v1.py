@@ -50,7 +50,8 @@ print(env.render())
 ### Arguments
 
 `pagadores_v1.env(num_players=2, cards=10, render_mode=None, reward="win",
-illegal_action="raise", eliminated="stay", info_events=False)`; `pagadores_v1.raw_env` takes
+illegal_action="raise", eliminated="stay", info_events=False, info_mask=False)`;
+`pagadores_v1.raw_env` takes
 the same arguments, and so does `pettingzoo.make("aec", "pagadores-v1", ...)` where
 PettingZoo has a registry (importing `pagadores_env` registers the id; older PettingZoo
 versions have no registry and simply skip this).
@@ -66,12 +67,14 @@ versions have no registry and simply skip this).
 | `illegal_action` | "raise", "replace", "penalty"   | see Illegal actions                         |
 | `eliminated`     | "stay", "leave"                 | see Termination and agent removal           |
 | `info_events`    | False, True                     | see Infos                                   |
+| `info_mask`      | False, True                     | see Infos                                   |
 
 A value outside these raises `ValueError` naming the argument and what it allows. A list of
 `cards` starts from a chosen position, as `engine.Game` and the Gymnasium env take it: at
 least two seats need cards, and seat 0 too (it insteeks first, R1.3); a seat dealt 0 cards
 is out from the start and places last. `cards`, `reward`, `illegal_action`, `info_events`
-and `render_mode` take the same values in the Gymnasium env `Pagadores-v1`.
+and `render_mode` take the same values in the Gymnasium env `Pagadores-v1` (whose info
+always holds the mask).
 
 `env()` wraps `raw_env` in PettingZoo's `OrderEnforcingWrapper` (a subclass that also raises
 on a step after the game is over, and forwards the per-step calls directly). The classic
@@ -117,8 +120,8 @@ index  field        meaning
 
 `action_mask` is `[1, 1]` for the selected agent (both actions are always legal at a
 decision, R3.6) and `[0, 0]` for every other agent, including knocked-out and terminated
-ones. `info["action_mask"]` holds the mask an agent will act with when it is next selected
-(a shared read-only array).
+ones. With `info_mask=True`, `info["action_mask"]` also holds the mask an agent will act
+with when it is next selected (a shared read-only array).
 
 ### Action Space
 
@@ -176,10 +179,12 @@ game is over and `reset()` starts a new one; `agents`, `rewards` and `infos` are
 
 ### Infos
 
-`infos[agent]` is `{"action_mask": mask, "illegal_action": bool}`: the same keys and shapes
-for every agent at every step, as replay buffers that stack infos need. `illegal_action` is
-True while the agent's latest action was not an action (see Illegal actions), until it acts
-again. With `info_events=True` the info also holds `"events"`: the engine's
+`infos[agent]` is `{"illegal_action": bool}`: the same keys and shapes for every agent at
+every step, as replay buffers that stack infos need. `illegal_action` is True while the
+agent's latest action was not an action (see Illegal actions), until it acts again. With
+`info_mask=True` the info also holds `"action_mask"` (see Legal Actions Mask; off by default
+because TorchRL's `PettingZooWrapper(use_mask=True)` takes the mask from the observation and
+fails on an info of that name). With `info_events=True` the info also holds `"events"`: the engine's
 `Event(kind, seat, value)` records since the agent last acted (its own decision first), a
 list whose length varies, so that an agent that reads its info whenever it is selected sees
 every event of the game exactly once, up to the step it leaves.
@@ -234,8 +239,9 @@ returns None.
   - `eliminated="stay"` is the new default: knocked-out agents stay in `agents` unselected
     and every agent is terminated and rewarded together at the end (`eliminated="leave"`
     keeps v0's dead step at the knock-out); a game over before anyone decides is dealt again.
-  - Infos hold `action_mask` and `illegal_action` only, the same keys for every agent at every
-    step; `events` only with `info_events=True`.
+  - Infos hold `illegal_action` only, the same keys for every agent at every step;
+    `action_mask` only with `info_mask=True` (v0 always put it there, which TorchRL's
+    `PettingZooWrapper(use_mask=True)` cannot take); `events` only with `info_events=True`.
   - Booleans and floats are no longer actions (`engine.as_action`, one rule in every layer).
   - Observation: of the round's scores, `scores` shows only the score to beat; a higher score
     reads -1 (`to_throw` tells it from a seat yet to throw). Two-player observations are

@@ -91,7 +91,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
     def __init__(self, num_players: int = 2, cards: int | Sequence[int] = 10,
                  render_mode: str | None = None, reward: str = "win",
                  illegal_action: str = "raise", eliminated: str = "stay",
-                 info_events: bool = False) -> None:
+                 info_events: bool = False, info_mask: bool = False) -> None:
         super().__init__()
         self.num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         self.cards = check_cards(self.num_players, cards)
@@ -101,6 +101,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.eliminated = check_choice("eliminated", eliminated, ELIMINATED)
         self.info_events = check_flag("info_events", info_events)
+        self.info_mask = check_flag("info_mask", info_mask)
         self._leave = eliminated == "leave"
         self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         self._reward_of = REWARDS[reward]  # (place, seats sharing it, players) → reward
@@ -186,9 +187,10 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
-        """Each agent's info: the mask it will act with when next selected (``[1, 1]`` for
-        the pending decider, even while terminated agents step out first), whether its latest
-        action was illegal, and with ``info_events=True`` the events since it last acted.
+        """Each agent's info: whether its latest action was illegal; with ``info_mask=True``
+        the mask it will act with when next selected (``[1, 1]`` for the pending decider, even
+        while terminated agents step out first), and with ``info_events=True`` the events
+        since it last acted.
 
         They change at every step but drivers mostly read only the selected agent's, through
         ``last()``, so they are built on demand: ``_advance`` only marks them stale, ``last()``
@@ -320,10 +322,9 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         info = self._built.get(agent)
         if info is None:
             seen = self._seen[agent]
-            info = self._built[agent] = {
-                "action_mask": DECIDE_MASK if agent == self._deciding else WAIT_MASK,
-                "illegal_action": self._replaced.get(agent) == seen,
-            }
+            info = self._built[agent] = {"illegal_action": self._replaced.get(agent) == seen}
+            if self.info_mask:
+                info["action_mask"] = DECIDE_MASK if agent == self._deciding else WAIT_MASK
             if self.info_events:
                 info["events"] = self.game.log[seen:]
         return info

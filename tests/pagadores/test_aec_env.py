@@ -132,7 +132,7 @@ def test_spaces_and_agents():
 @pytest.mark.parametrize("eliminated", MODES)
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_R3_6_only_the_deciding_agent_is_selected(num_players, eliminated):
-    env = pagadores_v1.env(num_players=num_players, eliminated=eliminated)
+    env = pagadores_v1.env(num_players=num_players, eliminated=eliminated, info_mask=True)
     live_selections = []
 
     def check(env, agent, last):
@@ -502,6 +502,26 @@ def test_default_infos_have_fixed_keys_and_shapes(num_players, eliminated):
                              sorted(info.items())))
 
     for seed in range(5):
+        play(env, seed, on_select=record)
+    assert shapes == {(("illegal_action", (), "|b1"),)}
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_info_mask_adds_the_mask_each_agent_will_act_with(num_players):
+    """``info_mask=True``: every info also holds the mask, ``[1, 1]`` for the pending decider
+    only, with the same shape for every agent (off by default: TorchRL takes the mask from
+    the observation and fails on an info of that name)."""
+    env = pagadores_v1.env(num_players=num_players, cards=3, info_mask=True)
+    shapes = set()
+
+    def record(env, agent, last):
+        for other, info in env.infos.items():
+            shapes.add(tuple((k, np.shape(v), np.asarray(v).dtype.str) for k, v in
+                             sorted(info.items())))
+            deciding = other == agent and not last[2]
+            assert info["action_mask"].tolist() == ([1, 1] if deciding else [0, 0])
+
+    for seed in range(3):
         play(env, seed, on_select=record)
     assert shapes == {(("action_mask", (2,), "|i1"), ("illegal_action", (), "|b1"))}
 

@@ -1,7 +1,8 @@
 """Clients nobody here wrote drive ``pagadores_v1`` as they drive any AEC env, with no adapter.
 
 Each client's driving logic is restated from its source (cited per class), not imported: none
-of Tianshou, RLlib or the tutorial script is a dependency. Every client plays whole 3- and
+of Tianshou, RLlib or the tutorial script is a dependency. TorchRL is the exception: its
+``PettingZooWrapper`` itself runs (the ``clients`` extra). Every client plays whole 3- and
 6-player games, which must end at the end of the game (not at the first knock-out) with
 exactly one winner, paid +1 under the "win" scheme while everyone else gets -1.
 """
@@ -175,7 +176,7 @@ def test_tianshou_collector_plays_whole_games_into_a_replay_buffer(num_players):
             if term or trunc:  # the collector's done: the episode ends and the env resets
                 break
         stacked = replay_buffer_stack(infos)
-        assert stacked["action_mask"].shape == (steps + 1, 2)
+        assert stacked["illegal_action"].shape == (steps + 1,)
         assert_one_winner(dict(zip(env.agents, returns.tolist(), strict=True)), env.env)
 
 
@@ -234,3 +235,30 @@ def test_rllib_wrapper_plays_whole_games(num_players, cards, games):
             if terminated["__all__"] or truncated["__all__"]:
                 break
         assert_one_winner(dict(totals), env.env)
+
+
+# ---------------------------------------------------------------- TorchRL
+@pytest.mark.parametrize("num_players", (2, 3, 6))
+def test_torchrl_wrapper_with_masks_checks_its_specs_and_plays_a_whole_game(num_players):
+    """TorchRL 0.14's ``PettingZooWrapper(use_mask=True)``, the client itself and unadapted:
+    its spec check passes and a rollout plays a game to its one winner, only the selected
+    agent acting with both actions legal. (With the mask in the infos, ``info_mask=True``,
+    the wrapper fails in its reset: ``'NoneType' object does not support item
+    assignment``.)"""
+    import torch
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+    from torchrl.envs.utils import check_env_specs
+
+    torch.manual_seed(num_players)
+    env = PettingZooWrapper(env=pagadores_v1.env(num_players=num_players), use_mask=True)
+    check_env_specs(env)
+    rollout = env.rollout(10_000)  # stops at the game's end
+    agents = [f"player_{seat}" for seat in range(num_players)]
+    assert bool(rollout["next", "done"][-1])
+    acting = torch.stack([rollout[agent, "mask"][:, 0] for agent in agents], dim=1)
+    assert (acting.sum(dim=1) == 1).all()  # one selected agent a step (R3.6)
+    for agent in agents:
+        legal = rollout[agent, "action_mask"][:, 0]
+        assert legal[rollout[agent, "mask"][:, 0]].all()
+    paid = sorted(float(rollout["next", agent, "reward"].sum()) for agent in agents)
+    assert paid == [-1.0] * (num_players - 1) + [1.0]
