@@ -220,10 +220,16 @@ def paired_gain(response: SearchPolicy, players: Sequence[Policy], seat: int,
                 wins[g, k] = winner == seat
                 corrected.append(wins[g, k] - lucky)
             differences[g] = corrected[0] - corrected[1]
-            phase.step()
-    spread = differences.std(ddof=1) if games > 1 else 0.0
-    return (float(differences.mean()), Z95 * float(spread) / math.sqrt(games),
-            float(wins[:, 0].mean()), float(wins[:, 1].mean()))
+            gain, half = mean_interval(differences[:g + 1])
+            phase.step(note=f"gain so far {gain:.4f} ± {half:.4f}")
+    gain, half = mean_interval(differences)
+    return gain, half, float(wins[:, 0].mean()), float(wins[:, 1].mean())
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """The mean of ``values`` and its 95% normal half-width (0 for a single value)."""
+    spread = values.std(ddof=1) if len(values) > 1 else 0.0
+    return float(values.mean()), Z95 * float(spread) / math.sqrt(len(values))
 
 
 def approximate_nash_conv(profile: Profile, num_players: int = 3,
