@@ -6,7 +6,8 @@ Importing ``pagadores_env.integrations.openspiel`` registers two games with
 - ``python_perudo``: the whole game, parameters ``players`` (2–6, default 2) and ``dice``
   (1–5 per player, default 5), as ``perudo.engine.Game(players, dice)`` (P1–P7);
 - ``python_perudo_small``: 2 players with 1 die each, the one-round game that
-  ``perudo.exact`` solves (its exploitability numbers are OpenSpiel's for this game).
+  ``perudo.exact`` solves (its exploitability numbers are OpenSpiel's for this game); it takes
+  ``{"players": 2}`` (and nothing else), as OpenSpiel's stock CFR examples pass it.
 
 The state wraps ``perudo.engine.Game``, so every rule has one home. Chance rolls one die per chance
 node, seat by seat in seat order (seats that are out roll none): chance actions 0–5 are faces
@@ -38,6 +39,8 @@ from .common import Box, game_type
 SHORT_NAME = "python_perudo"
 SMALL_NAME = "python_perudo_small"
 DEFAULTS = {"players": 2, "dice": MAX_DICE}
+#: The small game's one parameter, which OpenSpiel's stock CFR and MCCFR examples pass.
+SMALL_DEFAULTS = {"players": 2}
 
 
 def _perudo_type(short_name: str, long_name: str, utility: Any,
@@ -73,9 +76,11 @@ class PerudoGame(pyspiel.Game):
             max_utility=1.0,
             utility_sum=float(2 - players),
             max_game_length=max_game_length(players, dice))
-        parameters = {} if self.short_name == SMALL_NAME else DEFAULTS
+        small = self.short_name == SMALL_NAME
+        parameters = SMALL_DEFAULTS if small else DEFAULTS
         super().__init__(_perudo_type(self.short_name, f"Python Perudo ({self.short_name})",
-                                    utility, parameters), info, given if parameters else {})
+                                    utility, parameters), info,
+                         {"players": players} if small else given)
         self.players, self.dice = players, dice
 
     def new_initial_state(self) -> PerudoState:
@@ -92,14 +97,16 @@ class PerudoGame(pyspiel.Game):
 
 
 class SmallPerudoGame(PerudoGame):
-    """``python_perudo_small``: 2 players, 1 die each, no parameters."""
+    """``python_perudo_small``: 2 players, 1 die each. Its one parameter is ``players``, which
+    must be 2: OpenSpiel's stock CFR and MCCFR examples pass ``{"players": 2}``."""
 
     short_name = SMALL_NAME
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        if params:
-            raise ValueError(f"{SMALL_NAME} takes no parameters (it is 2 players with 1 die "
-                             f"each), got {sorted(params)}")
+        given = {**SMALL_DEFAULTS, **(params or {})}
+        if set(given) != {"players"} or given["players"] != 2:
+            raise ValueError(f"{SMALL_NAME} is 2 players with 1 die each: its one parameter "
+                             f"is players=2, got {dict(params or {})}")
         super().__init__({"players": 2, "dice": 1})
 
 
@@ -244,6 +251,7 @@ def efg_game(game: pyspiel.Game) -> pyspiel.Game:
 pyspiel.register_game(_perudo_type(SHORT_NAME, "Python Perudo", pyspiel.GameType.Utility
                                  .CONSTANT_SUM, DEFAULTS), PerudoGame)
 pyspiel.register_game(_perudo_type(SMALL_NAME, "Python Perudo, 2 players with 1 die",
-                                 pyspiel.GameType.Utility.ZERO_SUM, {}), SmallPerudoGame)
+                                 pyspiel.GameType.Utility.ZERO_SUM, SMALL_DEFAULTS),
+                      SmallPerudoGame)
 
 __all__ = ["PerudoGame", "PerudoObserver", "PerudoState", "SmallPerudoGame", "efg_game"]
