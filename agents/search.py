@@ -58,7 +58,7 @@ from pagadores_env.pagadores.rules import (
 from pagadores_env.pagadores.solver import SweepPolicy, memory_limit
 from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards, Kampen
-from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, layout
+from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, layout, lost
 
 from .seats import SeatCopies
 from .value_net import ValueNet
@@ -69,6 +69,11 @@ CACHE = 4096
 SPECIALS_FOLLOWED: dict[int, int | None] = {2: None, 3: None}
 #: ``leaf(cards, insteker)``: every seat's win probability ``[n]`` as that round starts.
 Leaf = Callable[[Cards, int], np.ndarray]
+#: ``batch(cards, insteker)``: the leaf at many positions at once, ``[B, n]`` from ``[B, n]``
+#: card counts and ``[B]`` instekers (``ValueNet.__call__``).
+BatchLeaf = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: Leaf values a search keeps before it reads them anew (about 300 bytes each).
+LEAVES = 1 << 20
 
 
 class _Store:
@@ -93,8 +98,8 @@ class RoundSearch(Sweep):
     (``position``), each after the positions its specials reach."""
 
     def __init__(self, num_players: int, leaf: Leaf, cache: int = CACHE,
-                 specials: int | None = None, fixed: Mapping[int, Policy] | None = None
-                 ) -> None:
+                 specials: int | None = None, fixed: Mapping[int, Policy] | None = None,
+                 batch: BatchLeaf | None = None) -> None:
         fixed = dict(fixed or {})
         reading = [p for p in fixed.values() if not reads_lowest_only(p)]
         if reading:
@@ -105,6 +110,7 @@ class RoundSearch(Sweep):
                          [tuple(seat not in fixed for seat in range(num_players))], fixed,
                          full=False)
         self.leaf = leaf
+        self.batch = batch
         self.cache = cache
         self.specials = specials
         self.store = _Store(cache)  # type: ignore[assignment]
@@ -125,6 +131,19 @@ class RoundSearch(Sweep):
             found = self._leaves[key] = np.asarray(self.leaf(cards, insteker)).reshape(1, -1)
         return found
 
+    def prefetch(self, losses: list[tuple[Cards, int, int]]) -> None:
+        """Work out the leaf values the round ends ``losses`` (``lose``'s arguments) reach
+        in one ``batch`` call (the shifted kampen of a 6-player round ask hundreds)."""
+        wanted: dict[tuple[Cards, int], None] = {}
+        for cards, seat, count in losses:
+            key = lost(cards, seat, count)
+            if key not in self._leaves and sum(1 for c in key[0] if c) >= 2:
+                wanted[key] = None
+        if wanted and self.batch is not None:
+            keys = list(wanted)
+            values = self.batch(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]))
+            self._leaves.update((k, v[None]) for k, v in zip(keys, values, strict=True))
+
     def position(self, cards: Cards, insteker: int, deep: int = 0) -> Position:
         """The round tables of ``(cards, insteker)`` (solved now if not kept), reached by
         ``deep`` specials in this round: the positions its specials land on are solved
@@ -144,21 +163,25 @@ class RoundSearch(Sweep):
                     if ended is None:
                         self.position(left, insteker, deep + 1)
         self._shifted = None if exact else cards
+        if len(self._leaves) > LEAVES:  # bounded like the positions (read anew if needed)
+            self._leaves.clear()
+        if self.batch is not None and self.kampen.shifted:
+            self.prefetch(self.kampen.losses(cards, turn_order(cards, insteker)))
         solved = self.solve_position(cards, insteker)
         self.solved[key] = (solved, deep)
         while len(self.solved) > self.cache:
             self.solved.popitem(last=False)
         return solved
 
-    def landing(self, left: Cards, insteker: int, key: Key, idx: int, after: np.ndarray
+    def landing(self, left: Cards, insteker: int, key: Key, idx: int, kept: np.ndarray
                 ) -> np.ndarray:
         """Beyond ``specials`` specials in a row, the round after one more goes on as it
         would have without it, shifted by what the cards it took are worth where rounds
         start (the leaf at ``left`` less the leaf here): a second or third special in one
         round is rare (about 6% a throw), and this keeps a search to one position."""
         if self._shifted is None:
-            return super().landing(left, insteker, key, idx, after)
-        return after[:, SPECIALS[idx]] + self.shift(left, self._shifted, insteker)
+            return super().landing(left, insteker, key, idx, kept)
+        return kept[:, idx] + self.shift(left, self._shifted, insteker)
 
     def shift(self, left: Cards, cards: Cards, insteker: int) -> np.ndarray:
         """``[1, n]``: what a special's cards are worth where rounds start, the leaf at
@@ -234,7 +257,7 @@ def searcher(net: ValueNet, depth: int, cache: int = CACHE, specials: int | None
     playing their policies (``RoundSearch``)."""
     n = net.num_players
 
-    search = RoundSearch(n, net.one, cache, specials, fixed)
+    search = RoundSearch(n, net.one, cache, specials, fixed, batch=net)
     for _ in range(depth - 1):
         search = RoundSearch(n, search.value, cache, specials, fixed)
     return search

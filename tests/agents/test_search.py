@@ -181,6 +181,43 @@ def test_a_shifted_kampen_is_the_exact_one_where_every_special_ends_the_round() 
     assert np.abs(at_two[0] - at_two[1]).max() > 1e-6  # there a special may leave all in
 
 
+class _Recursive(Kampen):
+    """The shifted kampen worked out over its states at every group (no weights)."""
+
+    def value(self, cards, group):
+        return self.memo.setdefault((cards, group), self._solve(cards, group))
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_a_shifted_kampens_weighted_terms_are_its_recursion(n) -> None:
+    # R5: the weights worked out once per group size and pattern of ending specials give
+    # the kampen's values at every card position, low cards (specials that empty) included
+    from pagadores_env.pagadores.solver.sweep import Sweep
+    sweep = Sweep((3,) * n, [(True,) * n], {}, full=False)
+    values: dict = {}
+    sweep.value_at = lambda cards, insteker: values.setdefault(  # type: ignore[method-assign]
+        (cards, insteker), np.random.default_rng(len(values)).random((1, n)))
+    rng = np.random.default_rng(n)
+    for _ in range(12):
+        cards = tuple(int(c) for c in rng.integers(1, 6, n))
+        group = tuple(sorted(int(s) for s in rng.choice(n, int(rng.integers(2, n + 1)),
+                                                      replace=False)))
+        weighted = Kampen(sweep.lose, sweep.hit, shifted=True).value(cards, group)
+        recursed = _Recursive(sweep.lose, sweep.hit, shifted=True).value(cards, group)
+        np.testing.assert_allclose(weighted, recursed, rtol=0, atol=1e-12)
+
+
+def test_leaves_worked_out_together_give_the_search_the_same_values() -> None:
+    net = bumpy_net(6, seed=4)
+    together = searcher(net, depth=1, specials=0)
+    one_by_one = searcher(net, depth=1, specials=0)
+    one_by_one.batch = None
+    for cards in [(10, 9, 10, 8, 10, 10), (3, 1, 4, 2, 5, 2)]:
+        np.testing.assert_allclose(together.value(cards, 1), one_by_one.value(cards, 1),
+                                   rtol=0, atol=1e-12)
+    assert len(together._leaves) > 100  # the kampen's shifts were asked, in one call
+
+
 def test_specials_default_by_table_and_bad_values_are_refused_in_one_line(tmp_path) -> None:
     assert default_specials(3) is None and default_specials(4) == 0
     assert check_specials("all", 4) is None and check_specials(2, 3) == 2

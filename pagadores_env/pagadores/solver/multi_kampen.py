@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -79,15 +80,61 @@ class Kampen:
         """The value of a kampen of ``group`` (seats in round order) at ``cards``."""
         key = (cards, group)
         if key not in self.memo:
-            size = len(group)
-            arrays: dict[tuple[Cards, int], np.ndarray] = {}
-            known = self._before(cards, group, 0, cards, arrays)[NS, 0]
-            tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
-            if self.shifted:  # everyone the same special, none emptying: the same, shifted
-                tie += sum(float(PROB[y]) ** size for y in SPECIALS if all(
-                    self.hit(cards, t, group, int(PENALTY[y]))[1] is None for t in group))
-            self.memo[key] = known / (1.0 - tie)
+            self.memo[key] = (self._linear(cards, group) if self.shifted
+                              else self._solve(cards, group))
         return self.memo[key]
+
+    def _terms(self, cards: Cards, group: tuple[int, ...]
+               ) -> tuple[np.ndarray, list[Term], list[list[tuple[Cards, np.ndarray | None]]]]:
+        """A shifted kampen's weights and terms (``_weights``), and its specials' ``hit``s
+        per role."""
+        hits = [[self.hit(cards, t, group, int(PENALTY[y])) for y in SPECIALS] for t in group]
+        ends = tuple(ended is not None for row in hits for _, ended in row)
+        return *_weights(len(group), ends), hits
+
+    def losses(self, cards: Cards, order: tuple[int, ...]) -> list[tuple[Cards, int, int]]:
+        """The ``lose`` calls (their arguments) the shifted kampen of every group of two or
+        more of ``order`` at ``cards`` make, so that a caller whose values cost a call each
+        can work them out together first."""
+        asked = []
+        for mask in range(1, 1 << len(order)):
+            if mask & (mask - 1):
+                group = tuple(s for b, s in enumerate(order) if mask >> b & 1)
+                _, terms, hits = self._terms(cards, group)
+                asked += [(cards, group[role], a) if kind == "lose"
+                          else (hits[role][a][0], group[b], ROUND_LOSS)
+                          for kind, role, a, b in terms if kind in ("lose", "hit lose")]
+        return asked
+
+    def _solve(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
+        """``value`` worked out over the kampen's states (see the module docstring)."""
+        size = len(group)
+        arrays: dict[tuple[Cards, int], np.ndarray] = {}
+        known = self._before(cards, group, 0, cards, arrays)[NS, 0]
+        tie = float(np.sum(P_PLAIN**size))  # everyone plain and equal: the same kampen
+        if self.shifted:  # everyone the same special, none emptying: the same, shifted
+            tie += sum(float(PROB[y]) ** size for y in SPECIALS if all(
+                self.hit(cards, t, group, int(PENALTY[y]))[1] is None for t in group))
+        return known / (1.0 - tie)
+
+    def _linear(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
+        """A shifted kampen's value as its ``Terms``' weighted sum: the weights depend only
+        on the group's size and which of its specials end the round, so they are worked
+        out once per such pattern (``_weights``) instead of once per card position (at 6
+        players this made a round's search about 3 times faster)."""
+        weights, terms, hits = self._terms(cards, group)
+        values = []
+        for kind, role, a, b in terms:
+            if kind == "lose":
+                values.append(self.lose(cards, group[role], a))
+            elif kind == "ended":  # a term only where the special did end the round
+                values.append(cast(np.ndarray, hits[role][a][1]))
+            elif kind == "hit lose":
+                values.append(self.lose(hits[role][a][0], group[b], ROUND_LOSS))
+            else:  # a kampen of the roles in the mask ``role``
+                values.append(self.value(cards, tuple(s for b, s in enumerate(group)
+                                                      if role >> b & 1)))
+        return np.tensordot(weights, np.stack(np.broadcast_arrays(*values)), axes=1)
 
     def _settle(self, cards: Cards, group: tuple[int, ...], root: Cards) -> np.ndarray:
         """Values per holder set ``T`` once everyone threw (R5.3); the unknown repeat of the
@@ -150,3 +197,66 @@ class Kampen:
                 value = value + PROB[y] * later[new_m[y], new_t[y]]
         arrays[key] = value
         return value
+
+
+#: One term a shifted kampen's value is a weighted sum of (``Kampen._linear``), by roles in
+#: the group's round order: ``("lose", r, count, 0)`` role ``r`` loses ``count`` cards at
+#: the kampen's cards; ``("ended", r, i, 0)`` the ``i``-th special of role ``r`` emptied someone;
+#: ``("hit lose", r, i, s)`` role ``s`` loses a card at the cards that special left (its
+#: shift); ``("kampen", mask, 0, 0)`` the kampen of the roles in ``mask`` replays (unused
+#: places hold 0).
+Term = tuple[str, int, int, int]
+
+
+class _Symbolic(Kampen):
+    """A shifted kampen of roles ``0 … size-1`` whose values are unit vectors, one per
+    ``Term``: run through ``Kampen``'s own recursion, its value is the terms' weights."""
+
+    ROOT: Cards = (-1,)
+
+    def __init__(self, size: int, ends: tuple[bool, ...]) -> None:
+        super().__init__(self._lose, self._hit, shifted=True)
+        self.size = size
+        self.ends = ends
+        roles = range(size)
+        specials = range(len(SPECIALS))
+        self.terms: list[Term] = (
+            [("lose", r, c, 0) for r in roles for c in (ROUND_LOSS, PICARO_LOSS)]
+            + [("ended", r, i, 0) for r in roles for i in specials]
+            + [("hit lose", r, i, s) for r in roles for i in specials for s in roles]
+            + [("kampen", mask, 0, 0) for mask in range(1, (1 << size) - 1) if mask & (mask - 1)])
+        self.index = {term: at for at, term in enumerate(self.terms)}
+
+    def unit(self, term: Term) -> np.ndarray:
+        vector = np.zeros(len(self.terms))
+        vector[self.index[term]] = 1.0
+        return vector
+
+    def _lose(self, cards: Cards, seat: int, count: int) -> np.ndarray:
+        if cards == self.ROOT:
+            return self.unit(("lose", seat, count, 0))
+        _, thrower, special = cards  # the cards a special left (``_hit``)
+        return self.unit(("hit lose", thrower, special, seat))
+
+    def _hit(self, cards: Cards, thrower: int, group: tuple[int, ...], penalty: int
+             ) -> tuple[Cards, np.ndarray | None]:
+        special = int(np.flatnonzero(PENALTY[list(SPECIALS)] == penalty)[0])
+        left = (-2, thrower, special)
+        if self.ends[thrower * len(SPECIALS) + special]:
+            return left, self.unit(("ended", thrower, special, 0))
+        return left, None
+
+    def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
+        if len(group) == self.size:
+            return self._solve(cards, group)
+        return self.unit(("kampen", sum(1 << r for r in group), 0, 0))
+
+
+@cache
+def _weights(size: int, ends: tuple[bool, ...]) -> tuple[np.ndarray, list[Term]]:
+    """The nonzero weights of a shifted kampen of ``size`` players whose specials end the
+    round where ``ends`` says (per role, per special), and their terms (``Term``)."""
+    symbolic = _Symbolic(size, ends)
+    weights = symbolic.value(symbolic.ROOT, tuple(range(size)))
+    kept = np.flatnonzero(weights)
+    return weights[kept], [symbolic.terms[i] for i in kept]

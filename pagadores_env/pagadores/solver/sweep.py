@@ -42,7 +42,7 @@ from ..rules import (
     throws_allowed,
     turn_order,
 )
-from .model import NS, P_PLAIN, PENALTY, PICARO, PLAIN, PROB, SPECIALS
+from .model import NS, PENALTY, PICARO, PROB, SPECIALS
 from .multi_kampen import Cards, Kampen
 from .multi_rows import (
     THROWN,
@@ -51,6 +51,7 @@ from .multi_rows import (
     decision_row_chunks,
 )
 from .response import _ask
+from .round_kernel import throw_step
 from .scores import ScoreStates, score_states
 from .two_player import TIE_TOLERANCE
 
@@ -188,6 +189,14 @@ class _Store:
                 del self.slices[key]
 
 
+def lost(cards: Cards, seat: int, count: int) -> tuple[Cards, int]:
+    """The next round's position once ``seat`` loses ``count`` cards (``Sweep.lose``)."""
+    after = list(cards)
+    after[seat] -= min(count, after[seat])  # R1.4
+    left = tuple(after)
+    return left, next_insteker(left, [seat])
+
+
 def positions(start: Cards) -> list[Cards]:
     """Every card position with at most ``start`` cards per seat and two seats with cards,
     fewest cards first (the order the pass needs)."""
@@ -256,10 +265,7 @@ class Sweep:
     def lose(self, cards: Cards, seat: int, count: int) -> np.ndarray:
         """``seat`` loses ``count`` cards as the round ends and insteeks next (R3.5, R4.4,
         R5.3), or the next seat with cards does if it is out (R6.1)."""
-        after = list(cards)
-        after[seat] -= min(count, after[seat])  # R1.4
-        left = tuple(after)
-        return self.value_at(left, next_insteker(left, [seat]))
+        return self.value_at(*lost(cards, seat, count))
 
     def hit(self, cards: Cards, thrower: int, group: tuple[int, ...], penalty: int
             ) -> tuple[Cards, np.ndarray | None]:
@@ -342,12 +348,13 @@ class Sweep:
                            else self.kampen.value(cards, tied))
         return table
 
-    def landing(self, left: Cards, insteker: int, key: Key, idx: int, after: np.ndarray
+    def landing(self, left: Cards, insteker: int, key: Key, idx: int, kept: np.ndarray
                 ) -> np.ndarray:
         """``[Q_j, V, n]``: where the ``idx``-th special thrown at round state ``key`` lands
         when it leaves ``left`` cards (R4.1, R4.3): the after-throw values of the position
-        at ``left`` with the same insteker, solved before (``after`` is this position's,
-        ``[Q_j, 42, V, n]``, for searches that approximate the landing by it)."""
+        at ``left`` with the same insteker, solved before (``kept`` is this position's at
+        the special strengths, ``[Q_j, 3, V, n]``, for searches that approximate the
+        landing by it)."""
         return self.store.slices[(left, insteker)][key][:, idx]
 
     def solve_position(self, cards: Cards, insteker: int) -> Position:
@@ -373,21 +380,19 @@ class Sweep:
                 top = throws_allowed(limit)
                 for k in range(top, 0, -1):
                     key = (j, limit, k)
-                    # the insteker's stop fixes the limit at k (R3.2)
-                    stop = final[nxt] if j == m - 1 else before[(j + 1, limit or k, 1)][nxt]
-                    if k == top:  # no throws left: the throw is the score (R3.6)
-                        after = stop
-                    else:
-                        again = before[(j, limit, k + 1)][:, None]
-                        gains = again[..., seat] > stop[..., seat] + TIE_TOLERANCE
-                        throw = np.where(maximise, gains, self._throws(
-                            asked.get(j, {}), seat, (limit, k)))
-                        after = stop + throw[..., None] * (again - stop)
-                    slices[key] = np.ascontiguousarray(after[:, list(SPECIALS)])
-                    value = picaro + np.einsum("qs...,s->q...", after[:, PLAIN], P_PLAIN)
+                    # the insteker's stop fixes the limit at k (R3.2); with no throws
+                    # left the throw is the score (R3.6)
+                    stop = final if j == m - 1 else before[(j + 1, limit or k, 1)]
+                    plain, kept = throw_step(
+                        stop, nxt, None if k == top else before[(j, limit, k + 1)], seat,
+                        maximise, 0.0 if k == top else self._throws(asked.get(j, {}), seat,
+                                                                     (limit, k)),
+                        TIE_TOLERANCE)
+                    slices[key] = kept
+                    value = picaro + plain
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts
                         landed = (ended if ended is not None
-                                  else self.landing(left, insteker, key, idx, after))
+                                  else self.landing(left, insteker, key, idx, kept))
                         value = value + PROB[y] * landed
                     before[key] = value
         self.win[(cards, insteker)] = before[(0, 0, 1)][0]
