@@ -60,7 +60,7 @@ from pagadores_env.pagadores.solver.equilibrium import Profile, profile_players
 from pagadores_env.pagadores.solver.model import PICARO, PROB, SPECIALS
 from pagadores_env.pagadores.solver.scores import score_states
 from pagadores_env.pagadores.solver.table_play import stop_values
-from pagadores_env.pagadores.solver.two_player import TIE_TOLERANCE
+from pagadores_env.pagadores.solver.two_player import throws_again
 
 from .progress import SILENT, Reporter
 from .search_learn import BOTH, LearnSettings, ValueLearner
@@ -176,7 +176,7 @@ def throw_values(search: RoundSearch, seat: int, game: Game) -> np.ndarray:
     if used < throws_allowed(limit):  # the thrower decides (R3.6)
         again = position.before[(role, limit, used + 1)][q][0]  # [n]
         thrower = order[role]
-        after = np.where((again[thrower] > after[:, thrower] + TIE_TOLERANCE)[:, None],
+        after = np.where(throws_again(again[thrower], after[:, thrower])[:, None],
                          again, after)
     values = after[:, seat].copy()
     values[PICARO] = search.lose(cards, order[role], PICARO_LOSS)[0, seat]

@@ -41,7 +41,7 @@ from .model import PENALTY, PROB
 from .multi_kampen import Cards
 from .sweep import Kept, Progress, Sweep, layout
 from .table_play import SweepPolicy, decision_values
-from .two_player import TIE_TOLERANCE, cache_dir, cache_or_warn
+from .two_player import cache_dir, cache_or_warn, throws_again
 
 FORMAT_VERSION = 1
 
@@ -112,7 +112,7 @@ class Solution:
     def best_action(self, game: Game) -> Action:
         """The equilibrium's action at ``game``'s decision (STOP on a tie)."""
         stop, throw = self.action_values(game)
-        return Action.THROW if throw > stop + TIE_TOLERANCE else Action.STOP
+        return Action.THROW if throws_again(throw, stop) else Action.STOP
 
     def policy(self, seat: int | None = None) -> SweepPolicy:
         """The equilibrium as a player (``table_play.SweepPolicy``): for ``seat``, or, at

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .model import NS, P_PLAIN, PLAIN, SPECIALS
+from .two_player import throws_again
 
 #: Each strength's odds if plain, 0 for the Picaro and the specials (their values are added
 #: by the caller: a Picaro ends the round, a special lands elsewhere, R4.1, R4.4).
@@ -25,9 +26,14 @@ SPECIAL_AT = np.full(NS, -1, np.int64)
 SPECIAL_AT[list(SPECIALS)] = np.arange(len(SPECIALS))
 
 
+#: ``two_player.throws_again``, the one tie-break rule, compiled (numba's cache of it is
+#: keyed on the file that defines it and its tolerance).
+_throws_again = njit(cache=True, inline="always")(throws_again)
+
+
 @njit(cache=True, error_model="numpy")
 def _step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray, seat: int,
-          maximise: np.ndarray, fixed: np.ndarray, tolerance: float, odds: np.ndarray,
+          maximise: np.ndarray, fixed: np.ndarray, odds: np.ndarray,
           special_at: np.ndarray, value: np.ndarray, kept: np.ndarray) -> None:
     rows, variants, n = value.shape
     last = again.shape[0] == 0
@@ -41,7 +47,7 @@ def _step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray, seat: int,
                 if last:
                     t = 0.0
                 elif maximise[v]:
-                    t = 1.0 if again[q, v, seat] > stop_from[r, v, seat] + tolerance else 0.0
+                    t = 1.0 if _throws_again(again[q, v, seat], stop_from[r, v, seat]) else 0.0
                 else:
                     t = fixed[q, s, v]
                 for i in range(n):
@@ -53,7 +59,7 @@ def _step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray, seat: int,
 
 
 def throw_step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray | None, seat: int,
-               maximise: np.ndarray, fixed: np.ndarray | float, tolerance: float
+               maximise: np.ndarray, fixed: np.ndarray | float
                ) -> tuple[np.ndarray, np.ndarray]:
     """One round state's values before the throw from its plain strengths ``[Q, V, n]``,
     and its after-throw values at the special strengths ``[Q, 3, V, n]``.
@@ -61,7 +67,8 @@ def throw_step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray | None,
     ``stop_from[nxt[q, s]]`` (``[R, V, n]``, ``nxt`` ``[Q, 42]``) is what stopping leads to,
     ``again`` (``[Q, V, n]``; ``None`` with no throws left, R3.6) what throwing again does;
     ``seat`` throws again where it maximises (``maximise`` ``[V]``) and that gains it more
-    than ``tolerance``, else with probability ``fixed`` (``[Q, 42, V]``, broadcast)."""
+    than the tie tolerance (``two_player.throws_again``), else with probability ``fixed``
+    (``[Q, 42, V]``, broadcast)."""
     rows, variants, n = len(nxt), stop_from.shape[1], stop_from.shape[2]
     value = np.empty((rows, variants, n))
     kept = np.empty((rows, len(SPECIALS), variants, n))
@@ -69,5 +76,5 @@ def throw_step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray | None,
           np.empty((0, variants, n)) if again is None else np.ascontiguousarray(again),
           seat, np.ascontiguousarray(maximise),
           np.ascontiguousarray(np.broadcast_to(fixed, (rows, NS, variants)), np.float64),
-          tolerance, PLAIN_ODDS, SPECIAL_AT, value, kept)
+          PLAIN_ODDS, SPECIAL_AT, value, kept)
     return value, kept

@@ -53,7 +53,6 @@ from .multi_rows import (
 from .response import _ask
 from .round_kernel import throw_step
 from .scores import ScoreStates, score_states
-from .two_player import TIE_TOLERANCE
 
 #: Card positions between two ``release_freed_memory`` calls while policies are asked.
 TRIM_EVERY = 64
@@ -386,8 +385,7 @@ class Sweep:
                     plain, kept = throw_step(
                         stop, nxt, None if k == top else before[(j, limit, k + 1)], seat,
                         maximise, 0.0 if k == top else self._throws(asked.get(j, {}), seat,
-                                                                     (limit, k)),
-                        TIE_TOLERANCE)
+                                                                     (limit, k)))
                     slices[key] = kept
                     value = picaro + plain
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts

@@ -14,7 +14,7 @@ from ..rules import MAX_CARDS, MAX_PLAYERS, MAX_THROWS, check_table, throws_allo
 from .multi_kampen import Cards
 from .scores import score_states
 from .sweep import Position
-from .two_player import TIE_TOLERANCE
+from .two_player import throws_again
 
 #: A decision's turn as one integer: insteker slot, throw limit and throws used, each below
 #: ``_BASE`` (``SweepPolicy.act_fields`` groups rows by it and the card counts).
@@ -141,5 +141,5 @@ class SweepPolicy(BasePolicy):
                                      False, role, limit if role else 0, used, scores,
                                      np.asarray(seen.my_strength)[rows])
             stop, throw = values[..., 0, me]
-            actions[rows] = throw > stop + TIE_TOLERANCE
+            actions[rows] = throws_again(throw, stop)
         return actions

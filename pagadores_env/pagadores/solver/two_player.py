@@ -25,6 +25,14 @@ TIE_TOLERANCE = 1e-12
 _ARRAYS = ("win", "kampen", "resolve", "follower_throw", "insteker_throw")
 
 
+def throws_again(throw: Any, stop: Any) -> Any:
+    """Whether a maximising player throws again, given the values after throwing again and
+    after stopping (floats or arrays, elementwise): only if it gains more than
+    ``TIE_TOLERANCE``; a tie stops (the fixed tie-break that makes the equilibrium unique).
+    Every exact player and pass decides by this; ``round_kernel`` compiles it."""
+    return throw > stop + TIE_TOLERANCE
+
+
 def cache_dir() -> Path:
     """Where solutions are cached: ``$PAGADORES_CACHE`` (when set and not empty) or
     ``~/.cache/pagadores_env``."""
@@ -42,11 +50,11 @@ def greedy_table(tables: Tables) -> PolicyTable:
     table = PolicyTable.empty(tables.cards)
     for t in range(1, MAX_THROWS):
         stop = tables.follower_throw[0, :, :, t, :, 1]
-        table.insteker[:, :, t] = tables.insteker_throw[0, :, :, t + 1, None] > stop + TIE_TOLERANCE
+        table.insteker[:, :, t] = throws_again(tables.insteker_throw[0, :, :, t + 1, None], stop)
     for limit in range(2, MAX_THROWS + 1):
         for u in range(1, limit):
             throw = tables.follower_throw[1, :, :, limit, :, u + 1, None]
-            table.follower[:, :, limit, :, u] = throw > tables.resolve[1] + TIE_TOLERANCE
+            table.follower[:, :, limit, :, u] = throws_again(throw, tables.resolve[1])
     return table
 
 
@@ -106,7 +114,7 @@ class TwoPlayerSolution:
     def best_action(self, *decision: Any, **fields: Any) -> Action:
         """The optimal action at a decision (STOP on a tie within ``TIE_TOLERANCE``)."""
         stop, throw = self.action_values(*decision, **fields)
-        return Action.THROW if throw > stop + TIE_TOLERANCE else Action.STOP
+        return Action.THROW if throws_again(throw, stop) else Action.STOP
 
     def values_batch(self, decisions: np.ndarray) -> np.ndarray:
         """``action_values`` for many decisions ``[B, 7]`` at once → ``[B, 2]``."""
@@ -115,7 +123,7 @@ class TwoPlayerSolution:
     def actions_batch(self, decisions: np.ndarray) -> np.ndarray:
         """Optimal actions (0 stop, 1 throw again) for decisions ``[B, 7]``."""
         values = self.values_batch(decisions)
-        return (values[:, 1] > values[:, 0] + TIE_TOLERANCE).astype(np.int64)
+        return throws_again(values[:, 1], values[:, 0]).astype(np.int64)
 
     def policy_table(self) -> PolicyTable:
         """Seat 0's optimal action at every decision, as a :class:`PolicyTable`."""
