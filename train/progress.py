@@ -38,6 +38,8 @@ from typing import Any, TextIO
 #: A phase whose total is at most this prints a line at every step; a longer one at every
 #: tenth of its total (and at its last step).
 EVERY_STEP = 10
+#: Seconds without a status line after which a note says what the step in progress does.
+QUIET_SECONDS = 60.0
 
 
 def plural(unit: str, count: int) -> str:
@@ -122,9 +124,10 @@ class Phase:
     bar: Any
     lines: Reporter | None
     done: int = 0
-    start: float = field(default_factory=time.perf_counter)
+    start: float = field(default_factory=lambda: time.perf_counter())
     _tenth: int = 0
     _closed: bool = False
+    _said: float = field(default_factory=lambda: time.perf_counter())
 
     def __post_init__(self) -> None:
         if self.lines is not None:
@@ -154,15 +157,23 @@ class Phase:
         tenth = done * 10 // self.total
         if self.total <= EVERY_STEP or tenth > self._tenth or done == self.total:
             self._tenth = tenth
-            shown = f" ({note})" if note else ""
-            self.lines.say(f"{self.label}: {done:,}/{self.total:,} "
-                           f"{plural(self.unit, self.total)}{shown} [{self._elapsed()}]")
+            self._say(self.lines, note)
+
+    def _say(self, lines: Reporter, note: str) -> None:
+        shown = f" ({note})" if note else ""
+        lines.say(f"{self.label}: {self.done:,}/{self.total:,} "
+                       f"{plural(self.unit, self.total)}{shown} [{self._elapsed()}]")
+        self._said = time.perf_counter()
 
     def note(self, note: str) -> None:
         """Say what the step in progress is doing: a bar shows it beside its count; status
-        lines leave it out (they say the steps done)."""
+        lines say it only after ``QUIET_SECONDS`` without a line (a step may take many
+        minutes, as a 6-player search iteration does)."""
         if self.bar is not None:
             self.bar.set_postfix_str(note)
+        elif (self.lines is not None and self.total
+              and time.perf_counter() - self._said >= QUIET_SECONDS):
+            self._say(self.lines, note)
 
     @property
     def callback(self) -> Callable[[int, int], None]:

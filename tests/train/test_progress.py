@@ -48,3 +48,19 @@ def test_a_silent_solver_phase_says_nothing(capsys) -> None:
     with LINES.solver_phase("solving") as progress:
         progress(1, 1)
     assert "".join(capsys.readouterr()).splitlines()[0] == "solving: 1 position"
+
+
+def test_status_lines_say_a_long_steps_note_after_a_quiet_minute(monkeypatch) -> None:
+    import pagadores_train.progress as progress
+    now = [0.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: now[0])
+    stream = io.StringIO()
+    with Reporter(bars=False, stream=stream).phase("training", 100, "decision") as phase:
+        phase.note("backing up 10/500")
+        assert len(_lines(stream)) == 1  # only the phase's first line: not quiet long enough
+        now[0] = progress.QUIET_SECONDS
+        phase.note("backing up 400/500")
+        phase.note("backing up 401/500")  # a line was just said
+    lines = _lines(stream)
+    assert lines[1] == "training: 0/100 decisions (backing up 400/500) [60 s]"
+    assert len(lines) == 3 and lines[2].startswith("training: done")
