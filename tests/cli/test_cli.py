@@ -753,3 +753,17 @@ def test_bench_baseline_must_be_a_json_summary(content: str | None, message: str
     err = capsys.readouterr().err
     assert err.startswith("usage: ") and f"pagadores bench: error: --baseline {path}" in err
     assert message in err
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")])
+def test_the_command_runs_numpys_blas_on_one_thread_unless_told(given, expected) -> None:
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = ("import pagadores_cli.main, os, numpy; "
+            "print(os.environ['OPENBLAS_NUM_THREADS'])")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == expected
