@@ -1,8 +1,8 @@
 # Two entry points, each installs what it needs into ./.venv first:
 #   make train   train the default config and print its evaluation (the main job)
 #   make test    lint with ruff, type-check pagadores_env with mypy, check the extras-free
-#                install in ./.venv-core, then run the whole test suite (budget: 15 minutes
-#                on 2 cores)
+#                install in ./.venv-core, build the documentation site strictly, then run the
+#                whole test suite (budget: 15 minutes on 2 cores)
 # For a quick loop while editing: make test-fast (skips the tests marked slow, budget: 3
 # minutes on 2 cores; CI runs make test).
 VENV   ?= .venv
@@ -13,14 +13,14 @@ CORE_VENV ?= .venv-core
 CORE_PY   := $(CORE_VENV)/bin/python
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train results test test-fast lint typecheck extras-free bench bench-solver clean
+.PHONY: install train results test test-fast lint typecheck extras-free docs bench bench-solver clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	# CPU torch first, so nothing later can pull a multi-GB CUDA build.
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray,clients]'
+	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray,clients,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -30,9 +30,9 @@ install: $(STAMP)
 train: $(STAMP)
 	$(PY) -m pagadores_cli.train $(CONFIG) --fresh
 
-# make train, then publish its results.md as docs/results/<name>.md, the file the README
-# quotes, and its learning curve beside it (tests/package/test_published_results.py holds the
-# quote to it).
+# make train, then publish its results.md as docs/results/<name>.md, the file the docs pages
+# quote (docs/hooks.py fills their results markers from it at build time), and its learning
+# curve beside it (tests/package/test_published_results.py holds the quotes to it).
 RUN_NAME := $(basename $(notdir $(CONFIG)))
 results: train
 	mkdir -p docs/results
@@ -61,11 +61,22 @@ extras-free:
 	$(CORE_PY) -I tests/extras_free.py
 	$(CORE_VENV)/bin/mypy
 
+# The documentation site (mkdocs.yml) into build/site: --strict makes every warning an error (a
+# broken link or image, a nav entry without its page, an object mkdocstrings cannot find), and
+# docs/hooks.py stops the build at a marker it does not know, so the test command catches
+# them. The generated parts of the pages (config reference, command line, observation fields,
+# pictures, changelog, quoted results) come from the code at every build. In make test it
+# comes after extras-free, which removes build/.
+# NO_MKDOCS_2_WARNING: Material 9.8 prints a banner about MkDocs 2 on every build; it is no
+# warning about this site.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 # pytest exits 5 when it collects no test: that must fail, never pass silently. CI installs
 # every extra, so no test may be skipped there: PAGADORES_NO_SKIPS=1 makes any skipped test
 # (a pytest.importorskip whose extra is missing, a skip mark) fail the run, listed with its
 # reason under "skipped tests fail this run" (the hook is in tests/conftest.py).
-test: typecheck extras-free
+test: typecheck extras-free docs
 	PAGADORES_NO_SKIPS=1 $(PY) -m pytest -n 2 -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 

@@ -1,4 +1,4 @@
-"""``pagadores exact``: the README's exact tables.
+"""``pagadores exact``: the exact yardstick's tables (``docs/yardsticks.md`` describes them).
 
 At two players (the default): every agent's exact win probability against every other, the
 best response's against each, and each agent's exploitability, from the exact yardstick
@@ -35,7 +35,7 @@ from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
 from .main import add_progress_options, fail, progress_of
 
-#: Every shipped player of the two-player table, in the README's order (weakest idea first).
+#: Every shipped player of the two-player table, in its row order (weakest idea first).
 SHIPPED = ("random", "stop-first", "always-throw", "threshold", "sensible", "lookahead", "optimal")
 #: The players in every seat but the first in the multi-player table.
 BASELINE = "sensible"
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``main.fail``) before any work."""
     parser = argparse.ArgumentParser(
         prog="pagadores exact",
-        description="The README's exact tables, in Markdown. At 2 players: every agent's "
+        description="The exact yardstick's tables, in Markdown. At 2 players: every agent's "
                     "win probability against every other and its exploitability. At 3+ "
                     "players: every seat's equilibrium value, and per agent its NashConv "
                     f"when every seat plays it and its win probability at seat 0 against "

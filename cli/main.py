@@ -55,7 +55,7 @@ DELEGATED = {
                       "exact best response of one seat against fixed opponents at a table "
                       "(see: pagadores best-response -h)"),
     "exact": ("pagadores_cli.exact_report",
-              "the README's exact tables: 2-player win probabilities and exploitability; "
+              "the exact yardstick's tables: 2-player win probabilities and exploitability; "
               "with --players 3, equilibrium values and NashConv (see: pagadores exact -h)"),
     "benchmark": ("pagadores_cli.benchmark", "run a benchmark suite (algorithms × tasks × "
                   "seeds) locally or on Ray, aggregated with rliable (see: pagadores "

@@ -21,7 +21,7 @@ from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.render import describe_events, render_table
 
 RULES_SUMMARY = """\
-Dados de Pagadores in short (rule ids from the rules contract; see the README):
+Dados de Pagadores in short (the rule ids are explained in docs/rules/pagadores.md):
   R1   2-6 players, 10 cards each. Lose all your cards and you are out; the last one
        holding cards wins (R1.4, R1.5).
   R2   Three dice. Points: a 1 counts 100, a 6 counts 60, the others their face (R2.1).

@@ -37,7 +37,7 @@ from pagadores_env.perudo.rules import (
 from .play import seat_players
 
 RULES_SUMMARY = """\
-Perudo in short (rule ids from the Perudo rules contract; see the README):
+Perudo in short (the rule ids are explained in docs/rules/perudo.md):
   P1   2-6 players, 5 dice each. Lose all your dice and you are out; the last one
        holding dice wins (P1.2, P1.3).
   P2   Every round everyone rolls in secret. The starter bids, then each player in turn

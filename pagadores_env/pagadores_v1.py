@@ -2,7 +2,7 @@
 # Pagadores
 
 Dados de Pagadores, the dice game, for 2–6 players as a PettingZoo AEC environment. Rule ids
-R1…R7 below refer to the project's rules contract, summarised in the README.
+R1…R7 below refer to the project's rules contract, explained in `docs/rules/pagadores.md`.
 
 | Import             | `from pagadores_env import pagadores_v1`                 |
 |--------------------|----------------------------------------------------------|

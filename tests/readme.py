@@ -1,5 +1,5 @@
-"""What tests read from the repository's documents: the README's Python snippets and the table
-of a ``results.md`` (shared by the env, CLI and package tests)."""
+"""What tests read from the README: its Python snippets (shared by the env and package tests).
+The table of a run's ``results.md`` is ``pagadores_train.reports.RESULTS_TABLE``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAINING_STEPS = 300  # instead of the README's 50_000: enough to run one learn() through
-#: The final table in a run's ``results.md`` (and in the published ``docs/results`` files).
-TABLE = re.compile(r"```text\n(?P<table>.*?)```", re.S)
 
 
 def readme_snippets() -> list[str]:

@@ -6,7 +6,8 @@ exact columns where the solver measured them); every file is written whole and a
 (``write_csv``). ``plot_learning_curve`` draws ``eval.csv`` over trained steps.
 ``RunResult.table`` is the final table a run prints, and ``write_results`` writes it to the
 run's ``results.md`` with what printed it (``provenance``: the commit, platform and library
-versions), the file ``make results`` publishes for the README to quote.
+versions), the file ``make results`` publishes under ``docs/results/`` for the documentation
+to quote (``docs/hooks.py``; ``RESULTS_TABLE`` is the form of its table).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import platform
+import re
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -242,10 +244,15 @@ class RunResult:
         return "\n".join(lines)
 
 
+#: The final table in a run's ``results.md`` (and so in the published ``docs/results`` files):
+#: the ```text block ``write_results`` writes, which ``docs/hooks.py`` and the tests read.
+RESULTS_TABLE = re.compile(r"```text\n(?P<table>.*?)```", re.S)
+
+
 def write_results(result: RunResult, headline: str) -> Path:
     """Write the run's final table, as printed, to ``results.md`` in its folder, with what
     it was printed with (``provenance``): the file ``make results`` publishes under
-    ``docs/results/`` for the README to quote."""
+    ``docs/results/`` for the documentation to quote."""
     lines = [f"# {result.run_dir.name}: final evaluation", "", f"{headline}", "",
              *[f"- {key}: {value}" for key, value in provenance().items()], "",
              "```text", result.table(), "```", ""]

@@ -23,8 +23,8 @@ calls drew; :attr:`Yardstick.exact` is False for such a table (asking again gave
 different answers), and reports mark it with ``†``.
 
 ``exact_metrics(policy, opponent)`` is the training-loop hook (the opponent's yardstick is
-cached); the README's table of every agent against every other is ``pagadores exact``
-(``pagadores_cli.exact_report``).
+cached); the table of every agent against every other is ``pagadores exact``
+(``pagadores_cli.exact_report``; ``docs/yardsticks.md``).
 
 Tables of three or more (``lineup_exact``): a lineup (one policy per agent row, placed at
 the seats by ``row_of_entry`` as ``evaluate_agents`` does) is solved once per seat rotation

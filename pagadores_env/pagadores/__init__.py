@@ -1,4 +1,5 @@
-"""Dados de Pagadores (rule ids R1–R7 of the rules contract, summarised in the README).
+"""Dados de Pagadores (rule ids R1–R7 of the rules contract, explained in
+``docs/rules/pagadores.md``).
 
 =================  ============================================================================
 module             holds

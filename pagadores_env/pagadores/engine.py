@@ -7,7 +7,8 @@ thrown and has throws left; ``legal_actions()`` is ``[STOP, THROW]`` and ``apply
 applies one) or **terminal**. No randomness lives here: whoever drives the game (the
 PettingZoo env, a solver, a test) chooses the dice.
 
-Rule ids (R1…R7) refer to the project's rules contract; the README explains them.
+Rule ids (R1…R7) refer to the project's rules contract; ``docs/rules/pagadores.md`` explains
+them.
 
 Every transition appends ``core.protocol.Event`` records to ``Game.log`` so a reader can
 follow what happened, and every input to ``Game.history`` so ``to_dict``/``from_dict`` can

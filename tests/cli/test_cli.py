@@ -620,7 +620,8 @@ def test_a_multiplayer_report_that_no_agent_can_play_is_refused_before_any_solve
 def test_the_exact_commands_warn_in_one_line_and_go_on_with_an_unwritable_cache(
         argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """As the README says of every command but ``solve``: one line, once, and the result."""
+    """As the docs say of every command but ``solve`` (docs/architecture.md, "Solver
+    cache"): one line, once, and the result."""
     blocker = tmp_path / "not a folder"
     blocker.write_text("")
     monkeypatch.setenv("PAGADORES_CACHE", str(blocker / "cache"))

@@ -211,7 +211,7 @@ def test_exact_columns_can_be_turned_off_and_need_one_card_count() -> None:
         evaluation.evaluate_agents(["sensible", "random"], 2, 2, cards=2, exact="yes")
 
 
-# ---------------------------------------------------------------- the README table
+# ---------------------------------------------------------------- the pairwise table
 def _cells(text: str) -> list[list[str]]:
     rows = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("|")]
     return [[cell.strip() for cell in row] for row in rows]

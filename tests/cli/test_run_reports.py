@@ -21,7 +21,6 @@ from pagadores_env.core.atomic import WriteError
 from pagadores_train import reports
 from pagadores_train.sb3 import train
 from pagadores_train.selfplay import SnapshotPool
-from tests.readme import TABLE
 from tests.train.runs import base, config_file, rows, tiny_model
 
 
@@ -125,11 +124,11 @@ def test_a_full_disk_is_one_line_with_the_step_a_rerun_resumes_from(
 def test_the_printed_table_is_written_to_the_runs_results_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``results.md`` holds the final table exactly as printed, with what printed it: the
-    file ``make results`` publishes and the README quotes (test_published_results)."""
+    file ``make results`` publishes and the docs quote (test_published_results)."""
     assert main([str(config_file(tmp_path)), "--no-progress"]) == 0
     out = capsys.readouterr().out
     text = (tmp_path / "default" / "results.md").read_text()
-    table = TABLE.search(text)
+    table = reports.RESULTS_TABLE.search(text)
     assert table is not None and out.endswith("\n" + table["table"])
     for fact in ("- commit: ", "- platform: ", "- python: ", "- libraries: torch "):
         assert fact in text

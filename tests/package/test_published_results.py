@@ -1,32 +1,55 @@
-"""What we publish is what the code printed: every results table the README quotes (after a
-``<!-- results: FILE -->`` marker) is exactly the table in that committed results file, which
-``make results`` writes from a ``make train`` run (``pagadores_train.reports.write_results``)
-and which names the commit, platform and library versions it was printed with."""
+"""What we publish is what the code printed: the documentation quotes results only through
+``<!-- generated: results-table FILE -->`` (or ``results-line``) markers, which
+``docs/hooks.py`` fills at build time from the committed results file (FILE relative to
+``docs/``); every such file holds the table a run wrote (``make results`` copies it from a
+``make train`` run, ``pagadores_train.reports.write_results``) and names the commit, platform
+and library versions it was printed with; and no page, nor the README, retypes a line of
+those tables."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tests.readme import TABLE
+from pagadores_train.reports import RESULTS_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
-QUOTE = re.compile(r"<!-- results: (?P<file>\S+) -->\n```text\n(?P<table>.*?)```", re.S)
+DOCS = ROOT / "docs"
+RESULTS = DOCS / "results"
+QUOTE = re.compile(r"<!--\s*generated:\s*results-(?:table|line)\s+(?P<file>\S+).*?-->")
 
 
-def quotes() -> list[tuple[str, str]]:
-    return [(m["file"], m["table"]) for m in QUOTE.finditer((ROOT / "README.md").read_text())]
+def pages() -> list[Path]:
+    """The documentation's pages (the results files themselves aside) and the README."""
+    return [ROOT / "README.md"] + [page for page in sorted(DOCS.rglob("*.md"))
+                                   if RESULTS not in page.parents]
 
 
-def test_the_readme_quotes_the_main_jobs_results_file() -> None:
-    assert "docs/results/default.md" in [file for file, _ in quotes()]
+def quoted() -> set[str]:
+    """The results files the pages quote, relative to ``docs/``."""
+    return {m["file"] for page in pages() for m in QUOTE.finditer(page.read_text())}
 
 
-def test_every_quoted_table_equals_its_committed_results_file() -> None:
-    for file, table in quotes():
-        text = (ROOT / file).read_text()
-        published = TABLE.search(text)
-        assert published is not None, f"{file} holds no table"
-        assert table == published["table"], f"the README's quote of {file} drifted from it"
+def test_the_docs_quote_the_main_jobs_results_file() -> None:
+    assert "results/default.md" in quoted()
+
+
+def test_every_quoted_file_is_a_committed_results_file_with_its_provenance() -> None:
+    for file in quoted():
+        path = DOCS / file
+        assert path.parent == RESULTS and path.is_file(), f"{file} is no results file"
+        text = path.read_text()
+        assert RESULTS_TABLE.search(text) is not None, f"{file} holds no table"
         for fact in ("- commit: ", "- platform: ", "- libraries: torch ", "stable-baselines3 "):
             assert fact in text, f"{file} does not say {fact.strip(' -:')}"
+
+
+def test_no_page_retypes_a_results_table() -> None:
+    """A table's lines with numbers appear only in its results file: quoted, never copied."""
+    lines = {line.strip(): path.name for path in RESULTS.glob("*.md")
+             if (table := RESULTS_TABLE.search(path.read_text()))
+             for line in table["table"].splitlines() if re.search(r"\d\.\d", line)}
+    for page in pages():
+        text = page.read_text()
+        copied = sorted(f"{name}: {line}" for line, name in lines.items() if line in text)
+        assert not copied, f"{page.relative_to(ROOT)} retypes results lines: {copied}"

@@ -20,7 +20,7 @@ TESTS = Path(__file__).resolve().parents[1]
 OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
 #: Each folder's rank: a folder imports our packages and test folders of its rank or below.
 RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "solver": 0, "agents": 1, "train": 2,
-         "cli": 3, "package": 4}
+         "cli": 3, "package": 4, "docs": 4}
 PACKAGE_RANKS = dict(zip(OURS, range(4), strict=True))
 
 

@@ -514,8 +514,8 @@ def test_the_limits_a_refusal_names_are_the_tables_that_call_accepts(
 
 
 def test_the_documented_tables_fit() -> None:
-    """The README's promises: 3 players with 10 cards for any player (every score read),
-    the equilibrium at 4 players with 2 cards (issue 10)."""
+    """The docs' promises (docs/yardsticks.md, "Limits"): 3 players with 10 cards for any
+    player (every score read), the equilibrium at 4 players with 2 cards (issue 10)."""
     assert solve_cost((10,) * 3, full=True, asked=True).fits(LIMIT)
     assert solve_cost((2,) * 4, full=True, asked=True).fits(LIMIT)
     assert solve_cost((10,) * 3, keep=True).fits(LIMIT)
