@@ -1,11 +1,21 @@
 """Players for pagadores-env: scripted heuristics, the exact players (optimal, equilibrium),
-trained models, the search player over a learned value net (``search``).
+trained models, the search player over a learned value net (``search``), OpenSpiel's MCTS
+bot (``openspiel_mcts``, extra ``openspiel``).
 
 Importing this package registers every player with ``pagadores_env.core.policies`` (it is the
 entry point of the group ``pagadores_env.policies``), so ``make_policy("sensible")`` finds them.
 """
 
-from . import equilibrium, heuristics, optimal, perudo, rllib_adapter, sb3_adapter, search
+from . import (
+    equilibrium,
+    heuristics,
+    openspiel_mcts,
+    optimal,
+    perudo,
+    rllib_adapter,
+    sb3_adapter,
+    search,
+)
 
-__all__ = ["equilibrium", "heuristics", "optimal", "perudo", "rllib_adapter", "sb3_adapter",
-           "search"]
+__all__ = ["equilibrium", "heuristics", "openspiel_mcts", "optimal", "perudo", "rllib_adapter",
+           "sb3_adapter", "search"]

@@ -72,7 +72,14 @@ import numpy as np
 
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
-from pagadores_env.core.policies import Named, Policy, SupportsReset, check_tables, make_policy
+from pagadores_env.core.policies import (
+    Named,
+    Policy,
+    SupportsReset,
+    check_tables,
+    make_policy,
+    monte_carlo_only,
+)
 from pagadores_env.core.seeding import child_rng, child_seed
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -290,12 +297,20 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     check_int("num_games", num_games, 1)
     check_int("seed", seed, 0)
     Game(num_players, cards)  # validates cards with the engine's message
+    asked = exact
     exact = _exact_wanted(exact, num_players, cards)
     agents = list(agents)
     row_of_entry = entry_rows(len(agents), num_players)
     policies = [_build(agent, seed, row) for row, agent in enumerate(agents)]
     check_tables(seat_players(policies, num_players)[0], num_players, cards)
     note = ""
+    slow = [p for p in policies if monte_carlo_only(p)]
+    if slow and asked:
+        raise ValueError(f"{getattr(slow[0], 'name', slow[0])!r} plays Monte Carlo only: no "
+                         f"exact columns with it (exact=False, --no-exact)")
+    if slow:
+        exact, note = False, (f"exact: skipped: {getattr(slow[0], 'name', slow[0])!r} plays "
+                              f"Monte Carlo only")
     if num_players > 2 and exact is not False:
         exact, note = _lineup_plan(exact, policies, num_players, cards)
     games = -(-num_games // num_players) * num_players

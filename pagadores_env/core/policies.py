@@ -244,6 +244,14 @@ def reads_lowest_only(policy: Policy) -> bool:
     return view != "all"
 
 
+def monte_carlo_only(policy: Policy) -> bool:
+    """Whether ``policy`` declares itself too slow for the exact passes (a class attribute
+    ``monte_carlo_only = True``: a player that searches at every decision, which an exact
+    pass would ask about millions of rows): the exact yardsticks refuse it, evaluations
+    leave their exact columns out."""
+    return bool(getattr(policy, "monte_carlo_only", False))
+
+
 def check_tables(policies: Iterable[Policy], num_players: int,
                  cards: int | Sequence[int]) -> None:
     """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``

@@ -51,6 +51,7 @@ from ..core.records import Replayable, check_record, replay_record, seal
 from ..core.seats import placements
 from .rules import (
     CHANCE_OUTCOMES,
+    MAX_THROWS,
     PICARO_LOSS,
     ROUND_LOSS,
     Kind,
@@ -59,6 +60,7 @@ from .rules import (
     classify,
     next_insteker,
     special_hits,
+    throw_of_strength,
     throws_allowed,
     turn_order,
 )
@@ -100,9 +102,10 @@ class Game(Replayable):
         "num_players", "start_cards", "first_insteker",
         "cards", "out", "insteker", "round", "phase", "order", "pos", "throw_limit",
         "throws", "current", "decision", "scores", "kampen", "kampen_pos", "kampen_scores",
-        "winner", "eliminations", "history", "log",
+        "winner", "eliminations", "history", "log", "started_at_decision",
     )
-    IDENTITY = ("num_players", "start_cards", "first_insteker", "history")
+    IDENTITY = ("num_players", "start_cards", "first_insteker", "history",
+                "started_at_decision")
     # Set by _start_round, not __init__, so declared here for the type checker.
     insteker: int | None
     phase: str
@@ -135,7 +138,39 @@ class Game(Replayable):
         self.winner: int | None = None
         self.history: list[HistoryItem] = []
         self.log: list[Event] = []
+        #: set by ``at_decision``: the game began at a decision, its history does not replay
+        self.started_at_decision = False
         self._start_round(first)
+
+    @classmethod
+    def at_decision(cls, cards: Sequence[int], insteker: int, seat: int,
+                    scores: Sequence[int], throw_limit: int, throws: int, strength: int
+                    ) -> Game:
+        """A game at ``seat``'s decision in a round, from what that seat observes (R7.1): the
+        cards, the insteker, the final scores of the seats before it this round (per seat, -1
+        where none), the throw limit (0 while the insteker sets it, R3.2), its throws so far
+        and its current throw's strength (any throw of it, ``rules.throw_of_strength``).
+        It plays on exactly like the game that reached that decision, but it has no history
+        before it, so ``to_dict`` refuses it. ``ValueError`` if that is no decision."""
+        game = cls(len(cards), cards, insteker)
+        role = game.order.index(seat) if seat in game.order else -1
+        earlier = [s for s, score in enumerate(scores) if score >= 0]
+        if role < 0 or sorted(earlier) != sorted(game.order[:role]):
+            raise ValueError(f"seat {seat} is at no decision of a round insteeked by seat "
+                             f"{insteker} with scores {list(scores)} (the seats before it "
+                             f"this round, and only they, have scores)")
+        limit = throw_limit if role else 0
+        if not 1 <= throws < throws_allowed(limit) or (role and not 1 <= limit <= MAX_THROWS):
+            raise ValueError(f"no decision after {throws} throws with throw limit {limit} "
+                             f"(R3.2, R3.6)")
+        current = throw_of_strength(strength)
+        if current.kind is Kind.PICARO:
+            raise ValueError("a Picaro ends the round: no decision after it (R4.4)")
+        game.pos, game.throws, game.current, game.decision = role, throws, current, True
+        game.throw_limit = limit or None
+        game.scores = list(scores)
+        game.started_at_decision = True
+        return game
 
     # ------------------------------------------------------------------ queries
     @property
@@ -377,7 +412,11 @@ class Game(Replayable):
     def to_dict(self) -> dict[str, Any]:
         """Exact JSON-ready form: the start position, every input so far, a snapshot, and a
         ``digest`` of all of it, so that any change to a saved game is detected on loading —
-        also a changed die that replays to the same snapshot."""
+        also a changed die that replays to the same snapshot. A game from ``at_decision``
+        has no history to save: ``ValueError``."""
+        if self.started_at_decision:
+            raise ValueError("a game started at a decision (Game.at_decision) has no "
+                             "history before it to save")
         record = {
             "format": FORMAT,
             "version": FORMAT_VERSION,

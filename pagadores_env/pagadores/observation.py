@@ -43,6 +43,7 @@ from .rules import (
     TOP,
     Kind,
     throws_allowed,
+    turn_order,
 )
 
 _KINDS = len(Kind)
@@ -225,6 +226,35 @@ def encode(game: Game, seat: int) -> np.ndarray:
     ``fields_of``. The envs' observations come from the compiled kernel instead
     (``vector.kernel.observe``), which the tests hold equal to this."""
     return encode_batch(fields_of(game, seat))[0]
+
+
+def game_at(obs: np.ndarray, seat: int = 0) -> Game:
+    """An engine game at the decision ``obs`` shows, its observer in ``seat`` (the observation
+    does not say which seat, R1.2; it matters only at 4+ players, R6.2), for players that
+    search ahead from an observation (``Game.at_decision``). The scores above the score to
+    beat, which the observation leaves out, are set to the highest strength: nothing later
+    depends on them (module docstring). ``encode(game_at(obs, seat), seat)`` is ``obs``;
+    ``ValueError`` for an observation at no decision."""
+    seen = decode(obs)
+    n = int(seen.players)
+    if not 0 <= seat < n:
+        raise ValueError(f"seat must be 0–{n - 1} at a {n}-player table, got {seat}")
+    if int(seen.my_strength) < 0 or int(seen.insteker) < 0:
+        raise ValueError("this observation shows no decision (no throw in hand, or the game "
+                         "is over)")
+    slots = CLOCKWISE[n][seat]
+    cards = [0] * n
+    scores = [-1] * n
+    for slot, s in enumerate(slots):
+        cards[s] = int(seen.cards[slot])
+        scores[s] = int(seen.scores[slot])
+    insteker = slots[int(seen.insteker)]
+    order = turn_order(cards, insteker)
+    for s in order[:order.index(seat)] if seat in order else []:
+        if scores[s] < 0:  # a seat before mine without a shown score holds a higher one
+            scores[s] = TOP
+    return Game.at_decision(cards, insteker, seat, scores, int(seen.throw_limit),
+                            int(seen.throws_used), int(seen.my_strength))
 
 
 #: What each value of the vector was divided by, so that one multiplication reads all back.

@@ -169,6 +169,17 @@ TOP = NUM_STRENGTHS - 1
 #: special takes from every other player (R4.1) and its chance on one throw (R7.2: ordered
 #: outcomes of that strength / 216).
 _BY_STRENGTH = {t.strength: t for t in THROWS}
+
+
+
+def throw_of_strength(strength: int) -> Throw:
+    """A throw of ``strength``: throws of one strength play alike (R2.3), so any stands for
+    all of them where only the strength is known (an observation, R7.1)."""
+    if not 0 <= strength <= TOP:
+        raise ValueError(f"a strength is 0–{TOP}, got {strength}")
+    return _BY_STRENGTH[strength]
+
+
 STRENGTH_KIND = _read_only((_BY_STRENGTH[s].kind for s in range(NUM_STRENGTHS)), np.int64)
 STRENGTH_POINTS = _read_only((_BY_STRENGTH[s].points for s in range(NUM_STRENGTHS)), np.int64)
 STRENGTH_PENALTY = _read_only((_BY_STRENGTH[s].penalty for s in range(NUM_STRENGTHS)), np.int64)

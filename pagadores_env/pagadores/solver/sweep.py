@@ -32,7 +32,7 @@ from itertools import product
 
 import numpy as np
 
-from ...core.policies import Policy
+from ...core.policies import Policy, monte_carlo_only
 from ..rules import (
     MAX_THROWS,
     PICARO_LOSS,
@@ -216,6 +216,10 @@ def fixed_policies(variants: Sequence[Sequence[bool | Policy]], players: Mapping
             if isinstance(entry, (bool, np.bool_)) and entry:
                 continue
             policy = players[seat] if isinstance(entry, (bool, np.bool_)) else entry
+            if monte_carlo_only(policy):
+                raise ValueError(f"{getattr(policy, 'name', policy)!r} plays Monte Carlo "
+                                 f"only: an exact pass would ask it about millions of "
+                                 f"decisions (evaluate it with exact columns off)")
             known = [i for i, p in enumerate(policies) if p is policy]
             if not known:
                 policies.append(policy)
