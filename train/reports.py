@@ -112,18 +112,29 @@ def truncate_rows(path: Path, timesteps: int) -> None:
         write_csv(path, kept)
 
 
-def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int]) -> None:
+def curve_rows(csv_path: Path, final: Path | None = None) -> list[dict[str, str]]:
+    """The evaluations a learning curve draws: ``csv_path``'s rows, then ``final``'s after its
+    last step (``plot_learning_curve``)."""
+    rows = read_rows(csv_path)
+    last = max((int(r["timesteps"]) for r in rows), default=-1)
+    return rows + [r for r in (read_rows(final) if final else []) if int(r["timesteps"]) > last]
+
+
+def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int],
+                        final: Path | None = None) -> None:
     """Win rate against each opponent (and table size, in runs at several) over timesteps:
     Monte-Carlo points with their 95 % CI as a band, and the exact win probability as a dashed
     line where the solver gave one; then a second panel with the policy's exact
     exploitability (two players) or NashConv (three or more, or per size in runs at several;
-    log scale) at the evaluations that have it."""
+    log scale) at the evaluations that have it. ``final`` (a run's final evaluation, same
+    columns) adds its rows after the last step of ``csv_path``'s: a run that evaluates only
+    before training and at the end would otherwise draw one point."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = read_rows(csv_path)
+    rows = curve_rows(csv_path, final)
     exact = any(r["exact_win"] or r["exploitability"] for r in rows)
     fig, axes = plt.subplots(1, 2 if exact else 1, figsize=(12 if exact else 8, 5),
                              squeeze=False, gridspec_kw={"width_ratios": [2, 1][:1 + exact]})

@@ -326,7 +326,8 @@ def train_locked(config: SearchConfig, fresh: bool, progress: Reporter) -> RunRe
     try:  # the last checkpoint is at the learner's step
         learner.net.save(run_dir / FINAL_NET)
         final = final_evaluation(config, learner.decisions, clock(), progress)
-        plot_learning_curve(run_dir / EVAL, run_dir / CURVE, [config.env.num_players])
+        plot_learning_curve(run_dir / EVAL, run_dir / CURVE, [config.env.num_players],
+                            run_dir / FINAL_EVAL)
     except KeyboardInterrupt:
         raise Interrupted(learner.decisions, saved_now=False) from None
     return RunResult(run_dir, learner.decisions, clock(), final)

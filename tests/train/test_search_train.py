@@ -290,3 +290,14 @@ def test_the_search_section_defaults_are_the_learners() -> None:
     from pagadores_train.search_learn import LearnSettings
 
     assert search_config_from_dict({}).search.learn_settings() == LearnSettings()
+
+
+def test_the_curve_draws_the_final_evaluation_after_the_last_evaluation(tmp_path) -> None:
+    # a run evaluating before training and at the end only drew one point (its eval.csv)
+    from pagadores_train.reports import curve_rows
+    header = "timesteps,opponent,win_rate\n"
+    (tmp_path / "eval.csv").write_text(header + "0,sensible,0.1\n500,sensible,0.2\n")
+    (tmp_path / "final_eval.csv").write_text(header + "500,sensible,0.2\n900,sensible,0.3\n")
+    rows = curve_rows(tmp_path / "eval.csv", tmp_path / "final_eval.csv")
+    assert [r["timesteps"] for r in rows] == ["0", "500", "900"]
+    assert [r["timesteps"] for r in curve_rows(tmp_path / "eval.csv")] == ["0", "500"]
