@@ -25,6 +25,7 @@ from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import (
     check_tables,
     make_policy,
+    monte_carlo_only,
     registered_policies,
     required_parameters,
 )
@@ -81,9 +82,11 @@ def pairwise_table(agent_names: Sequence[str] = SHIPPED, cards: int = MAX_CARDS,
 
 def shipped_agents() -> list[str]:
     """Every registered player that plays as its bare name (not ``model`` or ``rllib``, which
-    need a path: ``policies.required_parameters``): ``SHIPPED``'s order, then the others
+    need a path: ``policies.required_parameters``) and is not Monte Carlo only
+    (``openspiel-mcts``: ``policies.monte_carlo_only``): ``SHIPPED``'s order, then the others
     (such as ``equilibrium``) by name."""
-    names = [n for n in registered_policies() if not required_parameters(n)]
+    names = [n for n in registered_policies()
+             if not required_parameters(n) and not monte_carlo_only(n)]
     return [n for n in SHIPPED if n in names] + sorted(n for n in names if n not in SHIPPED)
 
 

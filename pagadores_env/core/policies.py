@@ -244,12 +244,14 @@ def reads_lowest_only(policy: Policy) -> bool:
     return view != "all"
 
 
-def monte_carlo_only(policy: Policy) -> bool:
-    """Whether ``policy`` declares itself too slow for the exact passes (a class attribute
-    ``monte_carlo_only = True``: a player that searches at every decision, which an exact
-    pass would ask about millions of rows): the exact yardsticks refuse it, evaluations
-    leave their exact columns out."""
-    return bool(getattr(policy, "monte_carlo_only", False))
+def monte_carlo_only(policy: Policy | str, game: str = "pagadores") -> bool:
+    """Whether ``policy`` (or the registered player of that name) declares itself too slow
+    for the exact passes (a class attribute ``monte_carlo_only = True``: a player that
+    searches at every decision, which an exact pass would ask about millions of rows): the
+    exact yardsticks refuse it, evaluations leave their exact columns out, the exact report
+    leaves it out of its default agents."""
+    found = _factory(policy, game) if isinstance(policy, str) else policy
+    return bool(getattr(found, "monte_carlo_only", False))
 
 
 def check_tables(policies: Iterable[Policy], num_players: int,
