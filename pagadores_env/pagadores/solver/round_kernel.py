@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .model import NS, P_PLAIN, PLAIN, SPECIALS
-from .two_player import throws_again
+from .two_player import TIE_TOLERANCE, throws_again
 
 #: Each strength's odds if plain, 0 for the Picaro and the specials (their values are added
 #: by the caller: a Picaro ends the round, a special lands elsewhere, R4.1, R4.4).
@@ -26,14 +26,14 @@ SPECIAL_AT = np.full(NS, -1, np.int64)
 SPECIAL_AT[list(SPECIALS)] = np.arange(len(SPECIALS))
 
 
-#: ``two_player.throws_again``, the one tie-break rule, compiled (numba's cache of it is
-#: keyed on the file that defines it and its tolerance).
+#: ``two_player.throws_again``, the one tie-break rule, compiled into the step; the tolerance
+#: is an argument, as numba's disk cache of ``_step`` is keyed on this file only.
 _throws_again = njit(cache=True, inline="always")(throws_again)
 
 
 @njit(cache=True, error_model="numpy")
 def _step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray, seat: int,
-          maximise: np.ndarray, fixed: np.ndarray, odds: np.ndarray,
+          maximise: np.ndarray, fixed: np.ndarray, tolerance: float, odds: np.ndarray,
           special_at: np.ndarray, value: np.ndarray, kept: np.ndarray) -> None:
     rows, variants, n = value.shape
     last = again.shape[0] == 0
@@ -47,7 +47,8 @@ def _step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray, seat: int,
                 if last:
                     t = 0.0
                 elif maximise[v]:
-                    t = 1.0 if _throws_again(again[q, v, seat], stop_from[r, v, seat]) else 0.0
+                    t = 1.0 if _throws_again(again[q, v, seat], stop_from[r, v, seat],
+                                             tolerance) else 0.0
                 else:
                     t = fixed[q, s, v]
                 for i in range(n):
@@ -76,5 +77,5 @@ def throw_step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray | None,
           np.empty((0, variants, n)) if again is None else np.ascontiguousarray(again),
           seat, np.ascontiguousarray(maximise),
           np.ascontiguousarray(np.broadcast_to(fixed, (rows, NS, variants)), np.float64),
-          PLAIN_ODDS, SPECIAL_AT, value, kept)
+          TIE_TOLERANCE, PLAIN_ODDS, SPECIAL_AT, value, kept)
     return value, kept

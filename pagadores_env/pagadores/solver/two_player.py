@@ -25,12 +25,13 @@ TIE_TOLERANCE = 1e-12
 _ARRAYS = ("win", "kampen", "resolve", "follower_throw", "insteker_throw")
 
 
-def throws_again(throw: Any, stop: Any) -> Any:
+def throws_again(throw: Any, stop: Any, tolerance: float = TIE_TOLERANCE) -> Any:
     """Whether a maximising player throws again, given the values after throwing again and
     after stopping (floats or arrays, elementwise): only if it gains more than
     ``TIE_TOLERANCE``; a tie stops (the fixed tie-break that makes the equilibrium unique).
-    Every exact player and pass decides by this; ``round_kernel`` compiles it."""
-    return throw > stop + TIE_TOLERANCE
+    Every exact player and pass decides by this; ``round_kernel`` compiles it (and passes
+    the tolerance, so that numba's disk cache never holds an old one)."""
+    return throw > stop + tolerance
 
 
 def cache_dir() -> Path:
