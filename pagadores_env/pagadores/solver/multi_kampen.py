@@ -75,6 +75,8 @@ class Kampen:
         self.hit = hit
         self.shifted = shifted
         self.memo: dict[tuple[Cards, tuple[int, ...]], np.ndarray] = {}
+        #: ``_terms`` worked out by ``losses``, kept until ``_linear`` uses them
+        self._listed: dict[tuple[Cards, tuple[int, ...]], _Terms] = {}
 
     def value(self, cards: Cards, group: tuple[int, ...]) -> np.ndarray:
         """The value of a kampen of ``group`` (seats in round order) at ``cards``."""
@@ -84,10 +86,12 @@ class Kampen:
                               else self._solve(cards, group))
         return self.memo[key]
 
-    def _terms(self, cards: Cards, group: tuple[int, ...]
-               ) -> tuple[np.ndarray, list[Term], list[list[tuple[Cards, np.ndarray | None]]]]:
+    def _terms(self, cards: Cards, group: tuple[int, ...]) -> _Terms:
         """A shifted kampen's weights and terms (``_weights``), and its specials' ``hit``s
-        per role."""
+        per role (once per kampen: those ``losses`` listed are taken from it)."""
+        listed = self._listed.pop((cards, group), None)
+        if listed is not None:
+            return listed
         hits = [[self.hit(cards, t, group, int(PENALTY[y])) for y in SPECIALS] for t in group]
         ends = tuple(ended is not None for row in hits for _, ended in row)
         return *_weights(len(group), ends), hits
@@ -98,9 +102,10 @@ class Kampen:
         can work them out together first."""
         asked = []
         for mask in range(1, 1 << len(order)):
-            if mask & (mask - 1):
-                group = tuple(s for b, s in enumerate(order) if mask >> b & 1)
-                _, terms, hits = self._terms(cards, group)
+            group = tuple(s for b, s in enumerate(order) if mask >> b & 1)
+            if len(group) > 1 and (cards, group) not in self.memo:  # else no lose calls
+                listed = self._listed[(cards, group)] = self._terms(cards, group)
+                _, terms, hits = listed
                 asked += [(cards, group[role], a) if kind == "lose"
                           else (hits[role][a][0], group[b], ROUND_LOSS)
                           for kind, role, a, b in terms if kind in ("lose", "hit lose")]
@@ -206,6 +211,10 @@ class Kampen:
 #: shift); ``("kampen", mask, 0, 0)`` the kampen of the roles in ``mask`` replays (unused
 #: places hold 0).
 Term = tuple[str, int, int, int]
+
+
+#: A shifted kampen's weights, their terms, and its specials' ``hit``s per role.
+_Terms = tuple[np.ndarray, list[Term], list[list[tuple[Cards, "np.ndarray | None"]]]]
 
 
 class _Symbolic(Kampen):
