@@ -14,8 +14,8 @@ on; each extra round costs about ten times the one before.
 
 It never reads a solved value and solves only the positions it is asked about and those a
 special can reach within that round (same insteker, fewer cards), kept in a bounded cache
-(``cache=`` positions, fewer if a quarter of the memory a solve may use cannot hold them:
-``affordable_cache``).
+(``cache=`` positions, fewer where all the process's searches together would hold more than
+a quarter of the memory a solve may use: ``search_memory``).
 So it answers the solver's batched questions at one position in one search, which is what
 keeps the exact NashConv pass of a 3-player agent at 10 cards within minutes.
 
@@ -40,7 +40,7 @@ The net is read from ``path``: a search run folder (its newest checkpoint,
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -55,11 +55,12 @@ from pagadores_env.pagadores.rules import (
     check_table,
     turn_order,
 )
-from pagadores_env.pagadores.solver import SweepPolicy, memory_limit
+from pagadores_env.pagadores.solver import SweepPolicy
 from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards, Kampen
-from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, layout, lost
+from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, lost
 
+from .search_memory import FLOOR, LEDGER, position_bytes
 from .seats import SeatCopies
 from .value_net import ValueNet
 
@@ -77,18 +78,15 @@ LEAVES = 1 << 20
 
 
 class _Store:
-    """The after-throw values at the special strengths of recently solved positions (what a
-    special lands on, R4.1), as ``Sweep`` keeps them, but bounded: least recently used first
-    out. ``RoundSearch.position`` re-solves what was dropped."""
+    """The after-throw values at the special strengths of the solved positions (what a
+    special lands on, R4.1), as ``Sweep`` keeps them; ``RoundSearch`` bounds them with its
+    positions and re-solves what it dropped."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.slices: OrderedDict[tuple[Cards, int], dict[Key, np.ndarray]] = OrderedDict()
+    def __init__(self) -> None:
+        self.slices: dict[tuple[Cards, int], dict[Key, np.ndarray]] = {}
 
     def put(self, cards: Cards, insteker: int, slices: dict[Key, np.ndarray]) -> None:
         self.slices[(cards, insteker)] = slices
-        while len(self.slices) > self.size:
-            self.slices.popitem(last=False)
 
 
 class RoundSearch(Sweep):
@@ -113,7 +111,8 @@ class RoundSearch(Sweep):
         self.batch = batch
         self.cache = cache
         self.specials = specials
-        self.store = _Store(cache)  # type: ignore[assignment]
+        self.store = _Store()  # type: ignore[assignment]
+        self.size = position_bytes(num_players)
         #: solved positions and how many specials deep they were solved (0: asked for)
         self.solved: OrderedDict[tuple[Cards, int], tuple[Position, int]] = OrderedDict()
         self._leaves: dict[tuple[Cards, int], np.ndarray] = {}
@@ -151,9 +150,9 @@ class RoundSearch(Sweep):
         key = (cards, insteker)
         deep = 0 if self.specials is None else deep  # all followed: every depth is exact
         found = self.solved.get(key)
-        if found is not None and found[1] <= deep and key in self.store.slices:
+        if found is not None and found[1] <= deep:
             self.solved.move_to_end(key)
-            self.store.slices.move_to_end(key)
+            LEDGER.touch(self, key)
             return found[0]
         exact = self.specials is None or deep < self.specials
         if exact:
@@ -169,9 +168,18 @@ class RoundSearch(Sweep):
             self.prefetch(self.kampen.losses(cards, turn_order(cards, insteker)))
         solved = self.solve_position(cards, insteker)
         self.solved[key] = (solved, deep)
+        LEDGER.keep(self, key, self.size)
         while len(self.solved) > self.cache:
-            self.solved.popitem(last=False)
+            oldest = next(iter(self.solved))
+            self.drop(oldest)
+            LEDGER.release(self, oldest)
         return solved
+
+    def drop(self, key: Hashable) -> None:
+        """Forget the solved position ``key`` (solved again if asked; ``search_memory``)."""
+        self.solved.pop(key, None)  # type: ignore[call-overload]
+        self.store.slices.pop(key, None)  # type: ignore[call-overload]
+        self.win.pop(key, None)  # type: ignore[call-overload]
 
     def landing(self, left: Cards, insteker: int, key: Key, idx: int, kept: np.ndarray
                 ) -> np.ndarray:
@@ -235,19 +243,6 @@ def check_specials(specials: int | str | None, num_players: int) -> int | None:
         raise ValueError(f"search: specials must be 0, 1, 2, 3 or 'all' (how many specials in "
                          f"a row a round's search follows exactly), got {specials!r}")
     return specials
-
-
-def position_bytes(num_players: int) -> int:
-    """About what one kept position costs at ``num_players`` seats: its round tables
-    (``sweep.layout``) and the after-throw values at the three special strengths."""
-    return 4 * layout(num_players, False)[1] * num_players * 8
-
-
-def affordable_cache(num_players: int) -> int:
-    """The most positions a search keeps within a quarter of the memory a solve may use
-    (``solver.memory_limit``: the machine's, or ``ulimit -v``), at least 16: a smaller cache
-    only solves again what it dropped, so the player never grows beyond memory."""
-    return max(16, memory_limit() // 4 // position_bytes(num_players))
 
 
 def searcher(net: ValueNet, depth: int, cache: int = CACHE, specials: int | None = None,
@@ -325,8 +320,8 @@ class SearchPolicy(SeatCopies):
                              f"are 0–{n - 1}; got seat={seat}")
         self.seat = seat
         self.specials = check_specials(specials, n)
-        kept = min(check_int("cache", cache, 16), affordable_cache(n))
-        self.search = searcher(net, self.depth, kept, self.specials, fixed)
+        self.search = searcher(net, self.depth, check_int("cache", cache, FLOOR), self.specials,
+                               fixed)
         self.player = SweepPolicy(_Positions(self.search), net.num_players,
                                   (MAX_CARDS,) * net.num_players, self.seat, self.name)
         self._copies: dict[int, SearchPolicy] = {}
@@ -346,7 +341,7 @@ class SearchPolicy(SeatCopies):
 
     def copy_for(self, seat: int, num_players: int) -> SearchPolicy:
         """This player told ``seat``, sharing the search and its cache (``SeatCopies``)."""
-        copy = SearchPolicy.over(self.net, self.depth, seat, 16, self.specials)
+        copy = SearchPolicy.over(self.net, self.depth, seat, FLOOR, self.specials)
         copy.searching(self.search)  # one search (and cache) for every seat
         return copy
 

@@ -131,14 +131,27 @@ def test_a_seat_the_nets_table_lacks_is_refused_naming_its_players(tmp_path) -> 
         make_policy(f"search:path={tmp_path / 'value.npz'},seat=3")
 
 
-def test_the_cache_is_cut_to_what_memory_holds(monkeypatch) -> None:
-    from pagadores_agents import search
+def test_searches_side_by_side_keep_their_positions_within_one_budget(monkeypatch) -> None:
+    import gc
 
-    monkeypatch.setattr(search, "memory_limit", lambda: 400 * search.position_bytes(4))
-    player = SearchPolicy.over(bumpy_net(4, seed=1), seat=0)
-    assert player.search.cache == 100  # a quarter of the limit, in positions
-    monkeypatch.setattr(search, "memory_limit", lambda: 0)
-    assert SearchPolicy.over(bumpy_net(4, seed=1), seat=0).search.cache == 16
+    from pagadores_agents import search, search_memory
+
+    net = bumpy_net(3, seed=1)
+    size = search_memory.position_bytes(3)
+    ledger = search_memory.Ledger(lambda: 20 * size)
+    monkeypatch.setattr(search, "LEDGER", ledger)
+    first, second = searcher(net, depth=1), searcher(net, depth=1)
+    before = first.value((3, 2, 3), 0).copy()  # R4.3: its specials reach fewer cards
+    second.value((4, 3, 4), 1)
+    kept = len(first.solved) + len(second.solved)
+    assert 16 <= kept <= 20 and len(first.solved) < 16  # the oldest went, first's
+    assert set(first.store.slices) == set(first.solved) and set(first.win) <= set(first.solved)
+    assert np.array_equal(first.value((3, 2, 3), 0), before)  # solved again, the same
+    assert ledger.bytes == size * len(ledger.order) <= 20 * size
+    del second  # a search that is gone gives its share back
+    gc.collect()
+    assert {ident for ident, _ in ledger.order} == {id(first)}
+    assert ledger.bytes == size * len(first.solved)
 
 
 def test_following_no_special_searches_one_position_close_to_following_all() -> None:
