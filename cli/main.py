@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import shlex
 import sys
 import textwrap
 import warnings
@@ -162,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--seed", type=int, default=0)
         cmd.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
         cmd.add_argument("--out", type=Path, metavar="DIR",
-                         help=f"also write {name}.csv, {name}.json and {name}.png here")
+                         help=f"also write {name}.csv, {name}.json, {name}.png and "
+                              f"{name}.md (the table with the command and what ran it) here")
         add_progress_options(cmd)
         cmd.set_defaults(run=run_evaluate if name == "evaluate" else run_tournament)
 
@@ -202,11 +204,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
         _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
         result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
                                  seed=args.seed, dice=args.dice, progress=progress_of(args))
-        return _report(result, args.out, "evaluate")
+        return _report(result, args, "evaluate")
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
                              seed=args.seed, cards=args.cards, progress=progress_of(args),
                              exact=False if args.no_exact else args.exact or None)
-    return _report(result, args.out, "evaluate")
+    return _report(result, args, "evaluate")
 
 
 def run_tournament(args: argparse.Namespace) -> int:
@@ -222,7 +224,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     else:
         result = tournament(args.agents, num_games=args.games, seed=args.seed,
                             cards=args.cards, progress=progress_of(args))
-    return _report(result, args.out, "tournament")
+    return _report(result, args, "tournament")
 
 
 def _check_game_options(args: argparse.Namespace) -> None:
@@ -257,21 +259,36 @@ def _check_out(out: Path | None) -> None:
         raise ValueError(f"--out {out}: {existing} is not writable")
 
 
-def _report(result: object, out: Path | None, stem: str) -> int:
-    """Print the result's table and write its CSV, JSON and plot into ``out`` (each file
-    atomically, by the result's writers); a failed write is a ``ValueError``."""
-    print(result.table())  # type: ignore[attr-defined]
-    if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            for ext in ("csv", "json", "png"):
-                writer = getattr(result, "plot" if ext == "png" else f"to_{ext}")
-                writer(out / f"{stem}.{ext}")
-        except OSError as err:  # a full disk, a read-only folder: the files already there stay
-            reason = err.line if isinstance(err, WriteError) else f"cannot write into it: {err}"
-            raise ValueError(f"--out {out}: {reason}") from None
-        print(f"wrote {out / stem}.csv, .json and .png")
+def _report(result: object, args: argparse.Namespace, stem: str) -> int:
+    """Print the result's table and write its CSV, JSON, plot and results file into
+    ``args.out`` (``write_outputs``)."""
+    table = result.table()  # type: ignore[attr-defined]
+    print(table)
+    if args.out is not None:
+        writers = {ext: getattr(result, "plot" if ext == "png" else f"to_{ext}")
+                   for ext in ("csv", "json", "png")}
+        write_outputs(args.out, stem, args.invocation, table, writers)
     return 0
+
+
+def write_outputs(out: Path, stem: str, invocation: str, table: str,
+                  writers: dict[str, Callable[[Path], object]]) -> None:
+    """Write ``stem.EXT`` into ``out`` by each of ``writers`` and ``stem.md``, the printed
+    ``table`` with the command that printed it (``reports.results_document``: the form the
+    documentation quotes); each file atomically. A failed write is a ``ValueError``, the
+    files already there stay."""
+    from pagadores_env.core.atomic import write_atomic
+    from pagadores_train.reports import results_document
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for ext, writer in writers.items():
+            writer(out / f"{stem}.{ext}")
+        write_atomic(out / f"{stem}.md", results_document(stem, f"`{invocation}`", table))
+    except OSError as err:  # a full disk, a read-only folder
+        reason = err.line if isinstance(err, WriteError) else f"cannot write into it: {err}"
+        raise ValueError(f"--out {out}: {reason}") from None
+    print(f"wrote {', '.join(f'{out / stem}.{ext}' for ext in [*writers, 'md'])}")
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
@@ -331,6 +348,7 @@ def _dispatch(argv: list[str]) -> tuple[str, Callable[[], int | None]]:
         module = importlib.import_module(DELEGATED[argv[0]][0])
         return argv[0], partial(module.main, argv[1:])
     args = build_parser().parse_args(argv)
+    args.invocation = shlex.join(["pagadores", *argv])
     return args.command, partial(args.run, args)
 
 

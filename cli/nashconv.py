@@ -10,9 +10,15 @@ is learned instead and its gain measured in paired games: a lower bound with its
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import shlex
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
+from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.solver import NashConv, nash_conv
@@ -24,7 +30,7 @@ from pagadores_train.approximate import (
 )
 from pagadores_train.settings import count_argument
 
-from .main import add_progress_options, agents_help, fail, progress_of
+from .main import _check_out, add_progress_options, agents_help, fail, progress_of, write_outputs
 
 
 def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
@@ -88,29 +94,44 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help=f"paired games per seat (default {GAMES:,})")
     approximate.add_argument("--seed", type=count_argument, default=0,
                              help="seeds the learners and the games (default 0)")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="also write nashconv.json and nashconv.md (the table with the "
+                             "command and what ran it) here")
     add_progress_options(parser)
     args = parser.parse_args(argv)
+    invocation = shlex.join(["pagadores", "nashconv",
+                             *(sys.argv[1:] if argv is None else argv)])
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     try:
+        _check_out(args.out)
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
         if args.approximate:
-            found = approximate_nash_conv(profile, n, cards, args.budget, args.games,
-                                          args.seed, progress=progress_of(args))
-            print(f"{n} players, {cards} cards each, {' '.join(args.agents)} (approximate: "
-                  f"learned best responses, paired games; seat 0 insteeks first):")
-            print(approximate_table(found, args.agents))
-            print(f"computed in {time.perf_counter() - began:.1f} s")
-            return 0
-        with progress_of(args).solver_phase("NashConv") as progress:
-            result = nash_conv(profile, n, cards, progress=progress)
+            found: NashConv | ApproximateNashConv = approximate_nash_conv(
+                profile, n, cards, args.budget, args.games, args.seed,
+                progress=progress_of(args))
+            kind = "approximate: learned best responses, paired games"
+            table = approximate_table(found, args.agents)
+        else:
+            with progress_of(args).solver_phase("NashConv") as progress:
+                found = nash_conv(profile, n, cards, progress=progress)
+            kind = "exact"
+            table = nash_conv_table(found, args.agents)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        text = (f"{n} players, {cards} cards each, {' '.join(args.agents)} ({kind}; seat 0 "
+                f"insteeks first):\n{table}\ncomputed in {seconds:.1f} s ({cpu:.1f} s of "
+                f"CPU)")
+        print(text)
+        if args.out is not None:
+            record = {"players": n, "cards": cards, "agents": args.agents, "kind": kind,
+                      "seconds": seconds, "cpu_seconds": cpu, "total": found.total,
+                      "half_width": getattr(found, "half_width", 0.0),  # exact: none
+                      **dataclasses.asdict(found)}
+            write_outputs(args.out, "nashconv", invocation, text, {"json": lambda path: (
+                write_atomic(path, json.dumps(record, indent=2) + "\n"))})
     except ValueError as err:
         fail(parser, err)
-    print(f"{n} players, {cards} cards each, {' '.join(args.agents)} (exact; seat 0 insteeks "
-          "first):")
-    print(nash_conv_table(result, args.agents))
-    print(f"computed in {time.perf_counter() - began:.1f} s")
     return 0
 
 

@@ -7,7 +7,8 @@ exact columns where the solver measured them); every file is written whole and a
 ``RunResult.table`` is the final table a run prints, and ``write_results`` writes it to the
 run's ``results.md`` with what printed it (``provenance``: the commit, platform and library
 versions), the file ``make results`` publishes under ``docs/results/`` for the documentation
-to quote (``docs/hooks.py``; ``RESULTS_TABLE`` is the form of its table).
+to quote (``docs/hooks.py``; ``RESULTS_TABLE`` is the form of its table). The commands'
+``--out`` write the same form (``results_document``: ``evaluate.md``, ``nashconv.md``).
 """
 
 from __future__ import annotations
@@ -264,10 +265,17 @@ def write_results(result: RunResult, headline: str) -> Path:
     """Write the run's final table, as printed, to ``results.md`` in its folder, with what
     it was printed with (``provenance``): the file ``make results`` publishes under
     ``docs/results/`` for the documentation to quote."""
-    lines = [f"# {result.run_dir.name}: final evaluation", "", f"{headline}", "",
+    return write_atomic(result.run_dir / RESULTS, results_document(
+        f"{result.run_dir.name}: final evaluation", headline, result.table()))
+
+
+def results_document(title: str, headline: str, table: str) -> str:
+    """A results file: ``title``, ``headline`` (what was run), ``provenance``, and ``table``
+    as printed, in the text block the documentation quotes (``RESULTS_TABLE``)."""
+    lines = [f"# {title}", "", headline, "",
              *[f"- {key}: {value}" for key, value in provenance().items()], "",
-             "```text", result.table(), "```", ""]
-    return write_atomic(result.run_dir / RESULTS, "\n".join(lines))
+             "```text", table, "```", ""]
+    return "\n".join(lines)
 
 
 def provenance() -> dict[str, str]:

@@ -768,3 +768,18 @@ def test_the_command_runs_numpys_blas_on_one_thread_unless_told(given, expected)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == expected
+
+
+def test_out_writes_the_printed_table_with_its_command_for_the_docs_to_quote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_train.reports import RESULTS_TABLE
+
+    argv = ["evaluate", "sensible", "random", "--games", "10", "--no-exact", "--out",
+            str(tmp_path)]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    document = (tmp_path / "evaluate.md").read_text()
+    assert f"`pagadores {' '.join(argv)}`" in document
+    found = RESULTS_TABLE.search(document)
+    assert found is not None and found["table"].strip() in out
+    assert "- commit: " in document

@@ -1,5 +1,5 @@
-"""``pagadores nashconv --approximate`` (``pagadores_train.approximate`` does the work and is
-tested in ``tests/train/test_approximate.py``)."""
+"""``pagadores nashconv``: ``--approximate`` (``pagadores_train.approximate`` does the work and
+is tested in ``tests/train/test_approximate.py``) and ``--out``."""
 
 from __future__ import annotations
 
@@ -23,3 +23,33 @@ def test_a_bad_budget_is_refused_in_one_line(capsys) -> None:
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "budget must be" in err and "\n" not in err
+
+
+def test_out_writes_the_result_and_the_table_with_its_command(tmp_path, capsys) -> None:
+    import json
+
+    from pagadores_env.pagadores.solver import nash_conv
+
+    argv = ["sensible", "--players", "3", "--cards", "2", "--out", str(tmp_path / "nc"),
+            "--no-progress"]
+    assert nashconv_main(argv) == 0
+    out = capsys.readouterr().out
+    record = json.loads((tmp_path / "nc" / "nashconv.json").read_text())
+    exact = nash_conv("sensible", 3, 2)
+    assert record["total"] == exact.total and record["gains"] == list(exact.gains)
+    assert record["kind"] == "exact" and record["players"] == 3
+    document = (tmp_path / "nc" / "nashconv.md").read_text()
+    assert f"`pagadores nashconv {' '.join(argv)}`" in document
+    assert f"{exact.total:.10f}" in document and f"{exact.total:.10f}" in out
+
+
+def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path, capsys) -> None:
+    blocker = tmp_path / "results"
+    blocker.write_text("user data")
+    with pytest.raises(SystemExit) as stop:
+        nashconv_main(["sensible", "--players", "3", "--cards", "2", "--approximate",
+                       "--out", str(blocker)])
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert "is a file, not a folder" in captured.err and captured.out == ""
+    assert blocker.read_text() == "user data"
