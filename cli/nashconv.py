@@ -33,6 +33,10 @@ from pagadores_train.settings import count_argument
 from .main import _check_out, add_progress_options, agents_help, fail, progress_of, write_outputs
 
 
+#: The options of ``--approximate`` and their defaults.
+APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0, "workers": 1}
+
+
 def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
     """Per seat: its agent, its value under the profile, its best response's and the gain;
     then the total (10 decimals)."""
@@ -94,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help=f"paired games per seat (default {GAMES:,})")
     approximate.add_argument("--seed", type=count_argument, default=0,
                              help="seeds the learners and the games (default 0)")
+    approximate.add_argument("--workers", type=count_argument, default=1,
+                             help="processes computing seats side by side, each reporting in "
+                                  "status lines; the same result as one (default 1)")
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="also write nashconv.json and nashconv.md (the table with the "
                              "command and what ran it) here")
@@ -105,12 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     began, cpu = time.perf_counter(), time.process_time()
     try:
         _check_out(args.out)
+        given = [f"--{name}" for name, default in APPROXIMATE_ONLY.items()
+                 if getattr(args, name) != default]
+        if given and not args.approximate:
+            raise ValueError(f"{', '.join(given)}: for --approximate only (the exact "
+                             f"NashConv learns nothing and plays no games)")
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
         if args.approximate:
             found: NashConv | ApproximateNashConv = approximate_nash_conv(
                 profile, n, cards, args.budget, args.games, args.seed,
-                progress=progress_of(args))
+                progress=progress_of(args), workers=args.workers)
             kind = "approximate: learned best responses, paired games"
             table = approximate_table(found, args.agents)
         else:

@@ -37,6 +37,7 @@ response's search asks them about every decision of a round at once.
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -62,7 +63,8 @@ from pagadores_env.pagadores.solver.scores import score_states
 from pagadores_env.pagadores.solver.table_play import stop_values
 from pagadores_env.pagadores.solver.two_player import throws_again
 
-from .progress import SILENT, Reporter
+from .pool import in_pool
+from .progress import LINES, SILENT, Reporter
 from .search_learn import BOTH, LearnSettings, ValueLearner
 
 #: Two-sided 95% normal quantile.
@@ -232,31 +234,52 @@ def mean_interval(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), Z95 * float(spread) / math.sqrt(len(values))
 
 
+def seat_gain(profile: Profile, num_players: int, start: tuple[int, ...], seat: int,
+              budget: int, games: int, seed: int, settings: LearnSettings,
+              progress: Reporter = SILENT) -> SeatGain:
+    """One seat's learned best response to ``profile`` and its gain in ``games`` paired
+    games (``approximate_nash_conv``); the profile's players are made here, for this seat
+    alone, so a seat's result is the same whichever process or order computes it."""
+    players = seated(profile_players(profile, num_players, start), num_players)
+    learner = learn_response(players, seat, start, budget, settings, seed + seat, progress)
+    gain, half, won, base = paired_gain(learner.player(), players, seat, start, games, seed,
+                                        progress)
+    return SeatGain(seat, gain, half, won, base, learner.decisions, games)
+
+
 def approximate_nash_conv(profile: Profile, num_players: int = 3,
                           cards: int | Sequence[int] = MAX_CARDS, budget: int = BUDGET,
                           games: int = GAMES, seed: int = 0,
                           settings: LearnSettings | None = None,
-                          progress: Reporter = SILENT) -> ApproximateNashConv:
+                          progress: Reporter = SILENT, workers: int = 1
+                          ) -> ApproximateNashConv:
     """Every seat's learned best response to ``profile`` (one agent for all seats or one per
     seat, as ``nash_conv`` takes it) and its gain in ``games`` paired games (module
     docstring): a lower bound of NashConv, at any table. ``budget`` learner decisions per
-    seat; ``settings`` the learner's (``SETTINGS`` by default). Seeded: the same
-    arguments give the same result. ``ValueError`` in one line for a bad argument or an agent
-    that cannot play the table or cannot be searched against."""
+    seat; ``settings`` the learner's (``SETTINGS`` by default). The seats are independent:
+    ``workers`` processes compute them side by side (``pool.in_pool``; each reports in
+    status lines), with the same result as one. Seeded: the same arguments give the same
+    result. ``ValueError`` in one line for a bad argument, an agent that cannot play the
+    table or cannot be searched against, or, with more than one worker, a profile of
+    objects that cannot be sent to another process (give agent specs)."""
     n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     start = table_cards(n, cards)
     check_int("budget", budget, 1)
     check_int("games", games, 2)
     check_int("seed", seed, 0)
-    players = seated(profile_players(profile, n, start), n)
+    check_int("workers", workers, 1, 256)
+    seated(profile_players(profile, n, start), n)  # a bad profile is refused before any work
     settings = settings or SETTINGS
-    gains = []
-    for seat in range(n):
-        if not start[seat]:
-            continue
-        learner = learn_response(players, seat, start, budget, settings, seed + seat,
-                                 progress)
-        gain, half, won, base = paired_gain(learner.player(), players, seat, start, games,
-                                            seed, progress)
-        gains.append(SeatGain(seat, gain, half, won, base, learner.decisions, games))
-    return ApproximateNashConv(tuple(gains))
+    jobs = [(profile, n, start, seat, budget, games, seed, settings)
+            for seat in range(n) if start[seat]]
+    if workers == 1:
+        return ApproximateNashConv(tuple(seat_gain(*job, progress) for job in jobs))
+    try:
+        pickle.dumps(profile)
+    except Exception as err:  # what pickling a policy object raises varies
+        raise ValueError(f"workers={workers}: the profile must be agent specs (such as "
+                         f"'lookahead' or 'search:path=runs/search_6p') to be sent to other "
+                         f"processes; {err}") from None
+    lines = LINES if progress.enabled else SILENT
+    found = in_pool(seat_gain, [(*job, lines) for job in jobs], workers)
+    return ApproximateNashConv(tuple(sorted(found, key=lambda gain: gain.seat)))

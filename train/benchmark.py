@@ -54,12 +54,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,13 +65,11 @@ from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
+from .pool import in_pool
 from .progress import Reporter, reporter
 from .ray_cluster import join_or_start
 from .search_config import SearchConfig, search_config_from_dict
 from .settings import ConfigError, integer, mapping, read_yaml
-
-#: How often a pool worker checks that the command that started it still runs (seconds).
-PARENT_POLL_S = 1.0
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
@@ -446,34 +440,10 @@ def record_id(record: dict[str, Any]) -> str:
 
 def _run_local(specs: list[TrialSpec], out: str, workers: int,
                address: str | None) -> Iterator[dict[str, Any]]:
-    """Trials in a spawned process pool, yielded as they finish."""
-    if not specs:
-        return
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=end_with_parent, initargs=(os.getpid(),))
-    try:
-        running = {pool.submit(run_trial, s, out) for s in specs}
-        while running:
-            ready, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in ready:
-                yield future.result()
-    finally:  # Ctrl-C or a failed trial: drop the queue, the finished records are written
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def end_with_parent(parent: int) -> None:
-    """Pool initializer: end this worker once the process that started it is gone. A command
-    killed outright (``kill``, out of memory) cannot shut its pool down, and its workers
-    would train on for nobody, into run folders a rerun of the command then writes too. What a
-    killed trial wrote stays readable (files are written atomically) and the rerun trains it
+    """Trials in a spawned process pool (``pool.in_pool``), yielded as they finish; a killed
+    trial's run folder stays readable (files are written atomically) and a rerun trains it
     again."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+    return in_pool(run_trial, [(s, out) for s in specs], workers)
 
 
 def _run_ray(specs: list[TrialSpec], out: str, workers: int,

@@ -25,6 +25,7 @@ from pagadores_env.core.atomic import write_atomic
 
 from .benchmark import TRIALS
 from .evaluate import figure, save_figure
+from .reports import provenance
 
 SUMMARY = "summary.md"
 PLOTS = {"aggregates": "aggregates.png", "profile": "performance_profile.png",
@@ -127,6 +128,7 @@ def summary_markdown(agg: Aggregate, records: list[dict[str, Any]]) -> str:
              "Scores are normalised per task (0 = the uniform-random policy; what 1 means is "
              "in each task file). IQM and mean over all runs and tasks, with stratified-"
              f"bootstrap 95 % CIs ({REPS} resamples, rliable).", "",
+             *[f"- {key}: {value}" for key, value in provenance().items()], "",
              "| algorithm | runs × tasks | IQM [95 % CI] | mean [95 % CI] |",
              "|---|---|---|---|"]
     for algo, (iqm, mean) in agg.point.items():

@@ -53,3 +53,11 @@ def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path, capsys) -> N
     captured = capsys.readouterr()
     assert "is a file, not a folder" in captured.err and captured.out == ""
     assert blocker.read_text() == "user data"
+
+
+def test_options_of_the_approximate_one_are_refused_without_it(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        nashconv_main(["sensible", "--players", "2", "--cards", "2", "--workers", "2"])
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert "--workers: for --approximate only" in captured.err and captured.out == ""

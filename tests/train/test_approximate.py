@@ -108,6 +108,26 @@ def test_the_result_adds_up_is_seeded_and_counts_its_budget() -> None:
         assert s.half_width >= 0 and 0 <= s.response_win <= 1 and 0 <= s.profile_win <= 1
 
 
+@pytest.mark.slow
+def test_seats_computed_side_by_side_give_the_same_result() -> None:
+    alone = approximate_nash_conv("sensible", 2, 2, budget=60, games=30, seed=3,
+                                  settings=SMALL)
+    assert approximate_nash_conv("sensible", 2, 2, budget=60, games=30, seed=3,
+                                 settings=SMALL, workers=2) == alone
+
+
+def test_side_by_side_seats_need_agent_specs() -> None:
+    class Local(BasePolicy):  # a class of a function's own cannot go to another process
+        name = "local"
+
+        def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+            return 0
+
+    with pytest.raises(ValueError, match=r"workers=2: the profile must be agent specs") as err:
+        approximate_nash_conv(Local(), 2, 2, budget=10, games=2, settings=SMALL, workers=2)
+    assert "\n" not in str(err.value)
+
+
 class ReadsEveryScore(BasePolicy):
     name = "reads-all"
     score_view = "all"
@@ -120,6 +140,7 @@ class ReadsEveryScore(BasePolicy):
     ({"budget": 0}, r"budget must be"),
     ({"games": 1}, r"games must be"),
     ({"num_players": 7}, r"num_players must be"),
+    ({"workers": 0}, r"workers must be"),
     ({"profile": ReadsEveryScore()}, r"must read only the score to beat"),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs, message) -> None:
