@@ -20,6 +20,10 @@ solver     positions, seconds and peak memory of the equilibrium solve at 3 and 
 wrapped), ``vector_decisions_per_s`` (batch 4096, 4 players) and ``sb3_env_share`` (the
 fraction of MaskablePPO's ``learn()`` time the batch VecEnv takes).
 
+``--out FILE`` also writes the tables, with the command that printed them and what ran it, as a
+results file the documentation quotes (``reports.results_document``; ``docs/results/
+solver_scaling.md`` is the solver section's).
+
 ``--baseline FILE`` compares with an earlier run: FILE holds what ``--json`` printed then (on
 another commit, say), and a last table puts each number of both runs side by side.
 """
@@ -28,15 +32,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pagadores_env.core.atomic import write_atomic
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .bench_aec import aec_section
 from .bench_solver import solver_section
 from .bench_vector import evaluate_section, sb3_section, vector_section
+from .main import check_out
 
 #: name → section function; sections run in this order.
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
@@ -120,6 +128,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--baseline", metavar="FILE",
                         help="an earlier run's --json output: print both runs' numbers side "
                              "by side (in the tables; --json prints this run's alone)")
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="also write the tables to FILE (Markdown: the tables with the "
+                             "command and what ran it, the form the docs quote)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4],
                         help="player counts of the solver section (default: 3 4)")
     parser.add_argument("--max-cards", type=int, default=MAX_CARDS,
@@ -133,6 +144,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                      f"{' '.join(map(str, options.players))}")
     if not 1 <= options.max_cards <= MAX_CARDS:
         parser.error(f"--max-cards must be 1–{MAX_CARDS}, got {options.max_cards}")
+    if options.out is not None:
+        try:  # checked before any section runs, so a long report is not lost at the end
+            check_out(options.out.parent)
+        except ValueError as err:
+            parser.error(str(err).replace("--out ", "--out's folder ", 1))
     if options.baseline is not None:
         try:  # read before any section runs, so a bad file costs no measuring time
             options.baseline_summary = _read_baseline(options.baseline)
@@ -154,7 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     if options.baseline is not None:
         results["baseline"] = baseline_section(options.baseline_summary, summary,
                                                options.baseline)
-    print("\n\n".join(format_table(section) for section in results.values()))
+    tables = "\n\n".join(format_table(section) for section in results.values())
+    print(tables)
+    if options.out is not None:
+        from pagadores_train.reports import results_document  # imports torch: only here
+
+        invocation = shlex.join(["pagadores", "bench", *(sys.argv[1:] if argv is None
+                                                          else argv)])
+        try:
+            write_atomic(options.out, results_document("bench", f"`{invocation}`", tables))
+        except OSError as err:
+            raise ValueError(f"--out {options.out}: {err}") from None
+        print(f"wrote {options.out}")
     return 0
 
 

@@ -2,14 +2,17 @@
 
 For each player count (``--players``, default 3 and 4) and card count 1 to ``--max-cards``
 (default 10): the positions the equilibrium solve visits, its seconds and its peak memory
-(``solver.solve(cache=False)``, so nothing is read from or written to the cache). Each row
-solves in a fresh Python process: its peak resident set (``ru_maxrss``) is that one solve's
-plus the interpreter's and numpy's, never an earlier row's. The estimate beside it is
-``cost.solve_cost``, the figure ``check_size`` holds against the limit. A player count stops
-at the first card count ``check_size`` refuses, with the refusal's line: the row above it is
-the largest card count that fits this machine.
+(``solver.solve(cache=False)``, so nothing is read from or written to the cache), and the
+same for the exact NashConv of a scripted profile (``nash_conv("sensible", ...)``: every seat's
+best response in one pass). Each computation runs in a fresh Python process: its peak resident
+set (``ru_maxrss``) is that one computation's plus the interpreter's and numpy's, never an
+earlier row's. The estimate beside it is ``cost.solve_cost``, the figure ``check_size`` holds
+against the limit for the solve. A player count stops at the first card count ``check_size``
+refuses the solve, with the refusal's line: the row above it is the largest card count that
+fits this machine; a NashConv refused where the solve fits says so in its cells and in a note.
 
-Run a row alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS`` (one JSON line).
+Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]`` (one
+JSON line).
 """
 
 from __future__ import annotations
@@ -19,12 +22,16 @@ import json
 import resource
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from pagadores_env.pagadores.solver import check_size, solve
+from pagadores_env.pagadores.solver import check_size, nash_conv, solve
 
-COLUMNS = ["players", "cards", "positions", "seconds", "peak RSS MB", "estimate MB"]
+COLUMNS = ["players", "cards", "positions", "solve s", "solve peak MB", "estimate MB",
+           "NashConv s", "NashConv peak MB"]
+#: The profile whose NashConv the report measures: scripted, so the pass asks no network.
+PROFILE = "sensible"
 
 
 def peak_rss() -> int:
@@ -33,15 +40,18 @@ def peak_rss() -> int:
     return peak if sys.platform == "darwin" else peak * 1024
 
 
-def measure(num_players: int, cards: int) -> dict[str, Any]:
-    """Solve one table in a fresh process: its ``positions``, ``seconds``, ``peak_bytes``
-    and ``baseline_bytes`` (the peak before solving). ``RuntimeError`` with the child's
-    last line of stderr if it fails (for instance killed for want of memory)."""
-    done = subprocess.run([sys.executable, "-m", __name__, str(num_players), str(cards)],
+def measure(num_players: int, cards: int, nashconv: bool = False) -> dict[str, Any]:
+    """Solve one table (or its NashConv of ``PROFILE``) in a fresh process: its
+    ``positions``, ``seconds``, ``peak_bytes`` and ``baseline_bytes`` (the peak before).
+    ``RuntimeError`` with the child's last line of stderr if it fails (refused, or killed
+    for want of memory)."""
+    done = subprocess.run([sys.executable, "-m", __name__, str(num_players), str(cards),
+                           *(["--nashconv"] if nashconv else [])],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        raise RuntimeError(f"the solve of {num_players} players with {cards} cards failed: "
+        what = f"NashConv of {PROFILE}" if nashconv else "solve"
+        raise RuntimeError(f"the {what} of {num_players} players with {cards} cards failed: "
                            f"{last}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -66,21 +76,34 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
                 notes.append(f"{n} players, {cards} cards: {failed}")
                 break
             baseline = max(baseline, row["baseline_bytes"])
-            rows.append({"players": n, "cards": cards, "positions": f"{row['positions']:,}",
-                         "seconds": f"{row['seconds']:.2f}",
-                         "peak RSS MB": f"{row['peak_bytes'] / 1e6:,.0f}",
-                         "estimate MB": f"{estimate / 1e6:,.0f}"})
+            cells = {"players": n, "cards": cards, "positions": f"{row['positions']:,}",
+                     "solve s": f"{row['seconds']:.2f}",
+                     "solve peak MB": f"{row['peak_bytes'] / 1e6:,.0f}",
+                     "estimate MB": f"{estimate / 1e6:,.0f}",
+                     "NashConv s": "refused", "NashConv peak MB": "refused"}
             key = f"solver_{n}p_{cards}c"
             summary[f"{key}_seconds"] = round(row["seconds"], 2)
             summary[f"{key}_peak_mb"] = round(row["peak_bytes"] / 1e6)
             summary[f"solver_{n}p_largest_cards_solved"] = cards
-    notes.append(f"peak RSS: the whole fresh process solving that table (about "
+            try:
+                pass_ = measure(n, cards, nashconv=True)
+            except RuntimeError as failed:  # noted at the first card count only
+                if f"nashconv_{n}p_refused_cards" not in summary:
+                    notes.append(f"{n} players, {cards} cards: {failed}")
+                    summary[f"nashconv_{n}p_refused_cards"] = cards
+            else:
+                cells["NashConv s"] = f"{pass_['seconds']:.2f}"
+                cells["NashConv peak MB"] = f"{pass_['peak_bytes'] / 1e6:,.0f}"
+                summary[f"nashconv_{n}p_{cards}c_seconds"] = round(pass_["seconds"], 2)
+                summary[f"nashconv_{n}p_{cards}c_peak_mb"] = round(pass_["peak_bytes"] / 1e6)
+            rows.append(cells)
+    notes.append(f"peak MB: the peak resident set of the whole fresh process (about "
                  f"{baseline / 1e6:,.0f} MB of it is Python, numpy and the package before "
-                 "the solve); estimate: the arrays cost.solve_cost counts, which check_size "
-                 "holds against the limit")
-    return {"title": "Equilibrium solve (solve(n, cards, cache=False)), one fresh process "
-                     "per table", "columns": COLUMNS, "rows": rows, "summary": summary,
-            "notes": notes}
+                 "the work); estimate: the arrays of the solve cost.solve_cost counts, which "
+                 "check_size holds against the limit")
+    return {"title": f"Equilibrium solve (solve(n, cards, cache=False)) and exact NashConv "
+                     f"of {PROFILE} (nash_conv), each in a fresh process",
+            "columns": COLUMNS, "rows": rows, "summary": summary, "notes": notes}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,10 +113,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="One row of the solver's scaling report.")
     parser.add_argument("players", type=int)
     parser.add_argument("cards", type=int)
+    parser.add_argument("--nashconv", action="store_true",
+                        help=f"the exact NashConv of {PROFILE} instead of the solve")
     args = parser.parse_args(argv)
     baseline = peak_rss()
-    solution = solve(args.players, args.cards, cache=False)
-    print(json.dumps({"positions": len(solution.positions), "seconds": solution.seconds,
+    began = time.perf_counter()
+    positions = None  # the solve's count stands for both
+    if args.nashconv:
+        nash_conv(PROFILE, args.players, args.cards)
+    else:
+        positions = len(solve(args.players, args.cards, cache=False).positions)
+    print(json.dumps({"positions": positions, "seconds": time.perf_counter() - began,
                       "peak_bytes": peak_rss(), "baseline_bytes": baseline}))
     return 0
 

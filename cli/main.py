@@ -196,7 +196,7 @@ def run_play(args: argparse.Namespace) -> int:
 def run_evaluate(args: argparse.Namespace) -> int:
     from pagadores_train.evaluate import evaluate_agents
 
-    _check_out(args.out)
+    check_out(args.out)
     _check_game_options(args)
     if args.game == "perudo":
         from pagadores_train.perudo import evaluate_perudo
@@ -214,7 +214,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_tournament(args: argparse.Namespace) -> int:
     from pagadores_train.tournament import tournament
 
-    _check_out(args.out)
+    check_out(args.out)
     _check_game_options(args)
     if args.game == "perudo":
         from pagadores_train.perudo import tournament_perudo
@@ -245,7 +245,7 @@ def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead:
         raise ValueError(f"{option} is for --game {owner}, not --game {args.game} ({instead})")
 
 
-def _check_out(out: Path | None) -> None:
+def check_out(out: Path | None) -> None:
     """``ValueError`` if ``--out`` can neither be nor become a folder we can write into,
     checked before any game is played (so a long run is not lost at the end)."""
     if out is None:

@@ -30,8 +30,7 @@ from pagadores_train.approximate import (
 )
 from pagadores_train.settings import count_argument
 
-from .main import _check_out, add_progress_options, agents_help, fail, progress_of, write_outputs
-
+from .main import add_progress_options, agents_help, check_out, fail, progress_of, write_outputs
 
 #: The options of ``--approximate`` and their defaults.
 APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0, "workers": 1}
@@ -111,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
     began, cpu = time.perf_counter(), time.process_time()
     try:
-        _check_out(args.out)
+        check_out(args.out)
         given = [f"--{name}" for name, default in APPROXIMATE_ONLY.items()
                  if getattr(args, name) != default]
         if given and not args.approximate:

@@ -672,13 +672,15 @@ def test_bench_solver_section_measures_each_table_in_its_own_process(
                             "--max-cards", "2"], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[1].split() == ["players", "cards", "positions", "seconds", "peak", "RSS",
-                                "MB", "estimate", "MB"]
+    assert lines[1].split() == ["players", "cards", "positions", "solve", "s", "solve", "peak",
+                                "MB", "estimate", "MB", "NashConv", "s", "NashConv", "peak",
+                                "MB"]
     rows = [line.split() for line in lines[2:4]]
     assert [row[:3] for row in rows] == [
         ["3", str(c), f"{solve_cost((c,) * 3).positions:,}"] for c in (1, 2)]
-    peaks = [float(row[4].replace(",", "")) for row in rows]
-    assert 10 < peaks[0] <= peaks[1] < 2000  # megabytes of a fresh solving process
+    for column in (4, 7):  # the solve's and the NashConv's peaks
+        peaks = [float(row[column].replace(",", "")) for row in rows]
+        assert 10 < peaks[0] <= peaks[1] < 2000  # megabytes of a fresh process
 
 
 def test_bench_solver_stops_a_player_count_at_the_first_refusal(
@@ -783,3 +785,29 @@ def test_out_writes_the_printed_table_with_its_command_for_the_docs_to_quote(
     found = RESULTS_TABLE.search(document)
     assert found is not None and found["table"].strip() in out
     assert "- commit: " in document
+
+
+def test_bench_out_writes_the_tables_with_the_command_for_the_docs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pagadores_train.reports import RESULTS_TABLE
+
+    argv = ["bench", "--section", "solver", "--players", "3", "--max-cards", "1", "--out",
+            str(tmp_path / "scaling.md")]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    document = (tmp_path / "scaling.md").read_text()
+    assert f"`pagadores {' '.join(argv)}`" in document
+    found = RESULTS_TABLE.search(document)
+    assert found is not None and found["table"].strip() in out
+
+
+def test_bench_out_in_a_folder_that_cannot_be_is_refused_before_measuring(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("user data")
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--section", "solver", "--out", str(blocker / "scaling.md")])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert "is a file, not a folder" in captured.err and captured.out == ""
+    assert blocker.read_text() == "user data"
