@@ -317,7 +317,7 @@ def evaluate_agents(agents: Sequence[AgentLike], num_players: int = 2, num_games
     report = reporter(progress)
     with report.phase(label, games, "game") as phase:
         played = play_lineup(policies, row_of_entry, games, child_rng(seed, 3), cards, CHUNK,
-                             phase.step)
+                             phase.step, lambda done: phase.note(f"{done:,} decisions played"))
     totals = played.totals(len(policies))
     labels = agent_labels(agents, policies)
     rows = tuple(_stats(totals, r, labels[r], row_of_entry.count(r))

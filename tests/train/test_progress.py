@@ -64,3 +64,19 @@ def test_status_lines_say_a_long_steps_note_after_a_quiet_minute(monkeypatch) ->
     lines = _lines(stream)
     assert lines[1] == "training: 0/100 decisions (backing up 400/500) [60 s]"
     assert len(lines) == 3 and lines[2].startswith("training: done")
+
+
+def test_games_in_lock_step_say_the_decisions_played_while_they_go_on(monkeypatch) -> None:
+    # the games of a chunk end late: a quiet minute is filled with the decisions played
+    import pagadores_train.progress as progress
+    from pagadores_train.evaluate import evaluate_agents
+
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.0)
+    stream = io.StringIO()
+    evaluate_agents(["sensible", "random"], num_players=3, num_games=30, cards=2,
+                    exact=False, progress=Reporter(bars=False, stream=stream))
+    noted = [line for line in _lines(stream) if "decisions played)" in line]
+    assert noted and all(line.startswith("evaluate: ") for line in noted)
+    counts = [int(re.search(r"\(([\d,]+) decisions", line)[1].replace(",", ""))
+              for line in noted]
+    assert counts == sorted(counts) and counts[-1] > 30

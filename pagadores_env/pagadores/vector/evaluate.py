@@ -90,12 +90,15 @@ class EvalGame(VectorGame):
 
 
 def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
-             on_finished: Callable[[int], Any] | None = None) -> None:
+             on_finished: Callable[[int], Any] | None = None,
+             on_decisions: Callable[[int], Any] | None = None) -> None:
     """Let the seated players decide until every game of ``game`` (no auto-reset) is over.
 
     ``player_of[i, s]`` indexes ``players`` for seat ``s`` of game ``i``. The kernel decides
     for the players that have a decision table (``vector.tables``); each step asks every other
-    player once, for all its pending decisions. ``on_finished(k)`` hears of ``k`` games ending.
+    player once, for all its pending decisions. ``on_finished(k)`` hears of ``k`` games ending;
+    ``on_decisions(total)`` of the decisions asked so far, after every step (games played in
+    lock-step end late: this says the work goes on before they do).
     """
     if game.auto_reset:
         raise ValueError("play_out needs a VectorGame with auto_reset=False (games must end)")
@@ -105,7 +108,7 @@ def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
                             np.full(game.batch, -1, np.int64))
         game.advance()
     masks = np.ones((game.batch, 2), bool)  # R3.6: both actions legal at every decision
-    reported = 0
+    reported = decided = 0
     while True:
         rows = np.flatnonzero(game.decision)
         over = game.batch - rows.size  # without auto-reset, every game waits or is over
@@ -122,6 +125,9 @@ def play_out(game: VectorGame, players: Sequence[Policy], player_of: np.ndarray,
             if mine.any():
                 actions[mine] = batch_actions(player, obs[mine], masks[:rows.size][mine])
         game.step(actions, rows)
+        decided += rows.size
+        if on_decisions is not None:
+            on_decisions(decided)
 
 
 def seated(player: Policy, seat: int, num_players: int) -> Policy:
@@ -155,11 +161,13 @@ def seat_players(players: Sequence[Policy], num_players: int) -> tuple[list[Poli
 def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int,
                 rng: np.random.Generator, cards: int | Sequence[int] = 10,
                 chunk: int = 65_536,
-                on_finished: Callable[[int], Any] | None = None) -> Played:
+                on_finished: Callable[[int], Any] | None = None,
+                on_decisions: Callable[[int], Any] | None = None) -> Played:
     """Play ``num_games`` games, ``chunk`` at a time, with lineup entry ``k`` (player
     ``players[lineup[k]]``, or its copy for the seat: ``seat_players``) in seat
     ``(k + g) % len(lineup)`` of game ``g``; dice from ``rng`` (the draws depend on ``chunk``,
-    so keep it fixed for reproducible runs)."""
+    so keep it fixed for reproducible runs); ``on_finished`` and ``on_decisions`` as
+    ``play_out`` takes them, per chunk."""
     n = len(lineup)
     if not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
@@ -174,7 +182,7 @@ def play_lineup(players: Sequence[Policy], lineup: Sequence[int], num_games: int
         entry_of = (np.arange(n)[None, :] - game_ids[:, None]) % n  # entry in seat s of game i
         player_of = lineup_arr[entry_of]
         game = EvalGame(size, n, cards, rng)
-        play_out(game, roster, index[player_of, np.arange(n)], on_finished)
+        play_out(game, roster, index[player_of, np.arange(n)], on_finished, on_decisions)
         parts.append(Played(player_of, game.winner.copy(), game.placements(), game.round.copy(),
                             game.rounds_in(), game.start_cards - game.cards))
     return Played(*(np.concatenate(p) for p in zip(*parts, strict=True)))
