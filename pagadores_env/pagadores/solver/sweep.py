@@ -42,6 +42,8 @@ from ..rules import (
     throws_allowed,
     turn_order,
 )
+from ..vector.kernel import TABLE_SHAPE
+from ..vector.tables import decision_table
 from .model import NS, PENALTY, PICARO, PROB, SPECIALS
 from .multi_kampen import Cards, Kampen
 from .multi_rows import (
@@ -244,6 +246,10 @@ class Sweep:
         self.start = start
         self.policies, self.plays = fixed_policies(variants, players, self.n)
         self.maximises = self.plays < 0  # [V, n]
+        #: per fixed policy, its decision table (``vector.tables``) shaped ``TABLE_SHAPE``,
+        #: or None: a policy that declares one is answered from it, not asked
+        self._tables = [None if (t := decision_table(p)) is None else t.reshape(TABLE_SHAPE)
+                        for p in self.policies]
         #: per seat, the policies it plays in some variant (indices into ``core.policies``)
         self._used = [sorted({int(i) for i in self.plays[:, seat] if i >= 0})
                       for seat in range(self.n)]
@@ -307,13 +313,25 @@ class Sweep:
         if not states.full:  # the lowest view: one row per reachable state and strength
             reachable = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
             strengths = np.tile(THROWN, len(reachable) // len(THROWN))
+            # a decision table's facts (``vector.kernel._table_entry``): the score to beat
+            # is the state's lowest (R3.5; none before the insteker's), the cards are fixed
+            to_beat = reachable >> role if role else -np.ones_like(reachable)
+            seat = order[role]
+            mine = int(cards[seat] == 1)
+            other = int(any(c == 1 for s, c in enumerate(cards) if s != seat))
         for limit, used in decision_keys(role):
-            fields = None if states.full else decision_fields(
+            asking = [i for i in asked if self._tables[i] is None or states.full]
+            fields = None if states.full or not asking else decision_fields(
                 self.n, cards, order, role, limit, used, states.scores[role][reachable],
                 strengths)
             for i in asked:
                 full = np.zeros((states.size[role], NS))
-                if fields is None:  # every score: the grid's rows, piece by piece
+                table = self._tables[i]
+                if table is not None and not states.full:  # looked up, not asked
+                    answers = table[int(role == 0), used - 1, strengths, to_beat + 1, mine,
+                                    other]
+                    full[reachable, strengths] = answers
+                elif fields is None:  # every score: the grid's rows, piece by piece
                     answers = np.concatenate([_ask(self.policies[i], rows) for rows in
                                               decision_row_chunks(self.n, cards, order, role,
                                                                   limit, used, BATCH_ROWS)])
