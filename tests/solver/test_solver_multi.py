@@ -418,14 +418,16 @@ ENTRY_POINTS = {
     "compute NashConv of": lambda player, n, cards: nash_conv(player, n, cards),
     "solve": lambda player, n, cards: solve(n, cards, cache=False),
 }
-#: The pass each entry point makes (``solve_cost`` arguments but the start).
+#: The smallest pass each entry point can make (``solve_cost`` arguments but the start): an
+#: evaluation or NashConv too big for one pass takes one per seat, that seat's value alone
+#: (``equilibrium._plan``), and its refusal names the limits such a pass is over.
 ENTRY_COST = {
     "best-respond at": lambda view, n, cards: solve_cost(
         table_cards(n, cards), full=view == "all", asked=True),
     "evaluate": lambda view, n, cards: solve_cost(
-        table_cards(n, cards), full=view == "all", asked=True),
+        table_cards(n, cards), full=view == "all", asked=True, tracked=1),
     "compute NashConv of": lambda view, n, cards: solve_cost(
-        table_cards(n, cards), full=view == "all", variants=n + 1, asked=True),
+        table_cards(n, cards), full=view == "all", variants=2, asked=True, tracked=1),
     "solve": lambda view, n, cards: solve_cost(table_cards(n, cards), keep=True),
 }
 TOO_BIG = [(what, view, n, cards)

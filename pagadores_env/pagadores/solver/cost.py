@@ -79,12 +79,13 @@ def _sizes(m: int, full: bool) -> tuple[list[int], list[int]]:
     return states.size, [int(r.sum()) for r in states.reachable]
 
 
-def _per_position(m: int, full: bool, variants: int, n: int, asked: bool
+def _per_position(m: int, full: bool, variants: int, columns: int, asked: bool
                   ) -> tuple[int, int, int, int]:
     """For one (cards, insteker) position with ``m`` seats holding cards: rows asked (all
-    roles, if ``asked``), bytes kept (``keep``), bytes stored for specials, working bytes."""
+    roles, if ``asked``), bytes kept (``keep``), bytes stored for specials, working bytes;
+    ``columns`` values (tracked seats) per variant."""
     size, reach = _sizes(m, full)
-    value = variants * n * _FLOAT
+    value = variants * columns * _FLOAT
     rows = sum(len(decision_keys(j)) * reach[j] * len(THROWN) for j in range(m)) if asked else 0
     states = sum(size[j] for j, _, _ in round_keys(m))
     kept = (states + (1 << m)) * value
@@ -95,10 +96,13 @@ def _per_position(m: int, full: bool, variants: int, n: int, asked: bool
 
 
 def solve_cost(start: Sequence[int], full: bool = False, variants: int = 1,
-               asked: bool = False, keep: bool = False) -> SolveCost:
+               asked: bool = False, keep: bool = False, tracked: int | None = None
+               ) -> SolveCost:
     """The cost of a ``sweep.Sweep`` pass from ``start``: ``full`` score view, ``variants``
-    side by side, fixed policies ``asked`` at every role, every position's values kept."""
+    side by side, fixed policies ``asked`` at every role, every position's values kept,
+    ``tracked`` seats' values computed (default: every seat's)."""
     n = len(start)
+    columns = n if tracked is None else tracked
     counts: Counter[tuple[int, int]] = Counter({(0, 0): 1})  # (card total, seats with cards)
     for most in start:
         grown: Counter[tuple[int, int]] = Counter()
@@ -110,8 +114,8 @@ def solve_cost(start: Sequence[int], full: bool = False, variants: int = 1,
     stored: Counter[int] = Counter()
     for (total, alive), count in counts.items():
         if alive >= 2:
-            asked_rows, keep_bytes, store_bytes, work = _per_position(alive, full, variants, n,
-                                                                      asked)
+            asked_rows, keep_bytes, store_bytes, work = _per_position(alive, full, variants,
+                                                                      columns, asked)
             positions += count * alive
             rows += count * alive * asked_rows
             kept += count * alive * keep_bytes if keep else 0
@@ -125,14 +129,17 @@ def solve_cost(start: Sequence[int], full: bool = False, variants: int = 1,
 
 
 def within_limits(full: bool = False, asked: bool = False, keep: bool = True,
-                  variants: int = 1) -> str:
+                  variants: int = 1, tracked: int | None = None, asking: float = 1.0) -> str:
     """The tables with equal cards that fit, in words, e.g. "2–3 players with up to 10
     cards each, 4 players with up to 6 cards each"."""
     most: dict[int, int] = {}
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         most[n] = 0
-        while most[n] < MAX_CARDS and solve_cost(
-                (most[n] + 1,) * n, full, variants if variants else n + 1, asked, keep).fits():
+        while most[n] < MAX_CARDS:
+            cost = solve_cost((most[n] + 1,) * n, full, variants if variants else n + 1,
+                              asked, keep, tracked)
+            if not SolveCost(cost.positions, round(cost.rows * asking), cost.bytes).fits():
+                break
             most[n] += 1
     groups: list[list[int]] = []  # runs of player counts with the same card limit
     for n in (n for n in most if most[n]):
@@ -146,9 +153,13 @@ def within_limits(full: bool = False, asked: bool = False, keep: bool = True,
 
 
 def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
-               asked: bool = False, keep: bool = False, what: str = "solve") -> SolveCost:
-    """``solve_cost`` of the pass, or ``ValueError`` at once if it is beyond the limits."""
-    cost = solve_cost(start, full, variants, asked, keep)
+               asked: bool = False, keep: bool = False, what: str = "solve",
+               tracked: int | None = None, asking: float = 1.0) -> SolveCost:
+    """``solve_cost`` of the pass, or ``ValueError`` at once if it is beyond the limits;
+    ``asking`` is the share of the seats whose policies are asked (a policy with a decision
+    table is looked up instead, ``sweep.Sweep``: its rows cost no query)."""
+    cost = solve_cost(start, full, variants, asked, keep, tracked)
+    cost = SolveCost(cost.positions, round(cost.rows * asking), cost.bytes)
     if not cost.fits():
         n = len(start)
         each = "card" if start[0] == 1 else "cards"
@@ -163,5 +174,6 @@ def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
                         f"GB, 3/4 of the memory this process may use)")
         raise ValueError(
             f"{n} players with {table} is too big to {what} exactly: {' and '.join(over)}; "
-            f"within the limits: {within_limits(full, asked, keep, variants)}")
+            f"within the limits: "
+            f"{within_limits(full, asked, keep, variants, tracked, asking)}")
     return cost

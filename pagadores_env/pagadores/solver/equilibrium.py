@@ -36,7 +36,8 @@ from ...core.checks import check_int
 from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
 from ..engine import Action, Game
 from ..rules import MAX_CARDS
-from .cost import check_size, table_cards
+from ..vector.tables import decision_table
+from .cost import check_size, solve_cost, table_cards
 from .model import PENALTY, PROB
 from .multi_kampen import Cards
 from .sweep import Kept, Progress, Sweep, layout
@@ -233,25 +234,91 @@ def profile_players(profile: Profile, num_players: int, cards: int | Sequence[in
     return players
 
 
-def _sweep(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
-           best_responses: bool, progress: Progress | None) -> tuple[Cards, Sweep]:
-    """One pass holding each of ``profiles`` as a variant (the first first) and, with
-    ``best_responses``, every seat's best response against the first right after it."""
+#: What a variant of a plan's pass plays: ("profile", 0), ("response", seat) (that seat's best
+#: response against the profile) or ("lineup", i) (the ``i``-th other profile).
+Label = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """One ``Sweep`` of a plan: its variants, what each plays, the seats it computes."""
+
+    labels: list[Label]
+    variants: list[tuple[bool | Policy, ...]]
+    tracked: tuple[int, ...]
+
+
+def _plan(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
+          best_responses: bool, what: str) -> tuple[Cards, bool, list[_Pass]]:
+    """The passes that compute every seat's value under each of ``profiles`` (the first
+    first) and, with ``best_responses``, every seat's best response against the first:
+    ONE pass holding them all side by side if it fits (each policy asked once per
+    decision), else one pass per seat with cards — the profile and that seat's best
+    response, its value alone (``Sweep``'s ``tracked``: about a tenth of the memory at 4
+    players) — and one for the other profiles if any. Every pass is checked against the
+    limits before any work (``cost.check_size``), with ``what`` in the refusal."""
     start = table_cards(num_players, cards)
     n = len(start)
     seated = [profile_players(profile, n, start, check=False) for profile in profiles]
     every = [player for players in seated for player in players]
     full = not all(reads_lowest_only(p) for p in every)
-    variants: list[tuple[bool | Policy, ...]] = [tuple(players) for players in seated]
+    asking = sum(decision_table(p) is None for p in every) / len(every)
+    played: dict[Label, tuple[bool | Policy, ...]] = {("profile", 0): tuple(seated[0])}
     if best_responses:
-        variants[1:1] = [tuple(True if s == hero else seated[0][s] for s in range(n))
-                         for hero in range(n)]
-    check_size(start, full=full, variants=len(variants), asked=True,
-               what="compute NashConv of" if best_responses else "evaluate")
+        played |= {("response", hero): tuple(True if s == hero else seated[0][s]
+                                             for s in range(n)) for hero in range(n)}
+    played |= {("lineup", i): tuple(players) for i, players in enumerate(seated[1:])}
+
+    def part(labels: list[Label], tracked: Sequence[int]) -> _Pass:
+        return _Pass(labels, [played[label] for label in labels], tuple(tracked))
+
+    plan = [part(list(played), range(n))]
+    if not solve_cost(start, full, len(played), asked=True).fits():
+        mine = [("profile", 0)]
+        plan = [part(mine + ([("response", s)] if best_responses else []), [s])
+                for s in range(n) if start[s]]
+        others = [label for label in played if label[0] == "lineup"]
+        plan += [part(others, range(n))] if others else []
+    for each in plan:
+        check_size(start, full=full, variants=len(each.variants), asked=True, what=what,
+                   tracked=len(each.tracked), asking=asking)
     check_tables(every, n, start)  # after the size: a player's check may itself solve
-    sweep = Sweep(start, variants, {}, full=full)
-    sweep.run(progress)
-    return start, sweep
+    return start, full, plan
+
+
+class _Measured:
+    """The values a plan's passes computed, found by what a variant plays and the seat."""
+
+    def __init__(self, start: Cards, plan: list[_Pass], progress: Progress | None,
+                 full: bool) -> None:
+        self.start = start
+        self.found: dict[tuple[Label, int], tuple[_Pass, Sweep]] = {}
+        for k, part in enumerate(plan):  # one after the other; progress hears of them as one
+            told = None if progress is None else (
+                lambda done, total, k=k: progress(k * total + done, len(plan) * total))
+            sweep = Sweep(start, part.variants, {}, full=full, tracked=part.tracked)
+            sweep.run(told)
+            for label in part.labels:
+                for seat in part.tracked:
+                    self.found.setdefault((label, seat), (part, sweep))
+
+    def value(self, label: Label, seat: int, first: int) -> float:
+        """``seat``'s win probability in the variant ``label`` when ``first`` insteeks first
+        (0 for a seat without cards)."""
+        if not self.start[seat]:
+            return 0.0
+        part, sweep = self.found[(label, seat)]
+        values = sweep.win[(self.start, first)]
+        return float(values[part.labels.index(label), part.tracked.index(seat)])
+
+    def values(self, label: Label, first: int) -> tuple[float, ...]:
+        """Every seat's ``value``."""
+        return tuple(self.value(label, seat, first) for seat in range(len(self.start)))
+
+    def starts(self, label: Label) -> dict[int, tuple[float, ...]]:
+        """``values`` per first insteker (the seats with cards)."""
+        return {seat: self.values(label, seat) for seat, count in enumerate(self.start)
+                if count}
 
 
 def _first(start: Cards, first_insteker: int) -> int:
@@ -261,10 +328,12 @@ def _first(start: Cards, first_insteker: int) -> int:
     return first
 
 
-def _starts(start: Cards, sweep: Sweep, variant: int) -> dict[int, tuple[float, ...]]:
-    """Every seat's win probability in ``variant`` per first insteker (seats with cards)."""
-    return {seat: tuple(float(v) for v in sweep.win[(start, seat)][variant])
-            for seat, count in enumerate(start) if count}
+def _measure(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
+             best_responses: bool, progress: Progress | None) -> _Measured:
+    """The plan's passes for ``profiles`` run (``_plan``)."""
+    what = "compute NashConv of" if best_responses else "evaluate"
+    start, full, plan = _plan(profiles, num_players, cards, best_responses, what)
+    return _Measured(start, plan, progress, full)
 
 
 def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
@@ -278,7 +347,8 @@ def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence
     rows per decision of the ``m``-th seat in a round)."""
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
-    return _starts(start, _sweep([profile], num_players, start, False, progress)[1], 0)[first]
+    return _measure([profile], num_players, start, False, progress).values(("profile", 0),
+                                                                          first)
 
 
 def exact_evaluate_starts(profile: Profile, num_players: int = 2,
@@ -287,8 +357,7 @@ def exact_evaluate_starts(profile: Profile, num_players: int = 2,
     """``exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every seat's win
     probability when that seat insteeks first}`` for each seat with cards. The pass solves
     every start position anyway, so this costs what one ``exact_evaluate`` costs."""
-    start, sweep = _sweep([profile], num_players, cards, False, progress)
-    return _starts(start, sweep, 0)
+    return _measure([profile], num_players, cards, False, progress).starts(("profile", 0))
 
 
 @dataclass(frozen=True)
@@ -324,11 +393,10 @@ def nash_conv_and_evaluate(profile: Profile, lineups: Sequence[Profile], num_pla
     policy per seat."""
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
-    _, sweep = _sweep([profile, *lineups], num_players, start, True, progress)
-    values = sweep.win[(start, first)]
-    n = len(start)
-    current = tuple(float(v) for v in values[0])
-    best = tuple(float(values[1 + seat, seat]) for seat in range(n))
+    measured = _measure([profile, *lineups], num_players, start, True, progress)
+    current = measured.values(("profile", 0), first)
+    best = tuple(measured.value(("response", seat), seat, first)
+                 for seat in range(len(start)))
     gains = tuple(b - v for b, v in zip(best, current, strict=True))
     return (NashConv(float(sum(gains)), gains, current, best),
-            [_starts(start, sweep, 1 + n + i) for i in range(len(lineups))])
+            [measured.starts(("lineup", i)) for i in range(len(lineups))])

@@ -67,9 +67,10 @@ def throw_step(stop_from: np.ndarray, nxt: np.ndarray, again: np.ndarray | None,
 
     ``stop_from[nxt[q, s]]`` (``[R, V, n]``, ``nxt`` ``[Q, 42]``) is what stopping leads to,
     ``again`` (``[Q, V, n]``; ``None`` with no throws left, R3.6) what throwing again does;
-    ``seat`` throws again where it maximises (``maximise`` ``[V]``) and that gains it more
-    than the tie tolerance (``two_player.throws_again``), else with probability ``fixed``
-    (``[Q, 42, V]``, broadcast)."""
+    the thrower (whose value is ``seat`` on the last axis: its column among the tracked
+    seats, ``sweep.Sweep``) throws again where it maximises (``maximise`` ``[V]``) and that
+    gains it more than the tie tolerance (``two_player.throws_again``), else with
+    probability ``fixed`` (``[Q, 42, V]``, broadcast)."""
     rows, variants, n = len(nxt), stop_from.shape[1], stop_from.shape[2]
     value = np.empty((rows, variants, n))
     kept = np.empty((rows, len(SPECIALS), variants, n))

@@ -132,8 +132,10 @@ class Kept(Mapping[tuple[Cards, int], Position]):
         self.rows = rows
 
     @classmethod
-    def empty(cls, start: Cards, full: bool, variants: int) -> Kept:
-        """Room for every position of a pass from ``start`` (pages are touched as filled)."""
+    def empty(cls, start: Cards, full: bool, variants: int, columns: int | None = None
+              ) -> Kept:
+        """Room for every position of a pass from ``start`` (pages are touched as filled),
+        ``columns`` values (tracked seats, ``Sweep``) per variant: every seat's by default."""
         rows: dict[tuple[Cards, int], tuple[int, int]] = {}
         counts: dict[int, int] = {}
         for cards in positions(start):
@@ -141,7 +143,8 @@ class Kept(Mapping[tuple[Cards, int], Position]):
             for insteker in (s for s, c in enumerate(cards) if c):
                 rows[(cards, insteker)] = (m, counts.get(m, 0))
                 counts[m] = counts.get(m, 0) + 1
-        arrays = {m: np.empty((count, layout(m, full)[1], variants, len(start)))
+        width = len(start) if columns is None else columns
+        arrays = {m: np.empty((count, layout(m, full)[1], variants, width))
                   for m, count in counts.items()}
         return cls(full, arrays, rows)
 
@@ -238,14 +241,31 @@ class Sweep:
     of a seat, however many variants it plays there in. ``full`` keeps every earlier score
     (needed to ask policies that read them); otherwise only the lowest and its holders.
     ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else only the
-    values as each round starts (``win``)."""
+    values as each round starts (``win``).
+
+    ``tracked`` (default: every seat) are the seats whose win probabilities the pass
+    computes: the last axis of its values holds theirs, in that order. A seat that maximises
+    in some variant must be tracked (it decides by its own value); the others' values are
+    needed only to be reported, so a pass that reports one seat (a best response's, or
+    one seat's part of NashConv) carries ``[V, 1]`` instead of ``[V, n]``."""
 
     def __init__(self, start: Cards, variants: Sequence[Sequence[bool | Policy]],
-                 players: Mapping[int, Policy], full: bool, keep: bool = False) -> None:
+                 players: Mapping[int, Policy], full: bool, keep: bool = False,
+                 tracked: Sequence[int] | None = None) -> None:
         self.n = len(start)
         self.start = start
         self.policies, self.plays = fixed_policies(variants, players, self.n)
         self.maximises = self.plays < 0  # [V, n]
+        self.tracked = tuple(range(self.n)) if tracked is None else tuple(tracked)
+        deciding = [seat for seat in range(self.n) if self.maximises[:, seat].any()]
+        if not set(deciding) <= set(self.tracked) or len(set(self.tracked)) != len(
+                self.tracked) or not set(self.tracked) <= set(range(self.n)):
+            raise ValueError(f"tracked must be distinct seats 0–{self.n - 1} including every "
+                             f"seat that maximises ({deciding}), got {list(self.tracked)}")
+        #: per seat, where its value lies on the values' last axis (0 for untracked seats,
+        #: which never read it: they do not maximise)
+        self._column = [self.tracked.index(s) if s in self.tracked else 0
+                        for s in range(self.n)]
         #: per fixed policy, its decision table (``vector.tables``) shaped ``TABLE_SHAPE``,
         #: or None: a policy that declares one is answered from it, not asked
         self._tables = [None if (t := decision_table(p)) is None else t.reshape(TABLE_SHAPE)
@@ -255,17 +275,19 @@ class Sweep:
                       for seat in range(self.n)]
         self.full = full
         self.win: dict[tuple[Cards, int], np.ndarray] = {}
-        self.positions = Kept.empty(start, full, len(self.maximises)) if keep else None
+        self.positions = Kept.empty(start, full, len(self.maximises),
+                                    len(self.tracked)) if keep else None
         self.store = _Store(3 * (self.n - 1))
         self.kampen = Kampen(self.lose, self.hit)
         self.rows_asked = 0
-        self._won = np.zeros((self.n, len(self.maximises), self.n))
-        for seat in range(self.n):
-            self._won[seat, :, seat] = 1.0
+        self._won = np.zeros((self.n, len(self.maximises), len(self.tracked)))
+        for column, seat in enumerate(self.tracked):
+            self._won[seat, :, column] = 1.0
 
     # -- values at the end of a round ------------------------------------------------
     def value_at(self, cards: Cards, insteker: int) -> np.ndarray:
-        """``[V, n]`` as a round starts, or once the game is over (R1.5)."""
+        """``[V, n]`` as a round starts, or once the game is over (R1.5); ``[V, t]`` for
+        ``t`` tracked seats."""
         alive = [s for s, c in enumerate(cards) if c]
         if len(alive) == 1:
             return self._won[alive[0]]
@@ -404,10 +426,11 @@ class Sweep:
                     # the insteker's stop fixes the limit at k (R3.2); with no throws
                     # left the throw is the score (R3.6)
                     stop = final if j == m - 1 else before[(j + 1, limit or k, 1)]
+                    fixed = 0.0 if k == top else self._throws(asked.get(j, {}), seat,
+                                                              (limit, k))
                     plain, kept = throw_step(
-                        stop, nxt, None if k == top else before[(j, limit, k + 1)], seat,
-                        maximise, 0.0 if k == top else self._throws(asked.get(j, {}), seat,
-                                                                     (limit, k)))
+                        stop, nxt, None if k == top else before[(j, limit, k + 1)],
+                        self._column[seat], maximise, fixed)
                     slices[key] = kept
                     value = picaro + plain
                     for idx, y, (left, ended) in specials:  # R4.2: every throw counts
