@@ -13,7 +13,7 @@ CORE_VENV ?= .venv-core
 CORE_PY   := $(CORE_VENV)/bin/python
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train results benchmark-results test test-fast lint typecheck extras-free docs bench bench-solver clean
+.PHONY: install train results measurements benchmark-results test test-fast lint typecheck extras-free docs bench bench-solver clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -38,6 +38,40 @@ results: train
 	mkdir -p docs/results
 	cp runs/$(RUN_NAME)/results.md docs/results/$(RUN_NAME).md
 	cp runs/$(RUN_NAME)/learning_curve.png docs/results/$(RUN_NAME)_learning_curve.png
+
+# The measurements docs/training/search.md sets side by side, each a command with --out that
+# writes its results file (the table with the command and what ran it) under runs/measured/,
+# then published to docs/results/measured/. They read the trained runs: first
+#   make results CONFIG=configs/search_3p.yaml   (and search_4p, search_6p, selfplay_4p,
+#   selfplay_6p)
+# Hours on 2 cores in all (the 6-player ones most); make -k measurements goes on past one
+# that fails. A measurement already written is not repeated (delete its folder to redo it).
+MEASURED := runs/measured
+PAGADORES := $(VENV)/bin/pagadores
+APPROX := --approximate --budget 1000 --games 200 --workers 2
+MEASUREMENTS := \
+  nashconv_3p_search:nashconv^search:path=runs/search_3p^--players^3 \
+  nashconv_4p5c_search:nashconv^search:path=runs/search_4p^--players^4^--cards^5 \
+  nashconv_4p5c_lookahead:nashconv^lookahead^--players^4^--cards^5 \
+  nashconv_4p5c_sensible:nashconv^sensible^--players^4^--cards^5 \
+  nashconv_4p5c_selfplay:nashconv^model:path=runs/selfplay_4p/model.zip^--players^4^--cards^5 \
+  approx4p_search:nashconv^search:path=runs/search_4p^--players^4^$(subst $() ,^,$(APPROX)) \
+  approx4p_lookahead:nashconv^lookahead^--players^4^$(subst $() ,^,$(APPROX)) \
+  approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
+  approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
+  eval4p_lookahead:evaluate^search:path=runs/search_4p^lookahead^--players^4^--games^20000^--no-exact \
+  eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact
+measurements: $(STAMP)
+	@mkdir -p docs/results/measured
+	@for entry in $(MEASUREMENTS); do \
+	  name=$${entry%%:*}; args=$$(echo "$${entry#*:}" | tr '^' ' '); \
+	  if [ ! -d $(MEASURED)/$$name ]; then \
+	    echo "== $$name: pagadores $$args"; \
+	    OPENBLAS_NUM_THREADS=1 $(PAGADORES) $$args --out $(MEASURED)/$$name --no-progress \
+	      || exit 1; \
+	  fi; \
+	  cp $(MEASURED)/$$name/*.md docs/results/measured/$$name.md; \
+	done
 
 # The benchmark's baselines (docs/benchmark.md): the default suite and the search learner's
 # trials into one folder (a rerun goes on where a killed one stopped), then its summary and

@@ -22,6 +22,9 @@ hook replaces it with what it names:
     ``results/search_3p.md``)
 ``<!-- generated: results-line PATH TEXT -->``
     the one line of that table that contains TEXT (the rest of the marker, spaces included)
+``<!-- generated: results-headline PATH -->``
+    what the results file says was run (its line under the title: the run and its time,
+    or the command), as an inline quote
 
 A marker the hook does not know, wrong arguments or a missing file stop the build with one
 line naming the page, the marker and what is allowed (``PluginError``).
@@ -400,6 +403,19 @@ def results_line(args: str, page: Page, config: MkDocsConfig) -> str:
     return _text_block(lines[0])
 
 
+def results_headline(args: str, page: Page, config: MkDocsConfig) -> str:
+    """What a committed results file says was run: the first line under its title."""
+    if len(args.split()) != 1:
+        raise MarkerError(f"results-headline takes one PATH, got {args!r}")
+    file = Path(config.docs_dir) / args
+    if not file.is_file():
+        raise MarkerError(f"no results file {args!r} in the docs folder")
+    lines = [line for line in file.read_text(encoding="utf-8").splitlines()[1:] if line]
+    if not lines:
+        raise MarkerError(f"{args} says nothing under its title")
+    return f"> {lines[0]}\n"
+
+
 # --------------------------------------------------------------------------- docstrings
 #: A reST simple table's border: runs of ``=`` separated by spaces, one per column.
 BORDER = re.compile(r" *=+( +=+)+ *")
@@ -477,6 +493,7 @@ MARKERS: dict[str, tuple[str, Generator]] = {
     "changelog": ("changelog", changelog),
     "results-table": ("results-table PATH", results_table),
     "results-line": ("results-line PATH TEXT", results_line),
+    "results-headline": ("results-headline PATH", results_headline),
 }
 
 
