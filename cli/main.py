@@ -363,6 +363,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         print(f"pagadores {command}: error: {err}", file=sys.stderr)
         return 2
+    except MemoryError:  # the size checks leave room, but other programs may take it
+        print(f"pagadores {command}: error: out of memory (other programs took what the size "
+              f"check counted on, or a limit on this process is lower than it can see); "
+              f"nothing it had written is lost", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # a delegated command may say more itself (train does)
         print(f"\npagadores {command}: interrupted", file=sys.stderr)
         return INTERRUPTED

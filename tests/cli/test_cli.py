@@ -811,3 +811,16 @@ def test_bench_out_in_a_folder_that_cannot_be_is_refused_before_measuring(
     captured = capsys.readouterr()
     assert "is a file, not a folder" in captured.err and captured.out == ""
     assert blocker.read_text() == "user data"
+
+
+def test_running_out_of_memory_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import pagadores_train.evaluate
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(pagadores_train.evaluate, "evaluate_agents", exhausted)
+    code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
+    assert code == 1
+    assert err.startswith("pagadores evaluate: error: out of memory (") and err.count("\n") == 1

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from ..observation import OBS_SIZE
 from ..rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
@@ -33,22 +34,67 @@ _FLOAT = 8
 _TEMPORARIES = 6
 
 
+#: Of the memory this process may use, the share a solve's arrays may take: the rest is the
+#: margin for the interpreter, numpy's and numba's compiled code, the policies and
+#: fragmentation.
+SHARE = 0.75
+#: Where Linux says a control group's memory limit (cgroup v2, then v1), relative to the
+#: group's folder; "max" or a huge number means none.
+CGROUP_FILES = (("/sys/fs/cgroup", "memory.max"),
+                ("/sys/fs/cgroup/memory", "memory.limit_in_bytes"))
+
+
 def memory_limit() -> int:
-    """Bytes a solve may use: three quarters of this machine's memory (16 GB if unknown), or
-    of the address space this process is allowed (``ulimit -v``) if that is less."""
+    """Bytes a solve may use: ``SHARE`` of the least of what this process may have — the
+    machine's memory (16 GB if unknown), its control group's limit (a container's or a batch
+    scheduler's ``memory.max``), and the address space it is allowed (``ulimit -v``) less
+    what it already maps."""
     try:
-        usable = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        limits = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
     except (ValueError, OSError, AttributeError):
-        usable = 64 * 10**9 // 3
+        limits = [64 * 10**9 // 3]
+    limits += [group for group in (cgroup_limit(),) if group is not None]
     try:
         import resource  # POSIX only
 
         allowed = resource.getrlimit(resource.RLIMIT_AS)[0]
         if allowed != resource.RLIM_INFINITY:
-            usable = min(usable, allowed)
+            limits.append(max(0, allowed - mapped_bytes()))
     except (ImportError, ValueError, OSError):
         pass
-    return int(0.75 * usable)
+    return int(SHARE * min(limits))
+
+
+def cgroup_limit(proc: str = "/proc/self/cgroup") -> int | None:
+    """The memory limit of this process's control group in bytes, or None if it has none
+    (or this is no Linux)."""
+    try:
+        lines = Path(proc).read_text().splitlines()
+    except OSError:
+        return None
+    groups = dict(line.split(":", 2)[1:] for line in lines if line.count(":") >= 2)
+    found = []
+    for (root, name), key in zip(CGROUP_FILES, ("", "memory"), strict=True):
+        if key not in groups:
+            continue
+        try:
+            text = (Path(root + groups[key].rstrip("/")) / name).read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 1 << 60:  # "max" or ~2**63: no limit
+            found.append(int(text))
+    return min(found, default=None)
+
+
+def mapped_bytes() -> int:
+    """The address space this process maps now (``VmSize``), 0 if unknown."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def table_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]:
