@@ -22,6 +22,7 @@ from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.solver import NashConv, nash_conv
+from pagadores_env.pagadores.solver.passes import BACKENDS
 from pagadores_train.approximate import (
     BUDGET,
     GAMES,
@@ -33,7 +34,7 @@ from pagadores_train.settings import count_argument
 from .main import add_progress_options, agents_help, check_out, fail, progress_of, write_outputs
 
 #: The options of ``--approximate`` and their defaults.
-APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0, "workers": 1}
+APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0}
 
 
 def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
@@ -97,9 +98,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help=f"paired games per seat (default {GAMES:,})")
     approximate.add_argument("--seed", type=count_argument, default=0,
                              help="seeds the learners and the games (default 0)")
-    approximate.add_argument("--workers", type=count_argument, default=1,
-                             help="processes computing seats side by side, each reporting in "
-                                  "status lines; the same result as one (default 1)")
+    parser.add_argument("--workers", type=count_argument, default=1,
+                        help="processes side by side, the same result as one (default 1): "
+                             "exact, the passes of one seat each a table too big for one "
+                             "pass takes (as many as memory holds at once); approximate, "
+                             "the seats (each reporting in status lines)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="where the exact per-seat passes run: processes here (local, "
+                             "the default) or Ray tasks, each declaring its memory (ray)")
+    parser.add_argument("--address", metavar="HOST:PORT",
+                        help="with --backend ray: the Ray cluster to run on (default: a "
+                             "local Ray of --workers CPUs)")
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="also write nashconv.json and nashconv.md (the table with the "
                              "command and what ran it) here")
@@ -116,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if given and not args.approximate:
             raise ValueError(f"{', '.join(given)}: for --approximate only (the exact "
                              f"NashConv learns nothing and plays no games)")
+        if args.approximate and (args.backend != "local" or args.address):
+            raise ValueError("--backend and --address are for the exact NashConv (the "
+                             "approximate one runs its seats in --workers local processes)")
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
         if args.approximate:
@@ -126,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             table = approximate_table(found, args.agents)
         else:
             with progress_of(args).solver_phase("NashConv") as progress:
-                found = nash_conv(profile, n, cards, progress=progress)
+                found = nash_conv(profile, n, cards, progress=progress, workers=args.workers,
+                                  backend=args.backend, address=args.address)
             kind = "exact"
             table = nash_conv_table(found, args.agents)
         seconds, cpu = time.perf_counter() - began, time.process_time() - cpu

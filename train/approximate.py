@@ -46,6 +46,7 @@ import numpy as np
 from pagadores_agents.search import RoundSearch, SearchPolicy
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import Policy, SupportsForSeat
+from pagadores_env.core.pool import in_pool
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.rules import (
@@ -63,7 +64,6 @@ from pagadores_env.pagadores.solver.scores import score_states
 from pagadores_env.pagadores.solver.table_play import stop_values
 from pagadores_env.pagadores.solver.two_player import throws_again
 
-from .pool import in_pool
 from .progress import LINES, SILENT, Reporter
 from .search_learn import BOTH, LearnSettings, ValueLearner
 
@@ -257,7 +257,7 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     seat, as ``nash_conv`` takes it) and its gain in ``games`` paired games (module
     docstring): a lower bound of NashConv, at any table. ``budget`` learner decisions per
     seat; ``settings`` the learner's (``SETTINGS`` by default). The seats are independent:
-    ``workers`` processes compute them side by side (``pool.in_pool``; each reports in
+    ``workers`` processes compute them side by side (``core.pool.in_pool``; each reports in
     status lines), with the same result as one. Seeded: the same arguments give the same
     result. ``ValueError`` in one line for a bad argument, an agent that cannot play the
     table or cannot be searched against, or, with more than one worker, a profile of

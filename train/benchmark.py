@@ -61,13 +61,13 @@ from pathlib import Path
 from typing import Any
 
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.pool import in_pool
+from pagadores_env.integrations.ray_cluster import join_or_start
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
-from .pool import in_pool
 from .progress import Reporter, reporter
-from .ray_cluster import join_or_start
 from .search_config import SearchConfig, search_config_from_dict
 from .settings import ConfigError, integer, mapping, read_yaml
 
@@ -440,7 +440,7 @@ def record_id(record: dict[str, Any]) -> str:
 
 def _run_local(specs: list[TrialSpec], out: str, workers: int,
                address: str | None) -> Iterator[dict[str, Any]]:
-    """Trials in a spawned process pool (``pool.in_pool``), yielded as they finish; a killed
+    """Trials in a spawned process pool (``core.pool.in_pool``), yielded as they finish; a killed
     trial's run folder stays readable (files are written atomically) and a rerun trains it
     again."""
     return in_pool(run_trial, [(s, out) for s in specs], workers)

@@ -96,12 +96,12 @@ from typing import Any
 from pagadores_agents.rllib_adapter import SHARED_POLICY
 from pagadores_agents.run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.integrations.ray_cluster import join_or_start
 
 from .config import evaluation_config
 from .lock import hold_run_folder
 from .model_eval import Evaluation, evaluate_run
 from .progress import BARS, LINES, Reporter
-from .ray_cluster import join_or_start
 from .reports import RESULTS, RunResult, eval_rows, write_csv
 from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
 from .run_folder import (

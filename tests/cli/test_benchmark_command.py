@@ -65,7 +65,7 @@ def _within(seconds: float, condition: Callable[[], Any]) -> Any:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 def test_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
     """``pagadores benchmark`` killed outright (no chance to shut its pool down) leaves no
-    worker training on into the run folders (``pool.end_with_parent``)."""
+    worker training on into the run folders (``core.pool.end_with_parent``)."""
     command = subprocess.Popen(
         [sys.executable, "-m", "pagadores_cli.benchmark", str(SMOKE), "--out",
          str(tmp_path / "out"), "--workers", "2", "--no-progress"],

@@ -57,7 +57,24 @@ def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path, capsys) -> N
 
 def test_options_of_the_approximate_one_are_refused_without_it(capsys) -> None:
     with pytest.raises(SystemExit) as stop:
-        nashconv_main(["sensible", "--players", "2", "--cards", "2", "--workers", "2"])
+        nashconv_main(["sensible", "--players", "2", "--cards", "2", "--budget", "20"])
     assert stop.value.code == 2
     captured = capsys.readouterr()
-    assert "--workers: for --approximate only" in captured.err and captured.out == ""
+    assert "--budget: for --approximate only" in captured.err and captured.out == ""
+
+
+def test_ray_is_for_the_exact_passes_only(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        nashconv_main(["sensible", "--players", "2", "--cards", "2", "--approximate",
+                       "--backend", "ray"])
+    assert stop.value.code == 2
+    assert "--backend and --address are for the exact NashConv" in capsys.readouterr().err
+
+
+def test_exact_passes_side_by_side_print_the_same_table(capsys) -> None:
+    assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--no-progress"]) == 0
+    alone = capsys.readouterr().out
+    assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--workers", "2",
+                          "--no-progress"]) == 0
+    table = [line for line in capsys.readouterr().out.splitlines() if "computed in" not in line]
+    assert table == [line for line in alone.splitlines() if "computed in" not in line]

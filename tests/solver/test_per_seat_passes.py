@@ -1,12 +1,13 @@
 """An evaluation or NashConv too big for one pass takes one pass per seat, that seat's value
-alone (``equilibrium._plan``, ``Sweep``'s ``tracked``): the numbers are the one pass's."""
+alone (``passes.plan``, ``Sweep``'s ``tracked``): the numbers are the one pass's."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pagadores_env.pagadores.solver import equilibrium, exact_evaluate_starts
+from pagadores_env.core.policies import BasePolicy
+from pagadores_env.pagadores.solver import exact_evaluate_starts, passes
 from pagadores_env.pagadores.solver.cost import SolveCost, solve_cost
 from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.pagadores.solver.sweep import Sweep
@@ -17,17 +18,17 @@ PROFILES = [(3, 3, ["sensible", "lookahead", "random"]),
 
 @pytest.fixture
 def one_pass_too_big(monkeypatch):
-    """Makes every one-pass plan too big, so ``_plan`` takes the per-seat passes."""
+    """Makes every one-pass plan too big, so ``passes.plan`` takes the per-seat passes."""
     def without_room(*args, **kwargs) -> SolveCost:
         cost = solve_cost(*args, **kwargs)
         return SolveCost(cost.positions, cost.rows, 10**30)
 
     def run(call):
-        monkeypatch.setattr(equilibrium, "solve_cost", without_room)
+        monkeypatch.setattr(passes, "solve_cost", without_room)
         try:
             return call()
         finally:
-            monkeypatch.setattr(equilibrium, "solve_cost", solve_cost)
+            monkeypatch.setattr(passes, "solve_cost", solve_cost)
     return run
 
 
@@ -65,7 +66,7 @@ def test_a_seat_pass_carries_that_seats_values_alone(one_pass_too_big, monkeypat
             super().run(progress)
             shapes.append((self.tracked, self.win[(self.start, 0)].shape))
 
-    monkeypatch.setattr(equilibrium, "Sweep", Recorded)
+    monkeypatch.setattr(passes, "Sweep", Recorded)
     one_pass_too_big(lambda: nash_conv_and_evaluate("sensible", [], 3, 2))
     assert shapes == [((seat,), (2, 1)) for seat in range(3)]  # the profile, the response
 
@@ -73,3 +74,47 @@ def test_a_seat_pass_carries_that_seats_values_alone(one_pass_too_big, monkeypat
 def test_a_maximising_seat_must_be_tracked() -> None:
     with pytest.raises(ValueError, match=r"including every seat that maximises \(\[1\]\)"):
         Sweep((2, 2), [(False, True)], {0: object()}, full=False, tracked=(0,))
+
+
+@pytest.mark.slow
+def test_passes_side_by_side_in_processes_give_the_same_numbers(one_pass_too_big) -> None:
+    told: list[tuple[int, int]] = []
+    alone = one_pass_too_big(lambda: nash_conv_and_evaluate("lookahead", [], 3, 2))[0]
+    apart = one_pass_too_big(lambda: nash_conv_and_evaluate(
+        "lookahead", [], 3, 2, workers=2, progress=lambda d, t: told.append((d, t))))[0]
+    assert apart == alone  # each pass computes the same numbers wherever it runs
+    assert told and told[-1][0] == told[-1][1]  # the passes' progress, told as one
+    assert all(t == told[0][1] for _, t in told)
+
+
+def test_passes_elsewhere_need_agent_specs(one_pass_too_big) -> None:
+    class Local(BasePolicy):  # a class of a function's own cannot go to another process
+        name = "local"
+
+        def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+            return 0
+
+    with pytest.raises(ValueError, match="must be agent specs") as err:
+        one_pass_too_big(lambda: nash_conv_and_evaluate(Local(), [], 3, 2, workers=2))
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"backend": "slurm"}, "backend must be one of local, ray, got 'slurm'"),
+    ({"workers": 0}, "workers must be"),
+    ({"address": "head:6379"}, "address is for backend='ray'"),
+])
+def test_bad_pass_options_are_refused_in_one_line(kwargs, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        nash_conv_and_evaluate("sensible", [], 3, 2, **kwargs)
+
+
+@pytest.mark.slow
+def test_passes_as_ray_tasks_give_the_same_numbers(one_pass_too_big) -> None:
+    told: list[tuple[int, int]] = []
+    alone = one_pass_too_big(lambda: nash_conv_and_evaluate("lookahead", [], 3, 2))[0]
+    apart = one_pass_too_big(lambda: nash_conv_and_evaluate(
+        "lookahead", [], 3, 2, workers=2, backend="ray",
+        progress=lambda d, t: told.append((d, t))))[0]
+    assert apart == alone
+    assert [d * 3 // t for d, t in told] == [1, 2, 3]  # one line a finished pass of three

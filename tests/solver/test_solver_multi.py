@@ -420,7 +420,7 @@ ENTRY_POINTS = {
 }
 #: The smallest pass each entry point can make (``solve_cost`` arguments but the start): an
 #: evaluation or NashConv too big for one pass takes one per seat, that seat's value alone
-#: (``equilibrium._plan``), and its refusal names the limits such a pass is over.
+#: (``passes.plan``), and its refusal names the limits such a pass is over.
 ENTRY_COST = {
     "best-respond at": lambda view, n, cards: solve_cost(
         table_cards(n, cards), full=view == "all", asked=True),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ...core.pool import memory_part
 from ..observation import OBS_SIZE
 from ..rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
 from .model import NS, SPECIALS
@@ -48,7 +49,8 @@ def memory_limit() -> int:
     """Bytes a solve may use: ``SHARE`` of the least of what this process may have — the
     machine's memory (16 GB if unknown), its control group's limit (a container's or a batch
     scheduler's ``memory.max``), and the address space it is allowed (``ulimit -v``) less
-    what it already maps."""
+    what it already maps — and, in a worker of a pool of several (``core.pool``), its part
+    of that (``core.pool.memory_part``): the workers share the machine."""
     try:
         limits = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
     except (ValueError, OSError, AttributeError):
@@ -62,7 +64,7 @@ def memory_limit() -> int:
             limits.append(max(0, allowed - mapped_bytes()))
     except (ImportError, ValueError, OSError):
         pass
-    return int(SHARE * min(limits))
+    return int(SHARE * min(limits) * memory_part())
 
 
 def cgroup_limit(proc: str = "/proc/self/cgroup") -> int | None:

@@ -33,13 +33,13 @@ import numpy as np
 
 from ...core.atomic import write_atomic
 from ...core.checks import check_int
-from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
+from ...core.policies import Policy, check_tables, make_policy
 from ..engine import Action, Game
 from ..rules import MAX_CARDS
-from ..vector.tables import decision_table
-from .cost import check_size, solve_cost, table_cards
+from .cost import check_size, table_cards
 from .model import PENALTY, PROB
 from .multi_kampen import Cards
+from .passes import measure
 from .sweep import Kept, Progress, Sweep, layout
 from .table_play import SweepPolicy, decision_values
 from .two_player import cache_dir, cache_or_warn, throws_again
@@ -234,93 +234,6 @@ def profile_players(profile: Profile, num_players: int, cards: int | Sequence[in
     return players
 
 
-#: What a variant of a plan's pass plays: ("profile", 0), ("response", seat) (that seat's best
-#: response against the profile) or ("lineup", i) (the ``i``-th other profile).
-Label = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class _Pass:
-    """One ``Sweep`` of a plan: its variants, what each plays, the seats it computes."""
-
-    labels: list[Label]
-    variants: list[tuple[bool | Policy, ...]]
-    tracked: tuple[int, ...]
-
-
-def _plan(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
-          best_responses: bool, what: str) -> tuple[Cards, bool, list[_Pass]]:
-    """The passes that compute every seat's value under each of ``profiles`` (the first
-    first) and, with ``best_responses``, every seat's best response against the first:
-    ONE pass holding them all side by side if it fits (each policy asked once per
-    decision), else one pass per seat with cards — the profile and that seat's best
-    response, its value alone (``Sweep``'s ``tracked``: about a tenth of the memory at 4
-    players) — and one for the other profiles if any. Every pass is checked against the
-    limits before any work (``cost.check_size``), with ``what`` in the refusal."""
-    start = table_cards(num_players, cards)
-    n = len(start)
-    seated = [profile_players(profile, n, start, check=False) for profile in profiles]
-    every = [player for players in seated for player in players]
-    full = not all(reads_lowest_only(p) for p in every)
-    asking = sum(decision_table(p) is None for p in every) / len(every)
-    played: dict[Label, tuple[bool | Policy, ...]] = {("profile", 0): tuple(seated[0])}
-    if best_responses:
-        played |= {("response", hero): tuple(True if s == hero else seated[0][s]
-                                             for s in range(n)) for hero in range(n)}
-    played |= {("lineup", i): tuple(players) for i, players in enumerate(seated[1:])}
-
-    def part(labels: list[Label], tracked: Sequence[int]) -> _Pass:
-        return _Pass(labels, [played[label] for label in labels], tuple(tracked))
-
-    plan = [part(list(played), range(n))]
-    if not solve_cost(start, full, len(played), asked=True).fits():
-        mine = [("profile", 0)]
-        plan = [part(mine + ([("response", s)] if best_responses else []), [s])
-                for s in range(n) if start[s]]
-        others = [label for label in played if label[0] == "lineup"]
-        plan += [part(others, range(n))] if others else []
-    for each in plan:
-        check_size(start, full=full, variants=len(each.variants), asked=True, what=what,
-                   tracked=len(each.tracked), asking=asking)
-    check_tables(every, n, start)  # after the size: a player's check may itself solve
-    return start, full, plan
-
-
-class _Measured:
-    """The values a plan's passes computed, found by what a variant plays and the seat."""
-
-    def __init__(self, start: Cards, plan: list[_Pass], progress: Progress | None,
-                 full: bool) -> None:
-        self.start = start
-        self.found: dict[tuple[Label, int], tuple[_Pass, Sweep]] = {}
-        for k, part in enumerate(plan):  # one after the other; progress hears of them as one
-            told = None if progress is None else (
-                lambda done, total, k=k: progress(k * total + done, len(plan) * total))
-            sweep = Sweep(start, part.variants, {}, full=full, tracked=part.tracked)
-            sweep.run(told)
-            for label in part.labels:
-                for seat in part.tracked:
-                    self.found.setdefault((label, seat), (part, sweep))
-
-    def value(self, label: Label, seat: int, first: int) -> float:
-        """``seat``'s win probability in the variant ``label`` when ``first`` insteeks first
-        (0 for a seat without cards)."""
-        if not self.start[seat]:
-            return 0.0
-        part, sweep = self.found[(label, seat)]
-        values = sweep.win[(self.start, first)]
-        return float(values[part.labels.index(label), part.tracked.index(seat)])
-
-    def values(self, label: Label, first: int) -> tuple[float, ...]:
-        """Every seat's ``value``."""
-        return tuple(self.value(label, seat, first) for seat in range(len(self.start)))
-
-    def starts(self, label: Label) -> dict[int, tuple[float, ...]]:
-        """``values`` per first insteker (the seats with cards)."""
-        return {seat: self.values(label, seat) for seat, count in enumerate(self.start)
-                if count}
-
-
 def _first(start: Cards, first_insteker: int) -> int:
     first = check_int("first_insteker", first_insteker, 0, len(start) - 1)
     if not start[first]:
@@ -328,36 +241,34 @@ def _first(start: Cards, first_insteker: int) -> int:
     return first
 
 
-def _measure(profiles: Sequence[Profile], num_players: int, cards: int | Sequence[int],
-             best_responses: bool, progress: Progress | None) -> _Measured:
-    """The plan's passes for ``profiles`` run (``_plan``)."""
-    what = "compute NashConv of" if best_responses else "evaluate"
-    start, full, plan = _plan(profiles, num_players, cards, best_responses, what)
-    return _Measured(start, plan, progress, full)
-
-
 def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
-                   first_insteker: int = 0, progress: Progress | None = None
+                   first_insteker: int = 0, progress: Progress | None = None,
+                   workers: int = 1, backend: str = "local", address: str | None = None
                    ) -> tuple[float, ...]:
     """Every seat's exact win probability when each plays its policy of ``profile`` (one
     agent for all seats, or one per seat), from ``cards`` with ``first_insteker`` starting
     (R3.1). A stochastic policy with ``throw_probabilities`` is evaluated as its mixture;
-    others are asked once per decision. ``ValueError`` for a bad argument or a table beyond
-    the limits (``cost.check_size``; a policy declaring ``score_view = "all"`` is asked ``41 ** m``
-    rows per decision of the ``m``-th seat in a round)."""
+    others are asked once per decision of a pass. ``ValueError`` for a bad argument or a
+    table beyond the limits (``cost.check_size``; a policy declaring ``score_view = "all"``
+    is asked ``41 ** m`` rows per decision of the ``m``-th seat in a round). A table too big
+    for one pass takes one per seat; ``workers``, ``backend`` and ``address`` say where they
+    run (``passes.measure``)."""
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
-    return _measure([profile], num_players, start, False, progress).values(("profile", 0),
-                                                                          first)
+    return measure([profile], num_players, start, False, progress, workers, backend,
+                   address).values(("profile", 0), first)
 
 
 def exact_evaluate_starts(profile: Profile, num_players: int = 2,
                           cards: int | Sequence[int] = MAX_CARDS,
-                          progress: Progress | None = None) -> dict[int, tuple[float, ...]]:
+                          progress: Progress | None = None, workers: int = 1,
+                          backend: str = "local", address: str | None = None
+                          ) -> dict[int, tuple[float, ...]]:
     """``exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every seat's win
     probability when that seat insteeks first}`` for each seat with cards. The pass solves
     every start position anyway, so this costs what one ``exact_evaluate`` costs."""
-    return _measure([profile], num_players, cards, False, progress).starts(("profile", 0))
+    return measure([profile], num_players, cards, False, progress, workers, backend,
+                   address).starts(("profile", 0))
 
 
 @dataclass(frozen=True)
@@ -373,27 +284,33 @@ class NashConv:
 
 
 def nash_conv(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
-              first_insteker: int = 0, progress: Progress | None = None) -> NashConv:
+              first_insteker: int = 0, progress: Progress | None = None, workers: int = 1,
+              backend: str = "local", address: str | None = None) -> NashConv:
     """NashConv (OpenSpiel's measure) of ``profile`` at this table, exactly: one pass holds
     the profile and every seat's best response against it, so each policy is asked about
-    each decision once. At two players ``total`` is twice ``exploitability``."""
+    each decision once; a table too big for that takes one pass per seat (``passes``),
+    run one after the other, in ``workers`` processes or as Ray tasks (``backend="ray"``,
+    ``address``), with the same numbers. At two players ``total`` is twice
+    ``exploitability``."""
     return nash_conv_and_evaluate(profile, [], num_players, cards, first_insteker,
-                                  progress)[0]
+                                  progress, workers, backend, address)[0]
 
 
 def nash_conv_and_evaluate(profile: Profile, lineups: Sequence[Profile], num_players: int = 2,
                            cards: int | Sequence[int] = MAX_CARDS, first_insteker: int = 0,
-                           progress: Progress | None = None
+                           progress: Progress | None = None, workers: int = 1,
+                           backend: str = "local", address: str | None = None
                            ) -> tuple[NashConv, list[dict[int, tuple[float, ...]]]]:
     """``nash_conv(profile)`` and ``exact_evaluate_starts`` of each of ``lineups`` (profiles
-    too) from ONE pass: a policy object seated in several of them is asked about each
-    decision of a seat once (``sweep.Sweep``), so a learner measured against opponents is
-    asked no more than its NashConv asks. The numbers are those of the separate passes (to
-    rounding). ``check_size`` weighs every variant's arrays but counts the rows of one
-    policy per seat."""
+    too) from ONE pass where it fits: a policy object seated in several of them is asked
+    about each decision of a seat once (``sweep.Sweep``), so a learner measured against
+    opponents is asked no more than its NashConv asks. The numbers are those of the
+    separate passes (to rounding). ``check_size`` weighs every variant's arrays but counts
+    the rows of one policy per seat."""
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
-    measured = _measure([profile, *lineups], num_players, start, True, progress)
+    measured = measure([profile, *lineups], num_players, start, True, progress, workers,
+                       backend, address)
     current = measured.values(("profile", 0), first)
     best = tuple(measured.value(("response", seat), seat, first)
                  for seat in range(len(start)))

@@ -1,5 +1,6 @@
-"""Joining a Ray cluster, or starting a local Ray, for the benchmark's Ray backend and RLlib
-training: one place for the call and its one-line errors (Ray is imported only here, lazily)."""
+"""Joining a Ray cluster, or starting a local Ray, for the exact passes' and the benchmark's
+Ray backends and RLlib training: one place for the call and its one-line errors (Ray is
+imported only here, lazily)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,230 @@
+"""How an exact evaluation or NashConv is computed: which passes of ``sweep.Sweep``, and where
+they run.
+
+A **plan** is ONE pass holding every variant side by side (the profile, every seat's best
+response against it, other profiles to evaluate) when that fits the limits: each policy is
+then asked about each decision once. Else it is one pass per seat with cards, holding the
+profile and that seat's best response with that seat's value alone (``Sweep``'s
+``tracked``: at 4 players with 10 cards about 4.7 GB a pass instead of 45 GB in one), and one
+pass for the other profiles if there are any. Every pass is checked against the limits
+before any work (``cost.check_size``).
+
+The per-seat passes are independent, so they can run side by side: ``workers`` spawned
+processes on this machine (``core.pool``; as many as its memory holds at once), or Ray tasks
+(``backend="ray"``, on a local Ray or the cluster at ``address``; each task declares the
+memory its pass needs, so Ray never puts two on a node that cannot hold both). Every pass
+computes the same numbers wherever it runs. A pass that runs elsewhere rebuilds its players
+from the profiles, so those must be agent specs (strings) there.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.checks import check_int
+from ...core.policies import Policy, check_tables, reads_lowest_only
+from ...core.pool import in_pool
+from ..vector.tables import decision_table
+from .cost import SHARE, check_size, memory_limit, solve_cost, table_cards
+from .multi_kampen import Cards
+from .sweep import Progress, Sweep, positions
+
+#: What a variant plays: ("profile", 0), ("response", seat) (that seat's best response
+#: against the profile) or ("lineup", i) (the ``i``-th other profile).
+Label = tuple[str, int]
+#: Where passes run.
+BACKENDS = ("local", "ray")
+#: A pass in another process reports its progress this many times.
+REPORTS = 100
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One ``Sweep`` of a plan: what its variants play and the seats whose values it
+    computes, with the bytes its arrays take (``cost.solve_cost``)."""
+
+    labels: tuple[Label, ...]
+    tracked: tuple[int, ...]
+    bytes: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The passes for ``profiles`` at the table ``start`` (module docstring)."""
+
+    profiles: tuple[Any, ...]
+    start: Cards
+    full: bool
+    best_responses: bool
+    passes: tuple[Pass, ...]
+    #: the players seated and checked here, by label (passes elsewhere seat their own)
+    played: dict[Label, tuple[bool | Policy, ...]] = field(compare=False, repr=False,
+                                                          default_factory=dict)
+
+
+def seat_profiles(profiles: Sequence[Any], start: Cards, best_responses: bool
+                  ) -> tuple[dict[Label, tuple[bool | Policy, ...]], list[Policy]]:
+    """Every variant's seats (a policy, or True where that seat best-responds) by label, and
+    every player seated (``equilibrium.profile_players``)."""
+    from .equilibrium import profile_players  # it imports this module
+
+    n = len(start)
+    seated = [profile_players(profile, n, start, check=False) for profile in profiles]
+    played: dict[Label, tuple[bool | Policy, ...]] = {("profile", 0): tuple(seated[0])}
+    if best_responses:
+        played |= {("response", hero): tuple(True if s == hero else seated[0][s]
+                                             for s in range(n)) for hero in range(n)}
+    played |= {("lineup", i): tuple(players) for i, players in enumerate(seated[1:])}
+    return played, [player for players in seated for player in players]
+
+
+def plan(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
+         best_responses: bool, what: str) -> Plan:
+    """The passes that compute every seat's value under each of ``profiles`` (the first
+    first) and, with ``best_responses``, every seat's best response against the first
+    (module docstring); ``ValueError`` naming the limits, with ``what`` in it, before any
+    work if a pass does not fit."""
+    start = table_cards(num_players, cards)
+    n = len(start)
+    played, every = seat_profiles(profiles, start, best_responses)
+    full = not all(reads_lowest_only(p) for p in every)
+    asking = sum(decision_table(p) is None for p in every) / len(every)
+    groups = [(tuple(played), tuple(range(n)))]
+    if not solve_cost(start, full, len(played), asked=True).fits():
+        mine: tuple[Label, ...] = (("profile", 0),)
+        groups = [(mine + ((("response", s),) if best_responses else ()), (s,))
+                  for s in range(n) if start[s]]
+        others = tuple(label for label in played if label[0] == "lineup")
+        groups += [(others, tuple(range(n)))] if others else []
+    passes = tuple(Pass(labels, tracked, check_size(
+        start, full=full, variants=len(labels), asked=True, what=what, tracked=len(tracked),
+        asking=asking).bytes) for labels, tracked in groups)
+    check_tables(every, n, start)  # after the size: a player's check may itself solve
+    return Plan(tuple(profiles), start, full, best_responses, passes, played)
+
+
+def run_pass(profiles: Sequence[Any], start: Cards, full: bool, best_responses: bool,
+             labels: Sequence[Label], tracked: Sequence[int], index: int = 0,
+             queue: Any = None, progress: Progress | None = None,
+             played: dict[Label, tuple[bool | Policy, ...]] | None = None
+             ) -> dict[int, np.ndarray]:
+    """One pass: every first insteker's ``[labels, tracked]`` values at the start (what
+    ``Measured`` reads), with the players ``played`` (seated and checked, ``plan``), or
+    seated and checked here for a pass in another process. ``progress`` hears of it here;
+    a pass elsewhere puts ``(index, done, total)`` on ``queue`` about ``REPORTS`` times
+    instead."""
+    if played is None:
+        played, every = seat_profiles(profiles, start, best_responses)
+        check_tables(every, len(start), start)  # as plan did: a player may solve its table
+    if queue is not None:
+        def progress(done: int, total: int) -> None:
+            if done == total or done % max(1, total // REPORTS) == 0:
+                queue.put((index, done, total))
+
+    sweep = Sweep(start, [played[label] for label in labels], {}, full=full,
+                  tracked=tuple(tracked))
+    sweep.run(progress)
+    return {first: sweep.win[(start, first)] for first, count in enumerate(start) if count}
+
+
+class Measured:
+    """The values a plan's passes computed, found by what a variant plays and the seat."""
+
+    def __init__(self, chosen: Plan, wins: Sequence[dict[int, np.ndarray]]) -> None:
+        self.start = chosen.start
+        self.found: dict[tuple[Label, int], tuple[Pass, dict[int, np.ndarray]]] = {}
+        for part, won in zip(chosen.passes, wins, strict=True):
+            for label in part.labels:
+                for seat in part.tracked:
+                    self.found.setdefault((label, seat), (part, won))
+
+    def value(self, label: Label, seat: int, first: int) -> float:
+        """``seat``'s win probability in the variant ``label`` when ``first`` insteeks first
+        (0 for a seat without cards)."""
+        if not self.start[seat]:
+            return 0.0
+        part, won = self.found[(label, seat)]
+        return float(won[first][part.labels.index(label), part.tracked.index(seat)])
+
+    def values(self, label: Label, first: int) -> tuple[float, ...]:
+        """Every seat's ``value``."""
+        return tuple(self.value(label, seat, first) for seat in range(len(self.start)))
+
+    def starts(self, label: Label) -> dict[int, tuple[float, ...]]:
+        """``values`` per first insteker (the seats with cards)."""
+        return {seat: self.values(label, seat) for seat, count in enumerate(self.start)
+                if count}
+
+
+def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
+            best_responses: bool, progress: Progress | None = None, workers: int = 1,
+            backend: str = "local", address: str | None = None) -> Measured:
+    """The plan for ``profiles`` (``plan``), its passes run one after the other, in
+    ``workers`` processes, or as Ray tasks (module docstring)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    check_int("workers", workers, 1, 256)
+    if address is not None and backend != "ray":
+        raise ValueError("address is for backend='ray' (a Ray cluster to run the passes on)")
+    chosen = plan(profiles, num_players, cards, best_responses,
+                  "compute NashConv of" if best_responses else "evaluate")
+    jobs = [(chosen.profiles, chosen.start, chosen.full, chosen.best_responses, part.labels,
+             part.tracked, k) for k, part in enumerate(chosen.passes)]
+    side_by_side = min(workers, len(jobs), max(1, memory_limit() // max(
+        part.bytes for part in chosen.passes)))
+    if backend == "local" and side_by_side == 1:
+        return Measured(chosen, [run_pass(*job, progress=_part(progress, k, len(jobs)),
+                                          played=chosen.played)
+                                 for k, job in enumerate(jobs)])
+    _check_sendable(chosen.profiles)
+    if backend == "ray":
+        from ...integrations.ray_passes import ray_passes
+
+        found = ray_passes(jobs, max(p.bytes for p in chosen.passes) / SHARE, workers,
+                           address, _part(progress, 0, 1), len(positions(chosen.start)))
+    else:
+        found = _pool(jobs, side_by_side, progress)
+    wins: list[dict[int, np.ndarray]] = [{} for _ in jobs]
+    for k, won in found:
+        wins[k] = won
+    return Measured(chosen, wins)
+
+
+def indexed_pass(*job: Any) -> tuple[int, dict[int, np.ndarray]]:
+    """``run_pass`` with its index beside its values (passes finish in any order)."""
+    return job[6], run_pass(*job)
+
+
+def _pool(jobs: list[tuple[Any, ...]], workers: int, progress: Progress | None
+          ) -> Iterator[tuple[int, dict[int, np.ndarray]]]:
+    """The passes in ``workers`` spawned processes, their progress told as one."""
+    done = [0] * len(jobs)
+
+    def heard(message: tuple[int, int, int]) -> None:
+        index, count, total = message
+        done[index] = count
+        if progress is not None:
+            progress(sum(done), total * len(jobs))
+
+    return in_pool(indexed_pass, jobs, workers, heard)
+
+
+def _part(progress: Progress | None, k: int, parts: int) -> Progress | None:
+    """``progress`` for the ``k``-th of ``parts`` equal passes, told as one."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(k * total + done, parts * total)
+
+
+def _check_sendable(profiles: Sequence[Any]) -> None:
+    """``ValueError`` unless ``profiles`` can go to another process (agent specs can)."""
+    try:
+        pickle.dumps(profiles)
+    except Exception as err:  # what pickling a policy object raises varies
+        raise ValueError(f"passes in other processes rebuild the players from the profiles, "
+                         f"which must be agent specs (such as 'sensible'); {err}") from None
