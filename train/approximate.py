@@ -58,8 +58,8 @@ from pagadores_env.pagadores.rules import (
     throws_allowed,
 )
 from pagadores_env.pagadores.solver.cost import table_cards
-from pagadores_env.pagadores.solver.equilibrium import Profile, profile_players
 from pagadores_env.pagadores.solver.model import PICARO, PROB, SPECIALS
+from pagadores_env.pagadores.solver.passes import Profile, profile_players
 from pagadores_env.pagadores.solver.scores import score_states
 from pagadores_env.pagadores.solver.table_play import stop_values
 from pagadores_env.pagadores.solver.two_player import throws_again

@@ -5,27 +5,24 @@ the numbers are those of the passes run here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
-from ..pagadores.solver.passes import indexed_pass
 from ..pagadores.solver.sweep import Progress
 from .ray_cluster import join_or_start
 
 
-def ray_passes(jobs: list[tuple[Any, ...]], memory: float, workers: int, address: str | None,
-               progress: Progress | None, positions: int
-               ) -> Iterator[tuple[int, dict[int, np.ndarray]]]:
-    """``solver.passes.indexed_pass`` of every job as a Ray task of one CPU and ``memory``
-    bytes, on a local Ray of ``workers`` CPUs started here or on the cluster at ``address``;
-    yielded as they finish, ``progress`` told of each finished pass (``positions`` a
-    pass)."""
+def ray_passes(call: Callable[..., Any], jobs: list[tuple[Any, ...]], memory: float,
+               workers: int, address: str | None, progress: Progress | None, positions: int
+               ) -> Iterator[Any]:
+    """``call(*job)`` (``solver.passes.indexed_pass``) of every job as a Ray task of one CPU
+    and ``memory`` bytes, on a local Ray of ``workers`` CPUs started here or on the cluster
+    at ``address``; yielded as they finish, ``progress`` told of each finished pass
+    (``positions`` a pass)."""
     started = join_or_start(address, workers, ValueError)
     import ray
 
-    remote = ray.remote(num_cpus=1, memory=int(memory), max_retries=0)(indexed_pass)
+    remote = ray.remote(num_cpus=1, memory=int(memory), max_retries=0)(call)
     running: list[Any] = []
     try:
         running = [remote.remote(*job) for job in jobs]

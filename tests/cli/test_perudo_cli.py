@@ -88,7 +88,7 @@ def test_the_perudo_tournament_writes_its_files(tmp_path: Path,
                           "--games", "10", "--dice", "1", "--out", str(tmp_path)], capsys)
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.csv", "tournament.json",
-                                                         "tournament.png"]
+                                                         "tournament.md", "tournament.png"]
     saved = json.loads((tmp_path / "tournament.json").read_text())
     assert saved["labels"] == ["random", "probabilistic"] and saved["cards"] == 1
 

@@ -8,6 +8,7 @@ import pytest
 
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.solver import nash_conv
+from pagadores_env.pagadores.solver import passes as solver_passes
 from pagadores_env.pagadores.solver.sweep import Sweep
 from pagadores_train import yardstick
 
@@ -25,7 +26,7 @@ def test_learner_exact_is_one_pass_with_the_separate_numbers(table, monkeypatch)
             super().run(progress)
             passes.append(self.rows_asked)
 
-    monkeypatch.setattr(passes, "Sweep", Recorded)
+    monkeypatch.setattr(solver_passes, "Sweep", Recorded)
     measured = yardstick.learner_exact(player, opponents, n, cards, seed=5)
     assert passes == [yardstick.learner_cost(player, opponents, n, cards)]
     monkeypatch.undo()

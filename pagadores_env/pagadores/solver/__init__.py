@@ -28,10 +28,10 @@ from .equilibrium import (
     exact_evaluate,
     exact_evaluate_starts,
     nash_conv,
-    profile_players,
     solve,
 )
 from .model import PolicyTable, Tables, backward, backward_rounds
+from .passes import profile_players
 from .response import (
     BestResponse,
     Match,

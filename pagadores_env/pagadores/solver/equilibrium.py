@@ -11,7 +11,7 @@ is the zero-sum solution of ``two_player``).
   (``cache_path``) like the two-player solution.
 - ``exact_evaluate(profile, num_players, cards)``: every seat's exact win probability when
   each plays its policy. A profile is one agent for every seat (a spec string, a policy, or
-  a list of one) or a list with one per seat (``profile_players``).
+  a list of one) or a list with one per seat (``passes.profile_players``).
 - ``nash_conv(profile, num_players, cards)``: OpenSpiel's NashConv, the sum over seats of what
   a seat gains by switching to its best response while the others keep their policies. It is
   0 exactly at an equilibrium; at two players it is twice ``exploitability``.
@@ -33,13 +33,12 @@ import numpy as np
 
 from ...core.atomic import write_atomic
 from ...core.checks import check_int
-from ...core.policies import Policy, check_tables, make_policy
 from ..engine import Action, Game
 from ..rules import MAX_CARDS
 from .cost import check_size, table_cards
 from .model import PENALTY, PROB
 from .multi_kampen import Cards
-from .passes import measure
+from .passes import Profile, measure
 from .sweep import Kept, Progress, Sweep, layout
 from .table_play import SweepPolicy, decision_values
 from .two_player import cache_dir, cache_or_warn, throws_again
@@ -208,30 +207,6 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
     if cache:
         cache_or_warn(solution.save, path)
     return solution
-
-
-# -- any profile of policies --------------------------------------------------------------
-Profile = str | Policy | Sequence[str | Policy]
-
-
-def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int],
-                    check: bool = True) -> list[Policy]:
-    """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat,
-    given alone or as a list of one, or a list with one per seat. Specs are built per seat
-    (``seat=`` goes to players that take it); with ``check`` every player is asked whether
-    it covers the table (``check_tables``; for a player such as ``equilibrium`` that is a
-    solve)."""
-    entries: list[str | Policy] = ([profile] if isinstance(profile, (str, Policy))
-                                   else list(profile))
-    if len(entries) == 1:
-        entries *= num_players
-    if len(entries) != num_players:
-        raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
-                         f"(one per seat), got {len(entries)}")
-    players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
-    if check:
-        check_tables(players, num_players, cards)
-    return players
 
 
 def _first(start: Cards, first_insteker: int) -> int:

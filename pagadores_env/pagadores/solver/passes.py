@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ...core.checks import check_int
-from ...core.policies import Policy, check_tables, reads_lowest_only
+from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
 from ...core.pool import in_pool
 from ..vector.tables import decision_table
 from .cost import SHARE, check_size, memory_limit, solve_cost, table_cards
@@ -41,6 +41,30 @@ Label = tuple[str, int]
 BACKENDS = ("local", "ray")
 #: A pass in another process reports its progress this many times.
 REPORTS = 100
+
+
+#: One agent (spec string or policy) for every seat, or a list with one per seat.
+Profile = str | Policy | Sequence[str | Policy]
+
+
+def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int],
+                    check: bool = True) -> list[Policy]:
+    """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat,
+    given alone or as a list of one, or a list with one per seat. Specs are built per seat
+    (``seat=`` goes to players that take it); with ``check`` every player is asked whether
+    it covers the table (``check_tables``; for a player such as ``equilibrium`` that is a
+    solve)."""
+    entries: list[str | Policy] = ([profile] if isinstance(profile, (str, Policy))
+                                   else list(profile))
+    if len(entries) == 1:
+        entries *= num_players
+    if len(entries) != num_players:
+        raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
+                         f"(one per seat), got {len(entries)}")
+    players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
+    if check:
+        check_tables(players, num_players, cards)
+    return players
 
 
 @dataclass(frozen=True)
@@ -71,8 +95,6 @@ def seat_profiles(profiles: Sequence[Any], start: Cards, best_responses: bool
                   ) -> tuple[dict[Label, tuple[bool | Policy, ...]], list[Policy]]:
     """Every variant's seats (a policy, or True where that seat best-responds) by label, and
     every player seated (``equilibrium.profile_players``)."""
-    from .equilibrium import profile_players  # it imports this module
-
     n = len(start)
     seated = [profile_players(profile, n, start, check=False) for profile in profiles]
     played: dict[Label, tuple[bool | Policy, ...]] = {("profile", 0): tuple(seated[0])}
@@ -185,7 +207,8 @@ def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int
     if backend == "ray":
         from ...integrations.ray_passes import ray_passes
 
-        found = ray_passes(jobs, max(p.bytes for p in chosen.passes) / SHARE, workers,
+        found = ray_passes(indexed_pass, jobs, max(p.bytes for p in chosen.passes) / SHARE,
+                           workers,
                            address, _part(progress, 0, 1), len(positions(chosen.start)))
     else:
         found = _pool(jobs, side_by_side, progress)
