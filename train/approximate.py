@@ -281,5 +281,6 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
                          f"'lookahead' or 'search:path=runs/search_6p') to be sent to other "
                          f"processes; {err}") from None
     lines = LINES if progress.enabled else SILENT
-    found = in_pool(seat_gain, [(*job, lines) for job in jobs], workers)
+    found = in_pool(seat_gain, [(*job, lines) for job in jobs], workers,
+                    finish_running=False)
     return ApproximateNashConv(tuple(sorted(found, key=lambda gain: gain.seat)))

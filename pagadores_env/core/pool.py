@@ -41,14 +41,16 @@ Result = TypeVar("Result")
 
 
 def in_pool(call: Callable[..., Result], arguments: Sequence[tuple[Any, ...]], workers: int,
-            listen: Callable[[Any], object] | None = None) -> Iterator[Result]:
+            listen: Callable[[Any], object] | None = None, finish_running: bool = True
+            ) -> Iterator[Result]:
     """``call(*args)`` for every ``args`` of ``arguments`` in ``workers`` spawned processes,
     yielded as they finish. With ``listen``, each call gets one more argument, a queue: what
     it puts there is handed to ``listen`` in this process while the calls run (their
     progress). Each worker's part of the memory is this process's divided among them
     (``memory_part``), so memory limits hold for the pool as a whole. Ctrl-C or a failure
     drops the calls not yet started and waits for those running (what they wrote is
-    written atomically)."""
+    written atomically), or, with ``finish_running`` False (calls that keep nothing but
+    their result), stops them at once."""
     if not arguments:
         return
     context = multiprocessing.get_context("spawn")
@@ -58,6 +60,7 @@ def in_pool(call: Callable[..., Result], arguments: Sequence[tuple[Any, ...]], w
     queue = manager.Queue() if manager is not None else None
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                initializer=end_with_parent, initargs=(os.getpid(),))
+    finished = False
     try:
         extra = () if queue is None else (queue,)
         running = {pool.submit(call, *args, *extra) for args in arguments}
@@ -67,7 +70,11 @@ def in_pool(call: Callable[..., Result], arguments: Sequence[tuple[Any, ...]], w
             for future in ready:
                 yield future.result()
         _drain(queue, listen)
+        finished = True
     finally:
+        if not finished and not finish_running:  # their results would be dropped anyway
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
         if manager is not None:
             manager.shutdown()

@@ -234,7 +234,7 @@ def _pool(jobs: list[tuple[Any, ...]], workers: int, progress: Progress | None
         if progress is not None:
             progress(sum(done), total * len(jobs))
 
-    return in_pool(indexed_pass, jobs, workers, heard)
+    return in_pool(indexed_pass, jobs, workers, heard, finish_running=False)
 
 
 def _part(progress: Progress | None, k: int, parts: int) -> Progress | None:
