@@ -98,6 +98,27 @@ def _legal_batch(throw: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return ((throw & mask[:, 1]) | ~mask[:, 0]).astype(np.int64)
 
 
+#: Cards count for ``LookaheadPolicy`` only up to what they can lose at once: an opponent's up
+#: to the biggest special's penalty (R4.1), mine up to a Picaro's (R4.4).
+_OPP_CAP = int(PENALTY_OF.max())
+#: Mixed radix of ``_decision_key``'s facts after the others' cards: each fact's count of
+#: values.
+_KEY_RADIX = (2, MAX_THROWS + 1, MAX_THROWS + 1, MAX_THROWS + 1, NUM_STRENGTHS + 1, MAX_CARDS,
+              MAX_CARDS)
+
+
+def _decision_key(v: View) -> np.ndarray:
+    """One ``int64`` per row that tells apart exactly the rows ``LookaheadPolicy._values``
+    values differently (everything but the strength, counts capped as they matter, the
+    others' cards as a multiset): sorting integers is far faster than ``np.unique`` over
+    rows, and capped counts make rows that only differ in card counts share one value."""
+    others = np.sort(np.minimum(v.opp_cards, _OPP_CAP), axis=-1).T
+    facts = (np.minimum(v.my_cards, PICARO_LOSS), *others,
+             v.setting_limit, v.limit, v.used, v.left, v.to_beat + 1, v.tied, v.followers)
+    radix = (PICARO_LOSS + 1, *(_OPP_CAP + 1,) * len(others), *_KEY_RADIX)
+    return np.ravel_multi_index(tuple(np.asarray(f, np.int64) for f in facts), radix)
+
+
 # ---------------------------------------------------------------- the players
 class Heuristic(BasePolicy):
     """A scripted player: it reads its observations only through ``read``."""
@@ -340,9 +361,8 @@ class LookaheadPolicy(Heuristic):
         every strength of a state (a search with lookahead seats spent 86% of its time here
         before)."""
         v = read(obs)
-        facts = np.column_stack([np.reshape(f, (len(v.strength), -1))
-                                 for name, f in v._asdict().items() if name != "strength"])
-        _, first, inverse = np.unique(facts, axis=0, return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(_decision_key(v), return_index=True,
+                                      return_inverse=True)
         stop_values, again_values = self._values(View(*(f[first] for f in v)))
         inverse = inverse.reshape(-1)
         here = stop_values[inverse, v.strength]

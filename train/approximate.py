@@ -67,6 +67,9 @@ from pagadores_env.pagadores.solver.two_player import throws_again
 from .progress import LINES, SILENT, Reporter
 from .search_learn import BOTH, LearnSettings, ValueLearner
 
+#: Round states whose throw values ``round_luck`` keeps: the two games of a pair are one
+#: game until the response deviates, so the second reads the first's.
+MEMO = 10_000
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 #: Learner decisions each seat's response trains on by default.
@@ -76,8 +79,10 @@ GAMES = 2_000
 #: The responses' learner by default: its search follows no special in a row (a search with
 #: fixed seats asks their agents about every decision of every position it solves, so one
 #: position, not the dozens a chain of specials reaches, keeps a round's search under a second
-#: at 10 cards), and iterations of 50 games, so a small budget is spent in several fits.
-SETTINGS = LearnSettings(games=50, specials=0)
+#: at 10 cards), iterations of 50 games, so a small budget is spent in several fits, and at
+#: most 500 positions backed up again per iteration besides the new ones (the whole buffer,
+#: backed up anew by each iteration, took most of a 6-player seat's time).
+SETTINGS = LearnSettings(games=50, specials=0, backups=500)
 
 
 @dataclass(frozen=True)
@@ -192,10 +197,18 @@ def round_luck(search: RoundSearch, seat: int) -> Callable[[Game, int], float]:
     """``luck(game, strength)`` for ``play``: how much a round throw of ``strength`` moved
     ``seat``'s value beyond what the throw was expected to bring (``throw_values``; module
     docstring); 0 for kampen throws."""
+    known: dict[tuple, np.ndarray] = {}  # a pair's two games share their start
+
     def luck(game: Game, strength: int) -> float:
         if game.phase != Phase.ROUND:
             return 0.0
-        values = throw_values(search, seat, game)
+        key = (tuple(game.cards), game.insteker, game.pos, tuple(game.scores),
+               game.throw_limit, game.throws)
+        values = known.get(key)
+        if values is None:
+            if len(known) > MEMO:
+                known.clear()
+            values = known[key] = throw_values(search, seat, game)
         return float(values[strength] - PROB @ values)
 
     return luck

@@ -68,6 +68,10 @@ class SearchSettings:
                                   "started from a random position (at most the table's "
                                   "cards per seat), so the late game is met as often as "
                                   "the start")
+    backups: int | None = setting(LEARN.backups, optional(integer(0)), "positions backed "
+                                  "up again per iteration, the longest untouched first, "
+                                  "besides the new ones (absent: the whole buffer every "
+                                  "iteration)")
     fit_steps: int = setting(LEARN.fit_steps, integer(1),
                             "minibatches fitted after each slice")
     batch: int = setting(LEARN.batch, integer(1), "positions per minibatch")

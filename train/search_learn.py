@@ -83,6 +83,7 @@ class LearnSettings:
     lr: float = 2e-3  # Adam's learning rate
     hidden: tuple[int, ...] = (128, 128)  # the value net's hidden layers
     specials: int | str | None = None  # specials in a row searched exactly (None: the table's)
+    backups: int | None = None  # backed-up positions backed up again per iteration (None: all)
 
 
 @dataclass
@@ -207,7 +208,7 @@ class ValueLearner:
         slice of totals; the last fit's loss. One search serves the whole pass: a position it
         solved keeps its tables (they were searched over the net as fitted up to its total),
         and only its values where rounds end are read anew from the net after each fit."""
-        positions = sorted(self.buffer, key=lambda p: sum(p[0]))
+        positions = sorted(self.due(), key=lambda p: sum(p[0]))
         totals = sorted({sum(p[0]) for p in positions})
         search = self.searcher()
         loss, done = 0.0, 0
@@ -215,12 +216,28 @@ class ValueLearner:
             these = set(part.tolist())
             for position in (p for p in positions if sum(p[0]) in these):
                 self.buffer[position] = search.value(*position)
+                if self.settings.backups is not None:
+                    self.buffer.move_to_end(position)
                 done += 1
                 if report is not None and done % 100 == 0:
                     report(done, len(positions), "positions backed up")
             loss = self.fit()
             search.forget_leaves()  # the net has moved: rounds ending now read it anew
         return loss
+
+    def due(self) -> list[Position]:
+        """The positions this iteration backs up: the whole buffer, or with a ``backups``
+        cap every position without a target yet and at most ``backups`` of the others, the
+        longest untouched (neither seen nor backed up) first. A position backed up under a
+        cap moves to the buffer's newest end, so the cap rotates through the buffer; an
+        iteration's back-ups then grow with its games, not with the buffer (a 6-player
+        buffer of 20,000 positions backed up in full took most of every iteration)."""
+        cap = self.settings.backups
+        if cap is None:
+            return list(self.buffer)
+        fresh = [p for p, t in self.buffer.items() if not len(t)]
+        stale = [p for p, t in self.buffer.items() if len(t)]
+        return fresh + stale[:cap]
 
     def fit(self) -> float:
         """Fit the net to the buffered targets (positions not yet backed up are left out)."""

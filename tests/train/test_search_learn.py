@@ -57,6 +57,27 @@ def test_games_start_at_the_table_or_at_random_positions_within_it() -> None:
                for s in starts)
 
 
+def test_a_backups_cap_backs_up_the_new_positions_and_the_longest_untouched_others() -> None:
+    capped = LearnSettings(games=20, fit_steps=10, hidden=(16,), backups=3)
+    learner = ValueLearner.new(3, (2, 2, 2), capped, seed=2)
+    learner.iterate()
+    assert all(len(t) for t in learner.buffer.values())  # the first iteration's are all new
+    oldest = list(learner.buffer)[:3]
+    new = (2, 1, 2), 0
+    learner.buffer.pop(new, None)
+    learner.buffer[new] = np.zeros(0)
+    due = learner.due()
+    assert due == [new, *oldest]
+    marker = np.full(3, -1.0)  # no backed-up value is negative
+    for position, target in learner.buffer.items():
+        if len(target):
+            learner.buffer[position] = marker
+    learner.back_up(None)
+    changed = [p for p, t in learner.buffer.items() if t is not marker]
+    assert sorted(changed) == sorted(due)  # the others keep their targets
+    assert list(learner.buffer)[-4:] == sorted(due, key=lambda p: sum(p[0]))  # touched: newest
+
+
 def test_the_fits_gradient_is_the_cross_entropys() -> None:
     net = ValueNet.new(4, hidden=(8,), seed=2)
     net.layers[-1][0][:] = np.random.default_rng(2).normal(0, 1, net.layers[-1][0].shape)
