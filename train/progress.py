@@ -22,8 +22,9 @@ A solver's ``progress(done, total)`` callback is ``phase.callback`` (absolute pr
 ``reporter.solver_phase(label)``, whose phase starts at the solver's first call: that call
 brings the total and comes only once the solver has accepted its arguments, so a refused
 table reports nothing before its one-line error. Lines look like ``final evaluation: 2/6
-opponents (sensible) [14 s]``; their wording is for people, and tests count them rather than
-time them.
+opponents (sensible) [14 s, about 28 s left]``: the time left assumes the steps to come take
+as long as the ones done (tqdm's bars say the same); their wording is for people, and tests
+count them rather than time them.
 """
 
 from __future__ import annotations
@@ -161,8 +162,11 @@ class Phase:
 
     def _say(self, lines: Reporter, note: str) -> None:
         shown = f" ({note})" if note else ""
+        seconds = time.perf_counter() - self.start
+        left = (f", about {_duration(seconds * (self.total - self.done) / self.done)} left"
+                if 0 < self.done < self.total else "")
         lines.say(f"{self.label}: {self.done:,}/{self.total:,} "
-                       f"{plural(self.unit, self.total)}{shown} [{self._elapsed()}]")
+                  f"{plural(self.unit, self.total)}{shown} [{_duration(seconds)}{left}]")
         self._said = time.perf_counter()
 
     def note(self, note: str) -> None:
@@ -199,8 +203,9 @@ class Phase:
             self.bar.close()
         if self.lines is not None:
             how = "done" if finished else "stopped"
-            self.lines.say(f"{self.label}: {how} [{self._elapsed()}]")
+            self.lines.say(f"{self.label}: {how} "
+                           f"[{_duration(time.perf_counter() - self.start)}]")
 
-    def _elapsed(self) -> str:
-        seconds = time.perf_counter() - self.start
-        return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"

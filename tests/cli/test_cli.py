@@ -14,6 +14,7 @@ import pytest
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
 from pagadores_env.core import atomic
+from tests.lines import TIMES
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -540,9 +541,9 @@ def test_every_long_command_reports_its_phases_in_status_lines_with_no_progress(
     status = [line for line in (out + err).splitlines() if line.startswith(f"{phase}: ")]
     assert len(status) >= 3
     assert re.fullmatch(rf"{phase}: [\d,]+ \w+", status[0])
-    assert all(re.fullmatch(rf"{phase}: [\d,]+/[\d,]+ \w+( \(.*\))? \[\d+ s\]", line)
+    assert all(re.fullmatch(rf"{phase}: [\d,]+/[\d,]+ \w+( \(.*\))? {TIMES}", line)
                for line in status[1:-1])
-    assert re.fullmatch(rf"{phase}: done \[\d+ s\]", status[-1])
+    assert re.fullmatch(rf"{phase}: done {TIMES}", status[-1])
     if argv[0] == "exact":  # its stdout is a Markdown document: the lines go to stderr
         assert not any(map(is_status, out.splitlines()))
     quiet_code, quiet_out, quiet_err = run_cli(argv, capsys)

@@ -16,6 +16,7 @@ from pagadores_env.core.policies import _REGISTRY, GAMES, BasePolicy, registered
 from pagadores_env.core.seeding import child_seed
 from pagadores_train.perudo import evaluate_perudo, tournament_perudo
 from pagadores_train.progress import LINES
+from tests.lines import TIMES, untimed
 
 AGENTS = ["random", "probabilistic", "bluffer"]
 
@@ -52,9 +53,9 @@ def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tent
         "102 games: 100 rounded up to whole seat rotations of 3 (every agent sits in every "
         "seat equally often)")
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "evaluate: 102 games" and re.fullmatch(r"evaluate: done \[\d+ s\]",
+    assert lines[0] == "evaluate: 102 games" and re.fullmatch(rf"evaluate: done {TIMES}",
                                                                 lines[-1])
-    done = [int(re.fullmatch(r"evaluate: (\d+)/102 games \[\d+ s\]", line)[1])
+    done = [int(re.fullmatch(rf"evaluate: (\d+)/102 games {TIMES}", line)[1])
             for line in lines[1:-1]]
     assert done == sorted(set(done)) and done[-1] == 102 and len(done) <= 10
     assert "rounded up" not in evaluate_perudo(["probabilistic", "random"], 3, 102,
@@ -64,7 +65,7 @@ def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tent
 def test_a_perudo_tournament_reports_one_status_line_per_pair(
         capsys: pytest.CaptureFixture[str]) -> None:
     tournament_perudo(AGENTS, num_games=2, dice=1, progress=LINES)
-    lines = [re.sub(r" \[\d+ s\]$", "", line) for line in capsys.readouterr().out.splitlines()]
+    lines = [untimed(line) for line in capsys.readouterr().out.splitlines()]
     assert lines == ["tournament: 3 pairs", "tournament: 1/3 pairs (random vs probabilistic)",
                      "tournament: 2/3 pairs (random vs bluffer)",
                      "tournament: 3/3 pairs (probabilistic vs bluffer)", "tournament: done"]

@@ -21,6 +21,7 @@ from pagadores_train.tournament import (
     rank_ranges,
     tournament,
 )
+from tests.lines import TIMES
 from tests.players import RowByRow
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -231,7 +232,7 @@ def _steps(lines: list[str], phase: str, unit: str) -> list[tuple[int, int, str]
     steps = []
     for line in lines[1:-1]:
         match = re.fullmatch(rf"{re.escape(phase)}: ([\d,]+)/([\d,]+) {unit}(?: \((.*)\))? "
-                             rf"\[\d+ s\]", line)
+                             rf"{TIMES}", line)
         assert match, line
         steps.append((int(match[1].replace(",", "")), int(match[2].replace(",", "")),
                       match[3] or ""))
@@ -247,7 +248,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
     out = capsys.readouterr().out
     games = _status(out, "against random")
     assert games[0] == "against random: 200 games"
-    assert re.fullmatch(r"against random: done \[\d+ s\]", games[-1])
+    assert re.fullmatch(rf"against random: done {TIMES}", games[-1])
     steps = _steps(games, "against random", "games")
     done = [d for d, total, _ in steps if total == 200]
     assert len(done) == len(steps) and 1 <= len(done) <= 10 and done[-1] == 200
@@ -262,7 +263,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
 def test_a_tournament_reports_one_status_line_per_pair_and_nothing_per_match(capsys):
     tournament(["sensible", "random", "stop-first"], num_games=4, cards=2, progress=LINES)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "tournament: 3 pairs" and re.fullmatch(r"tournament: done \[\d+ s\]",
+    assert lines[0] == "tournament: 3 pairs" and re.fullmatch(rf"tournament: done {TIMES}",
                                                                 lines[-1])
     assert _steps(lines, "tournament", "pairs") == [
         (1, 3, "sensible vs random"), (2, 3, "sensible vs stop-first"),

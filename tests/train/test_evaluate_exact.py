@@ -14,6 +14,7 @@ from pagadores_train import evaluate as evaluation
 from pagadores_train import yardstick
 from pagadores_train.evaluate import evaluate_agents
 from pagadores_train.progress import LINES
+from tests.lines import TIMES, untimed
 from tests.players import SEAT_BOUND, RowByRow, SeatBound
 
 LINEUP = ["sensible", "random", "stop-first"]
@@ -147,8 +148,8 @@ def _phase(lines: list[str], label: str, unit: str) -> list[str]:
     """``label``'s step lines, checking that its first line starts it and its last ends it."""
     mine = [line for line in lines if line.startswith(f"{label}: ")]
     assert re.fullmatch(rf"{re.escape(label)}: [\d,]+ {unit}", mine[0])
-    assert re.fullmatch(rf"{re.escape(label)}: done \[\d+ s\]", mine[-1])
-    return [re.sub(r" \[\d+ s\]$", "", line) for line in mine[1:-1]]
+    assert re.fullmatch(rf"{re.escape(label)}: done {TIMES}", mine[-1])
+    return [untimed(line) for line in mine[1:-1]]
 
 
 def test_the_exact_columns_report_one_status_line_per_solver_pass(capsys) -> None:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pagadores_train.progress import LINES, SILENT, Reporter
+from tests.lines import TIMES
 
 
 def _lines(stream: io.StringIO) -> list[str]:
@@ -22,10 +23,10 @@ def test_a_solver_phase_starts_at_the_solvers_first_call_and_steps_by_tenths() -
             progress(done, 40)
     lines = _lines(stream)
     assert lines[0] == "solving: 40 positions"
-    steps = [int(m.group(1)) for line in lines[1:-1]
-             if (m := re.fullmatch(r"solving: (\d+)/40 positions \[\d+ s\]", line))]
+    step = rf"solving: (\d+)/40 positions {TIMES}"
+    steps = [int(m.group(1)) for line in lines[1:-1] if (m := re.fullmatch(step, line))]
     assert steps == [4, 8, 12, 16, 20, 24, 28, 32, 36, 40] == sorted(set(steps))
-    assert len(lines) == 12 and re.fullmatch(r"solving: done \[\d+ s\]", lines[-1])
+    assert len(lines) == 12 and re.fullmatch(rf"solving: done {TIMES}", lines[-1])
 
 
 def test_a_refused_solve_reports_nothing_and_a_stopped_one_says_so() -> None:
@@ -38,7 +39,7 @@ def test_a_refused_solve_reports_nothing_and_a_stopped_one_says_so() -> None:
         progress(1, 5)
         raise KeyboardInterrupt
     assert _lines(stream)[0] == "solving: 5 positions"
-    assert re.fullmatch(r"solving: stopped \[\d+ s\]", _lines(stream)[-1])
+    assert re.fullmatch(rf"solving: stopped {TIMES}", _lines(stream)[-1])
 
 
 def test_a_silent_solver_phase_says_nothing(capsys) -> None:
@@ -64,6 +65,23 @@ def test_status_lines_say_a_long_steps_note_after_a_quiet_minute(monkeypatch) ->
     lines = _lines(stream)
     assert lines[1] == "training: 0/100 decisions (backing up 400/500) [60 s]"
     assert len(lines) == 3 and lines[2].startswith("training: done")
+
+
+def test_status_lines_say_the_time_left_at_the_pace_so_far(monkeypatch) -> None:
+    import pagadores_train.progress as progress
+    now = [0.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: now[0])
+    stream = io.StringIO()
+    with Reporter(bars=False, stream=stream).phase("NashConv", 4, "pass") as phase:
+        now[0] = 90.0
+        phase.step()
+        now[0] = 600.0
+        phase.step(note="seat 1")
+        now[0] = 1200.0
+        phase.step(2)
+    assert _lines(stream)[1:] == ["NashConv: 1/4 passes [90 s, about 4.5 min left]",
+                                  "NashConv: 2/4 passes (seat 1) [10.0 min, about 10.0 min left]",
+                                  "NashConv: 4/4 passes [20.0 min]", "NashConv: done [20.0 min]"]
 
 
 def test_games_in_lock_step_say_the_decisions_played_while_they_go_on(monkeypatch) -> None:
