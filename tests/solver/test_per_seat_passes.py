@@ -71,6 +71,16 @@ def test_a_seat_pass_carries_that_seats_values_alone(one_pass_too_big, monkeypat
     assert shapes == [((seat,), (2, 1)) for seat in range(3)]  # the profile, the response
 
 
+def test_a_pass_that_fits_but_is_above_the_one_pass_size_is_split_per_seat(
+        monkeypatch) -> None:
+    whole = passes.plan(["sensible"], 3, 2, True, "test")
+    assert [p.tracked for p in whole.passes] == [(0, 1, 2)]
+    monkeypatch.setattr(passes, "ONE_PASS_BYTES", whole.passes[0].bytes - 1)
+    split = passes.plan(["sensible"], 3, 2, True, "test")
+    assert [p.tracked for p in split.passes] == [(0,), (1,), (2,)]
+    assert all(p.bytes < whole.passes[0].bytes for p in split.passes)
+
+
 def test_a_maximising_seat_must_be_tracked() -> None:
     with pytest.raises(ValueError, match=r"including every seat that maximises \(\[1\]\)"):
         Sweep((2, 2), [(False, True)], {0: object()}, full=False, tracked=(0,))

@@ -2,8 +2,9 @@
 they run.
 
 A **plan** is ONE pass holding every variant side by side (the profile, every seat's best
-response against it, other profiles to evaluate) when that fits the limits: each policy is
-then asked about each decision once. Else it is one pass per seat with cards, holding the
+response against it, other profiles to evaluate) when that fits the limits and takes at most
+``ONE_PASS_BYTES``: each policy is then asked about each decision once. Else it is one pass
+per seat with cards, holding the
 profile and that seat's best response with that seat's value alone (``Sweep``'s
 ``tracked``: at 4 players with 10 cards about 4.7 GB a pass instead of 45 GB in one), and one
 pass for the other profiles if there are any. Every pass is checked against the limits
@@ -41,6 +42,11 @@ Label = tuple[str, int]
 BACKENDS = ("local", "ray")
 #: A pass in another process reports its progress this many times.
 REPORTS = 100
+#: The most one pass of every variant may take before the plan splits it per seat even
+#: where it fits: the per-seat passes ask every policy again, but each keeps a fraction of
+#: the values (an exact evaluation at 4 players with 10 cards: 9.1 GB in one pass, 2.4 GB a
+#: seat), so a big table stays within a 16 GB machine beside what else runs there.
+ONE_PASS_BYTES = 8 * 2**30
 
 
 #: One agent (spec string or policy) for every seat, or a list with one per seat.
@@ -117,7 +123,8 @@ def plan(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
     full = not all(reads_lowest_only(p) for p in every)
     asking = sum(decision_table(p) is None for p in every) / len(every)
     groups = [(tuple(played), tuple(range(n)))]
-    if not solve_cost(start, full, len(played), asked=True).fits():
+    one = solve_cost(start, full, len(played), asked=True)
+    if not one.fits() or one.bytes > ONE_PASS_BYTES:
         mine: tuple[Label, ...] = (("profile", 0),)
         groups = [(mine + ((("response", s),) if best_responses else ()), (s,))
                   for s in range(n) if start[s]]
