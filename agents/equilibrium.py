@@ -45,6 +45,10 @@ class EquilibriumPolicy(SeatCopies):
         self.players: dict[int, SweepPolicy] = {}
         self._copies: dict[int, EquilibriumPolicy] = {}
 
+    def fingerprint(self) -> str:
+        """Its play is the solver's, from the code alone (``solver.results_cache``)."""
+        return ""
+
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """Solve (or load) the table's equilibrium; ``ValueError`` if it is beyond the
         solver's limits or needs a seat this player was not given."""

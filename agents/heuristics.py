@@ -123,6 +123,10 @@ def _decision_key(v: View) -> np.ndarray:
 class Heuristic(BasePolicy):
     """A scripted player: it reads its observations only through ``read``."""
 
+    def fingerprint(self) -> str:
+        """Nothing beyond its spec and the code decides its play (``solver.results_cache``)."""
+        return ""
+
     def act_fields(self, fields: ObsFields, mask: np.ndarray) -> np.ndarray:
         """``act_batch`` on decoded observations (the exact solver's fast path): every
         scripted player reads its rows only through ``read``, which takes either."""

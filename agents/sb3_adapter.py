@@ -27,6 +27,7 @@ about positions, not games.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from pathlib import Path
@@ -159,6 +160,14 @@ class SB3Policy(BasePolicy):
         """Play ``model`` (of ``algo``) once its spaces are this game's."""
         check_spaces(model, self.game, self.obs_size, self.num_actions)
         self.model, self.algo, self.masked, self.name = model, algo, algo == "maskable_ppo", name
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the policy's weights and the algorithm (``solver.results_cache``): the
+        same weights under another file name are the same player."""
+        digest = hashlib.sha256(self.algo.encode())
+        for name, tensor in sorted(self.model.policy.state_dict().items()):
+            digest.update(name.encode() + tensor.detach().cpu().numpy().tobytes())
+        return digest.hexdigest()
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The model's deterministic action at one observation."""

@@ -39,6 +39,7 @@ The net is read from ``path``: a search run folder (its newest checkpoint,
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -325,6 +326,14 @@ class SearchPolicy(SeatCopies):
         self.player = SweepPolicy(_Positions(self.search), net.num_players,
                                   (MAX_CARDS,) * net.num_players, self.seat, self.name)
         self._copies: dict[int, SearchPolicy] = {}
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the value net's weights (``solver.results_cache``; the depth and the
+        specials followed are in the spec)."""
+        digest = hashlib.sha256()
+        for w, b in self.net.layers:
+            digest.update(w.tobytes() + b.tobytes())
+        return digest.hexdigest()
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """``ValueError`` unless the net was trained for this many players and, at 4 or more

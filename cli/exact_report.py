@@ -124,9 +124,9 @@ def multiplayer_table(num_players: int = 3, cards: int = MAX_CARDS,
     with progress.phase("exact", 2 * len(playing), "pass") as phase:
         for name in playing:
             began = time.perf_counter()
-            conv = nash_conv(name, n, cards).total
+            conv = nash_conv(name, n, cards, cache=True).total
             phase.step(note=f"{name}: NashConv")
-            win = exact_evaluate([name, *[BASELINE] * (n - 1)], n, cards)[0]
+            win = exact_evaluate([name, *[BASELINE] * (n - 1)], n, cards, cache=True)[0]
             phase.step(note=f"{name}: win vs {BASELINE}")
             rows.append([name, decimals(conv), decimals(win)])
             say(f"{name}: {time.perf_counter() - began:.1f} s")

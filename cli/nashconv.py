@@ -112,6 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, metavar="DIR",
                         help="also write nashconv.json and nashconv.md (the table with the "
                              "command and what ran it) here")
+    parser.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="compute every exact pass anew instead of reading the ones an "
+                             "earlier run kept (agent specs only; the cache is keyed by the "
+                             "code, the agents and a network's weights: "
+                             "pagadores_env.pagadores.solver.results_cache)")
     add_progress_options(parser)
     args = parser.parse_args(argv)
     invocation = shlex.join(["pagadores", "nashconv",
@@ -139,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             with progress_of(args).solver_phase("NashConv") as progress:
                 found = nash_conv(profile, n, cards, progress=progress, workers=args.workers,
-                                  backend=args.backend, address=args.address)
+                                  backend=args.backend, address=args.address,
+                                  cache=args.cache)
             kind = "exact"
             table = nash_conv_table(found, args.agents)
         seconds, cpu = time.perf_counter() - began, time.process_time() - cpu

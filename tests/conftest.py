@@ -30,6 +30,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 NO_SKIPS = os.environ.get("PAGADORES_NO_SKIPS") == "1"
 
 
+@pytest.fixture(autouse=True)
+def _own_results_cache(tmp_path_factory: pytest.TempPathFactory,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with an empty exact-results cache (``solver.results_cache``): a
+    result kept by another test, or by an earlier run on this machine, would stand in for
+    the computation a test means to check."""
+    monkeypatch.setenv("PAGADORES_RESULTS_CACHE", str(tmp_path_factory.mktemp("results")))
+
+
 def _skips(config: pytest.Config) -> list[pytest.TestReport | pytest.CollectReport]:
     """The skipped tests and modules the run reported (with xdist, on the controller)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")

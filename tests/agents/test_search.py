@@ -12,6 +12,7 @@ from pagadores_agents.value_net import ValueNet
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import encode
+from pagadores_env.pagadores.solver import results_cache
 from pagadores_env.pagadores.solver.multi_kampen import Kampen
 from tests.expectimax import Expectimax
 
@@ -263,3 +264,15 @@ def test_a_position_first_reached_by_a_special_is_not_solved_again_when_asked() 
     search.solve_position = lambda *a: calls.append(a)  # type: ignore[method-assign]
     search.position((4, 3, 3), 0)  # a Puerta by seat 0 lands here (R4.1)
     assert calls == [] and len(search.solved) == solved
+
+
+def test_a_networks_key_in_the_results_cache_is_its_weights() -> None:
+    same = [SearchPolicy.over(ValueNet.new(3, (8,), seed=0)) for _ in range(2)]
+    other = SearchPolicy.over(ValueNet.new(3, (8,), seed=1))
+    assert same[0].fingerprint() == same[1].fingerprint() != other.fingerprint()
+
+    def key(player) -> str | None:
+        return results_cache.pass_key(["search:path=x"], [player] * 3, (3, 3, 3), False,
+                                      True, [("profile", 0)], (0, 1, 2))
+
+    assert key(same[0]) == key(same[1]) != key(other)

@@ -82,3 +82,18 @@ def test_exact_passes_side_by_side_print_the_same_table(capsys) -> None:
     assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--workers", "2",
                           "--no-progress"]) == 0
     assert table() == alone and any("NashConv (sum" in line for line in alone)
+
+
+def test_the_exact_nashconv_reads_what_an_earlier_run_kept_unless_told_not_to(capsys) -> None:
+    def run(*extra: str) -> tuple[str, list[str]]:
+        assert nashconv_main(["lookahead", "--players", "3", "--cards", "3", "--no-progress",
+                              *extra]) == 0
+        out = capsys.readouterr().out.splitlines()
+        passes = [line for line in out if line.startswith("NashConv: ")]
+        return "\n".join(line for line in out if line not in passes
+                         and "computed in" not in line), passes
+
+    table, passes = run()
+    assert passes  # computed: its progress lines
+    assert run() == (table, [])  # read from the results cache: the same table, no pass
+    assert run("--no-cache")[1]  # computed again

@@ -218,8 +218,8 @@ def _first(start: Cards, first_insteker: int) -> int:
 
 def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
                    first_insteker: int = 0, progress: Progress | None = None,
-                   workers: int = 1, backend: str = "local", address: str | None = None
-                   ) -> tuple[float, ...]:
+                   workers: int = 1, backend: str = "local", address: str | None = None,
+                   cache: bool = False) -> tuple[float, ...]:
     """Every seat's exact win probability when each plays its policy of ``profile`` (one
     agent for all seats, or one per seat), from ``cards`` with ``first_insteker`` starting
     (R3.1). A stochastic policy with ``throw_probabilities`` is evaluated as its mixture;
@@ -227,23 +227,24 @@ def exact_evaluate(profile: Profile, num_players: int = 2, cards: int | Sequence
     table beyond the limits (``cost.check_size``; a policy declaring ``score_view = "all"``
     is asked ``41 ** m`` rows per decision of the ``m``-th seat in a round). A table too big
     for one pass takes one per seat; ``workers``, ``backend`` and ``address`` say where they
-    run (``passes.measure``)."""
+    run (``passes.measure``); with ``cache`` the passes of agent specs are kept on disk and
+    read again (``results_cache``)."""
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
     return measure([profile], num_players, start, False, progress, workers, backend,
-                   address).values(("profile", 0), first)
+                   address, cache).values(("profile", 0), first)
 
 
 def exact_evaluate_starts(profile: Profile, num_players: int = 2,
                           cards: int | Sequence[int] = MAX_CARDS,
                           progress: Progress | None = None, workers: int = 1,
-                          backend: str = "local", address: str | None = None
-                          ) -> dict[int, tuple[float, ...]]:
+                          backend: str = "local", address: str | None = None,
+                          cache: bool = False) -> dict[int, tuple[float, ...]]:
     """``exact_evaluate`` for every first insteker at once (R3.1): ``{seat: every seat's win
     probability when that seat insteeks first}`` for each seat with cards. The pass solves
     every start position anyway, so this costs what one ``exact_evaluate`` costs."""
     return measure([profile], num_players, cards, False, progress, workers, backend,
-                   address).starts(("profile", 0))
+                   address, cache).starts(("profile", 0))
 
 
 @dataclass(frozen=True)
@@ -260,21 +261,24 @@ class NashConv:
 
 def nash_conv(profile: Profile, num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS,
               first_insteker: int = 0, progress: Progress | None = None, workers: int = 1,
-              backend: str = "local", address: str | None = None) -> NashConv:
+              backend: str = "local", address: str | None = None, cache: bool = False
+              ) -> NashConv:
     """NashConv (OpenSpiel's measure) of ``profile`` at this table, exactly: one pass holds
     the profile and every seat's best response against it, so each policy is asked about
     each decision once; a table too big for that takes one pass per seat (``passes``),
     run one after the other, in ``workers`` processes or as Ray tasks (``backend="ray"``,
     ``address``), with the same numbers. At two players ``total`` is twice
-    ``exploitability``."""
+    ``exploitability``. With ``cache`` the passes of agent specs are kept on disk and read
+    again (``results_cache``)."""
     return nash_conv_and_evaluate(profile, [], num_players, cards, first_insteker,
-                                  progress, workers, backend, address)[0]
+                                  progress, workers, backend, address, cache)[0]
 
 
 def nash_conv_and_evaluate(profile: Profile, lineups: Sequence[Profile], num_players: int = 2,
                            cards: int | Sequence[int] = MAX_CARDS, first_insteker: int = 0,
                            progress: Progress | None = None, workers: int = 1,
-                           backend: str = "local", address: str | None = None
+                           backend: str = "local", address: str | None = None,
+                           cache: bool = False
                            ) -> tuple[NashConv, list[dict[int, tuple[float, ...]]]]:
     """``nash_conv(profile)`` and ``exact_evaluate_starts`` of each of ``lineups`` (profiles
     too) from ONE pass where it fits: a policy object seated in several of them is asked
@@ -285,7 +289,7 @@ def nash_conv_and_evaluate(profile: Profile, lineups: Sequence[Profile], num_pla
     start = table_cards(num_players, cards)
     first = _first(start, first_insteker)
     measured = measure([profile, *lineups], num_players, start, True, progress, workers,
-                       backend, address)
+                       backend, address, cache)
     current = measured.values(("profile", 0), first)
     best = tuple(measured.value(("response", seat), seat, first)
                  for seat in range(len(start)))

@@ -31,6 +31,7 @@ from ...core.checks import check_int
 from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
 from ...core.pool import in_pool
 from ..vector.tables import decision_table
+from . import results_cache
 from .cost import SHARE, check_size, memory_limit, solve_cost, table_cards
 from .multi_kampen import Cards
 from .sweep import Progress, Sweep, positions
@@ -164,10 +165,14 @@ def run_pass(profiles: Sequence[Any], start: Cards, full: bool, best_responses: 
 class Measured:
     """The values a plan's passes computed, found by what a variant plays and the seat."""
 
-    def __init__(self, chosen: Plan, wins: Sequence[dict[int, np.ndarray]]) -> None:
+    def __init__(self, chosen: Plan, wins: Sequence[dict[int, np.ndarray] | None],
+                 cached: int = 0) -> None:
         self.start = chosen.start
+        self.passes = len(chosen.passes)
+        self.cached = cached  # passes read from the results cache
         self.found: dict[tuple[Label, int], tuple[Pass, dict[int, np.ndarray]]] = {}
         for part, won in zip(chosen.passes, wins, strict=True):
+            assert won is not None  # every pass was read or computed
             for label in part.labels:
                 for seat in part.tracked:
                     self.found.setdefault((label, seat), (part, won))
@@ -192,9 +197,11 @@ class Measured:
 
 def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
             best_responses: bool, progress: Progress | None = None, workers: int = 1,
-            backend: str = "local", address: str | None = None) -> Measured:
+            backend: str = "local", address: str | None = None, cache: bool = False
+            ) -> Measured:
     """The plan for ``profiles`` (``plan``), its passes run one after the other, in
-    ``workers`` processes, or as Ray tasks (module docstring)."""
+    ``workers`` processes, or as Ray tasks (module docstring); with ``cache``, passes kept
+    by an earlier call are read, and those computed now kept (``results_cache``)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     check_int("workers", workers, 1, 256)
@@ -202,27 +209,44 @@ def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int
         raise ValueError("address is for backend='ray' (a Ray cluster to run the passes on)")
     chosen = plan(profiles, num_players, cards, best_responses,
                   "compute NashConv of" if best_responses else "evaluate")
+    keys = _keys(chosen) if cache else [None] * len(chosen.passes)
+    wins = [results_cache.load(key) if key else None for key in keys]
     jobs = [(chosen.profiles, chosen.start, chosen.full, chosen.best_responses, part.labels,
-             part.tracked, k) for k, part in enumerate(chosen.passes)]
+             part.tracked, k) for k, part in enumerate(chosen.passes) if wins[k] is None]
+
+    def found(k: int, won: dict[int, np.ndarray]) -> None:
+        wins[k] = won
+        key = keys[k]
+        if key:
+            results_cache.save(key, won)
+
     side_by_side = min(workers, len(jobs), max(1, memory_limit() // max(
         part.bytes for part in chosen.passes)))
-    if backend == "local" and side_by_side == 1:
-        return Measured(chosen, [run_pass(*job, progress=_part(progress, k, len(jobs)),
-                                          played=chosen.played)
-                                 for k, job in enumerate(jobs)])
+    if backend == "local" and side_by_side <= 1:
+        for i, job in enumerate(jobs):
+            found(job[6], run_pass(*job, progress=_part(progress, i, len(jobs)),
+                                   played=chosen.played))
+        return Measured(chosen, wins, len(chosen.passes) - len(jobs))
     _check_sendable(chosen.profiles)
     if backend == "ray":
         from ...integrations.ray_passes import ray_passes
 
-        found = ray_passes(indexed_pass, jobs, max(p.bytes for p in chosen.passes) / SHARE,
-                           workers,
-                           address, _part(progress, 0, 1), len(positions(chosen.start)))
+        done = ray_passes(indexed_pass, jobs, max(p.bytes for p in chosen.passes) / SHARE,
+                          workers,
+                          address, _part(progress, 0, 1), len(positions(chosen.start)))
     else:
-        found = _pool(jobs, side_by_side, progress)
-    wins: list[dict[int, np.ndarray]] = [{} for _ in jobs]
-    for k, won in found:
-        wins[k] = won
-    return Measured(chosen, wins)
+        done = _pool(jobs, side_by_side, progress)
+    for k, won in done:
+        found(k, won)
+    return Measured(chosen, wins, len(chosen.passes) - len(jobs))
+
+
+def _keys(chosen: Plan) -> list[str | None]:
+    """Each pass's key in the results cache (None where it cannot be cached)."""
+    players = [p for seats in chosen.played.values() for p in seats if p is not True]
+    return [results_cache.pass_key(chosen.profiles, players, chosen.start, chosen.full,
+                                   chosen.best_responses, part.labels, part.tracked)
+            for part in chosen.passes]
 
 
 def indexed_pass(*job: Any) -> tuple[int, dict[int, np.ndarray]]:
