@@ -84,10 +84,11 @@ class _Store:
     positions and re-solves what it dropped."""
 
     def __init__(self) -> None:
-        self.slices: dict[tuple[Cards, int], dict[Key, np.ndarray]] = {}
+        self.slices: dict[tuple[Cards, int], dict[Key, list[np.ndarray]]] = {}
 
     def put(self, cards: Cards, insteker: int, slices: dict[Key, np.ndarray]) -> None:
-        self.slices[(cards, insteker)] = slices
+        self.slices[(cards, insteker)] = {key: list(kept.transpose(1, 0, 2, 3))
+                                          for key, kept in slices.items()}
 
 
 class RoundSearch(Sweep):
@@ -203,13 +204,13 @@ class RoundSearch(Sweep):
         took it (``landing``; the round's end where it empties someone, R6.2)."""
         order = turn_order(cards, insteker)
         left, ended = self.hit(cards, order[key[0]], order, int(PENALTY[SPECIALS[idx]]))
-        here = self.store.slices[(cards, insteker)][key][:, idx]
+        here = self.store.slices[(cards, insteker)][key][idx]
         if ended is not None:
             return np.broadcast_to(ended, here.shape)
         if self.specials == 0:  # every special shifted (``landing``)
             return here + self.shift(left, cards, insteker)
         self.position(left, insteker, 1)
-        return self.store.slices[(left, insteker)][key][:, idx]
+        return self.store.slices[(left, insteker)][key][idx]
 
     def forget_leaves(self) -> None:
         """Read the values where rounds end anew (the leaf has changed); the positions and

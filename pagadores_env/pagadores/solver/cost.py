@@ -21,10 +21,10 @@ from pathlib import Path
 from ...core.pool import memory_part
 from ..observation import OBS_SIZE
 from ..rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS, check_table
-from .model import NS, SPECIALS
+from .model import NS
 from .multi_rows import THROWN, decision_keys
 from .scores import ScoreStates
-from .sweep import BATCH_ROWS, round_keys
+from .sweep import BATCH_ROWS, SPECIAL_REACH, round_keys
 
 #: Solves that would ask policies more observation rows than this are refused: about 25
 #: minutes at the ~0.7 M rows/s measured for heuristics at four seats.
@@ -137,7 +137,7 @@ def _per_position(m: int, full: bool, variants: int, columns: int, asked: bool
     rows = sum(len(decision_keys(j)) * reach[j] * len(THROWN) for j in range(m)) if asked else 0
     states = sum(size[j] for j, _, _ in round_keys(m))
     kept = (states + (1 << m)) * value
-    stored = states * len(SPECIALS) * value
+    stored = states * value  # per special
     choices = sum(len(decision_keys(j)) * size[j] * NS * _FLOAT for j in range(m)) if asked else 0
     working = _TEMPORARIES * size[m - 1] * NS * value + kept + choices + size[m] * value
     return rows, kept, stored, working
@@ -169,9 +169,10 @@ def solve_cost(start: Sequence[int], full: bool = False, variants: int = 1,
             kept += count * alive * keep_bytes if keep else 0
             stored[total] += count * alive * store_bytes
             working = max(working, work)
-    reach = 3 * (n - 1)  # sweep._Store keeps this many card totals below the current one
-    store = max((sum(stored[t] for t in range(top - reach, top + 1)) for top in stored),
-                default=0)
+    # sweep._Store keeps a special's values this many card totals below the current one
+    reaches = [y * (n - 1) for y in SPECIAL_REACH]
+    store = max((sum(stored[t] for reach in reaches for t in range(top - reach, top + 1))
+                 for top in stored), default=0)
     batch = BATCH_ROWS * OBS_SIZE * (_FLOAT + 4) if asked else 0
     return SolveCost(positions, rows, kept + store + working + batch)
 

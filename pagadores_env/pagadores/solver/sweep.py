@@ -172,25 +172,49 @@ class Kept(Mapping[tuple[Cards, int], Position]):
         return len(self.rows)
 
 
+#: Per special (in ``SPECIALS`` order) the cards it takes at most from each other player
+#: (R4.1): its values are needed this many card totals below a position, times the others.
+SPECIAL_REACH = tuple(int(PENALTY[y]) for y in SPECIALS)
+
+
+def by_special(kept: np.ndarray) -> list[np.ndarray | None]:
+    """A round state's ``[Q_j, 3, V, n]`` after-throw values at the special strengths as one
+    ``[Q_j, V, n]`` array per special (``_Store``), copied so each can be freed alone."""
+    return [kept[:, idx].copy() for idx in range(kept.shape[1])]
+
+
 @dataclass
 class _Store:
     """After-throw values at the three special strengths, per solved position and round
-    state — what a special thrown at more cards lands on (R4.1). Kept only while a position
-    with more cards can still reach it (a special takes at most 3 cards from each other
-    player)."""
+    state — what a special thrown at more cards lands on (R4.1), one array per special.
+    Each is kept only while a position with more cards can still reach it: a special of
+    penalty ``y`` takes at most ``y`` cards from each other player, so its values at card
+    total ``t`` go once the pass is past ``t + y·(n−1)`` (a Puerta's after 3 totals at 4
+    players, a Celebro's after 9: 21 of the 30 per-total arrays the widest reach kept)."""
 
-    reach: int
+    others: int
     by_total: dict[int, list[tuple[Cards, int]]] = field(default_factory=dict)
-    slices: dict[tuple[Cards, int], dict[Key, np.ndarray]] = field(default_factory=dict)
+    slices: dict[tuple[Cards, int], dict[Key, list[np.ndarray | None]]] = field(
+        default_factory=dict)
+    dropped: dict[int, set[int]] = field(default_factory=dict)  # per total, specials gone
 
     def put(self, cards: Cards, insteker: int, slices: dict[Key, np.ndarray]) -> None:
-        self.slices[(cards, insteker)] = slices
+        self.slices[(cards, insteker)] = {key: by_special(kept) for key, kept in slices.items()}
         self.by_total.setdefault(sum(cards), []).append((cards, insteker))
 
     def forget_below(self, total: int) -> None:
-        for old in [t for t in self.by_total if t < total - self.reach]:
-            for key in self.by_total.pop(old):
-                del self.slices[key]
+        for old in list(self.by_total):
+            gone = {idx for idx, y in enumerate(SPECIAL_REACH) if old < total - y * self.others}
+            if len(gone) == len(SPECIAL_REACH):
+                for key in self.by_total.pop(old):
+                    del self.slices[key]
+                self.dropped.pop(old, None)
+            elif gone - self.dropped.get(old, set()):
+                for key in self.by_total[old]:
+                    for arrays in self.slices[key].values():
+                        for idx in gone:
+                            arrays[idx] = None
+                self.dropped[old] = gone
 
 
 def lost(cards: Cards, seat: int, count: int) -> tuple[Cards, int]:
@@ -277,7 +301,7 @@ class Sweep:
         self.win: dict[tuple[Cards, int], np.ndarray] = {}
         self.positions = Kept.empty(start, full, len(self.maximises),
                                     len(self.tracked)) if keep else None
-        self.store = _Store(3 * (self.n - 1))
+        self.store = _Store(self.n - 1)
         self.kampen = Kampen(self.lose, self.hit)
         self.rows_asked = 0
         self._won = np.zeros((self.n, len(self.maximises), len(self.tracked)))
@@ -398,7 +422,9 @@ class Sweep:
         at ``left`` with the same insteker, solved before (``kept`` is this position's at
         the special strengths, ``[Q_j, 3, V, n]``, for searches that approximate the
         landing by it)."""
-        return self.store.slices[(left, insteker)][key][:, idx]
+        landed = self.store.slices[(left, insteker)][key][idx]
+        assert landed is not None  # kept while a position with more cards can reach it
+        return landed
 
     def solve_position(self, cards: Cards, insteker: int) -> Position:
         """Solve one round position: every round state's values, from the last role back
