@@ -57,9 +57,9 @@ MEASUREMENTS := \
   nashconv_4p5c_selfplay:nashconv^model:path=runs/selfplay_4p/model.zip^--players^4^--cards^5 \
   approx4p_search:nashconv^search:path=runs/search_4p^--players^4^$(subst $() ,^,$(APPROX)) \
   approx4p_lookahead:nashconv^lookahead^--players^4^$(subst $() ,^,$(APPROX)) \
-  approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
-  approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
   eval4p_lookahead:evaluate^search:path=runs/search_4p^lookahead^--players^4^--games^20000^--no-exact \
+  approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
+  approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
   eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact
 measurements: $(STAMP)
 	@mkdir -p docs/results/measured
