@@ -35,6 +35,9 @@ class EquilibriumPolicy(SeatCopies):
     """The equilibrium at any table the solver covers; ``seat`` is needed at 4+ players."""
 
     name = "equilibrium"
+    #: it answers from the tables of each position it solves (one search a position), so
+    #: its rows are lookups (``pagadores.policies.DeclaresPositionAnswers``)
+    position_answers = True
 
     def __init__(self, seat: int | None = None, seed: int | None = None) -> None:
         super().__init__(seed)

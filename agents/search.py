@@ -294,6 +294,9 @@ class SearchPolicy(SeatCopies):
 
     name = "search"
     parameter_forms = {"path": "RUN_DIR"}
+    #: it answers from the tables of each position it solves (one search a position), so
+    #: its rows are lookups (``pagadores.policies.DeclaresPositionAnswers``)
+    position_answers = True
 
     def __init__(self, path: str | Path, depth: int = 1, seat: int | None = None,
                  cache: int = CACHE, specials: int | str | None = None,

@@ -34,3 +34,19 @@ class SupportsActFields(Protocol):
 
     def act_fields(self, fields: ObsFields, mask: np.ndarray) -> np.ndarray:
         """``act_batch`` on decoded observations: ``fields`` with one leading axis of rows."""
+
+
+@runtime_checkable
+class DeclaresPositionAnswers(Protocol):
+    """A policy whose batched answers about one card position come from tables it builds for
+    that position (a search player solves the round's position once and looks every row up)
+    says so with ``position_answers = True``: its rows cost a lookup, not a query, so the
+    exact passes' limit on policy queries (``solver.cost.MAX_ROWS``) does not count them;
+    what bounds its time is the positions it builds."""
+
+    position_answers: bool
+
+
+def answers_by_position(policy: object) -> bool:
+    """Whether ``policy`` declares ``position_answers = True`` (``DeclaresPositionAnswers``)."""
+    return isinstance(policy, DeclaresPositionAnswers) and bool(policy.position_answers)

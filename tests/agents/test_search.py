@@ -276,3 +276,13 @@ def test_a_networks_key_in_the_results_cache_is_its_weights() -> None:
                                       True, [("profile", 0)], (0, 1, 2))
 
     assert key(same[0]) == key(same[1]) != key(other)
+
+
+def test_a_search_players_rows_are_lookups_not_queries_for_the_row_limit(monkeypatch) -> None:
+    from pagadores_env.pagadores.solver import cost, passes
+
+    monkeypatch.setattr(cost, "MAX_ROWS", 1000)  # far below any 3-player table's rows
+    with pytest.raises(ValueError, match=r"policy queries \(limit 1e\+03\)"):
+        passes.plan(["lookahead"], 3, 3, True, "compute NashConv of")  # asked row by row
+    search = SearchPolicy.over(ValueNet.new(3, (8,), seed=0))
+    assert passes.plan([search], 3, 3, True, "compute NashConv of").passes  # looked up

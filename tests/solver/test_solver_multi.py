@@ -472,12 +472,15 @@ def test_tables_too_big_are_refused_at_once_before_any_player_is_asked(
 @pytest.mark.parametrize("what", ["evaluate", "compute NashConv of"])
 def test_a_profile_beyond_the_limits_is_refused_before_its_players_solve_their_tables(
         what, fixed_memory, no_pass) -> None:
-    """At 12 GB the equilibrium of 4 players with 8 cards fits (``solve`` keeps 4 players
-    up to 9 cards) but a pass asking it about every decision does not (4 players up to 7
-    cards; NashConv up to 6): the refusal must come before the equilibrium players solve
-    their table as they are seated (minutes, gigabytes), not after."""
-    with pytest.raises(ValueError, match="4 players with 8 cards each is too big"):
-        ENTRY_POINTS[what]("equilibrium", 4, 8)
+    """An equilibrium player seated beside players that read every score (4 players with 3
+    cards: too big to ask about every decision) would solve its table as it is seated
+    (minutes, gigabytes at bigger tables): the refusal must come before that, and before
+    any player is asked anything. (The equilibrium's own rows are lookups, so a profile of
+    equilibrium players alone is refused only where its passes do not fit in memory.)"""
+    reading = _Recorder("all")
+    with pytest.raises(ValueError, match="4 players with 3 cards each is too big"):
+        ENTRY_POINTS[what](["equilibrium", reading, reading, reading], 4, 3)
+    assert reading.calls == []
 
 
 def _named_limits(message: str) -> list[tuple[int, int]]:

@@ -104,6 +104,13 @@ def table_cards(num_players: int, cards: int | Sequence[int]) -> tuple[int, ...]
     return check_table(num_players, cards)[1]
 
 
+#: Kept values (a solve's every position) above this many bytes live in files in the cache
+#: folder instead of memory (``sweep.Kept.empty``): written as the pass goes, their pages
+#: handed back, they weigh on memory only while the solution is saved, when the pass's own
+#: arrays are gone (4 players with 10 cards: 4.8 GB kept beside 6 GB of pass).
+KEPT_IN_MEMORY = 1 << 30
+
+
 @dataclass(frozen=True)
 class SolveCost:
     """What a pass takes at a table."""
@@ -111,6 +118,7 @@ class SolveCost:
     positions: int  #: (cards, insteker) positions solved
     rows: int  #: observation rows fixed policies are asked
     bytes: int  #: peak memory of the arrays, estimated from their shapes
+    kept_on_disk: bool = False  #: the kept values live in files (``KEPT_IN_MEMORY``)
 
     def fits(self, limit: int | None = None) -> bool:
         """Whether the pass is within ``MAX_ROWS`` and the memory limit."""
@@ -174,6 +182,8 @@ def solve_cost(start: Sequence[int], full: bool = False, variants: int = 1,
     store = max((sum(stored[t] for reach in reaches for t in range(top - reach, top + 1))
                  for top in stored), default=0)
     batch = BATCH_ROWS * OBS_SIZE * (_FLOAT + 4) if asked else 0
+    if kept > KEPT_IN_MEMORY:  # in files: resident while the solution is written out
+        return SolveCost(positions, rows, max(store + working + batch, kept), True)
     return SolveCost(positions, rows, kept + store + working + batch)
 
 
@@ -208,7 +218,7 @@ def check_size(start: Sequence[int], full: bool = False, variants: int = 1,
     ``asking`` is the share of the seats whose policies are asked (a policy with a decision
     table is looked up instead, ``sweep.Sweep``: its rows cost no query)."""
     cost = solve_cost(start, full, variants, asked, keep, tracked)
-    cost = SolveCost(cost.positions, round(cost.rows * asking), cost.bytes)
+    cost = SolveCost(cost.positions, round(cost.rows * asking), cost.bytes, cost.kept_on_disk)
     if not cost.fits():
         n = len(start)
         each = "card" if start[0] == 1 else "cards"

@@ -23,6 +23,7 @@ holders, since an observation shows no other score (``core.policies.reads_lowest
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -198,12 +199,15 @@ def solve(num_players: int = 2, cards: int | Sequence[int] = MAX_CARDS, cache: b
                 return loaded
         except (FileNotFoundError, ValueError):
             pass  # missing, damaged or stale: the cache only holds files this module wrote
-    check_size(start, keep=True)
+    cost = check_size(start, keep=True)
     began = time.perf_counter()
-    sweep = Sweep(start, [(True,) * len(start)], {}, full=False, keep=True)
+    sweep = Sweep(start, [(True,) * len(start)], {}, full=False, keep=True,
+                  kept_in=cache_dir() if cost.kept_on_disk else None)
     sweep.run(progress)
     assert sweep.positions is not None  # kept: keep=True
     solution = Solution(len(start), start, sweep.positions, time.perf_counter() - began)
+    del sweep  # its arrays go before the solution is written (cost.KEPT_IN_MEMORY)
+    gc.collect()
     if cache:
         cache_or_warn(solution.save, path)
     return solution

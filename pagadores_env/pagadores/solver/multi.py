@@ -23,6 +23,7 @@ from .cost import check_size, table_cards
 from .multi_kampen import Cards
 from .sweep import Kept, Progress, Sweep
 from .table_play import SweepPolicy
+from .two_player import cache_dir
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,12 @@ def best_response_multi(opponents: Sequence[Policy], num_players: int = 3,
         raise ValueError(f"opponents must be {n - 1} policies (one per other seat, "
                          f"in seat order), got {opponents!r}")
     full = not all(reads_lowest_only(p) for p in opponents)
-    check_size(start, full=full, asked=True, keep=keep_policy, what="best-respond at")
+    cost = check_size(start, full=full, asked=True, keep=keep_policy, what="best-respond at")
     check_tables(opponents, n, start)  # after the size: a player's check may be a solve
     others = [s for s in range(n) if s != hero_seat]
     sweep = Sweep(start, [tuple(s == hero_seat for s in range(n))],
-                  dict(zip(others, opponents, strict=True)), full=full, keep=keep_policy)
+                  dict(zip(others, opponents, strict=True)), full=full, keep=keep_policy,
+                  kept_in=cache_dir() if cost.kept_on_disk else None)
     began = time.perf_counter()
     sweep.run(progress)
     values = {key: float(value[0, hero_seat]) for key, value in sweep.win.items()

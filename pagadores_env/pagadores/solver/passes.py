@@ -30,6 +30,7 @@ import numpy as np
 from ...core.checks import check_int
 from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
 from ...core.pool import in_pool
+from ..policies import answers_by_position
 from ..vector.tables import decision_table
 from . import results_cache
 from .cost import SHARE, check_size, memory_limit, solve_cost, table_cards
@@ -122,7 +123,9 @@ def plan(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
     n = len(start)
     played, every = seat_profiles(profiles, start, best_responses)
     full = not all(reads_lowest_only(p) for p in every)
-    asking = sum(decision_table(p) is None for p in every) / len(every)
+    # looked up, not asked: decision tables, and players answering from their own tables
+    asking = sum(decision_table(p) is None and not answers_by_position(p)
+                 for p in every) / len(every)
     groups = [(tuple(played), tuple(range(n)))]
     one = solve_cost(start, full, len(played), asked=True)
     if not one.fits() or one.bytes > ONE_PASS_BYTES:

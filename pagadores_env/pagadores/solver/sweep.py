@@ -25,10 +25,13 @@ unique). Kampen is in ``multi_kampen``.
 from __future__ import annotations
 
 import ctypes
+import mmap
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
+from pathlib import Path
 
 import numpy as np
 
@@ -56,7 +59,8 @@ from .response import _ask
 from .round_kernel import throw_step
 from .scores import ScoreStates, score_states
 
-#: Card positions between two ``release_freed_memory`` calls while policies are asked.
+#: Card positions between two ``release_freed_memory`` calls while policies are asked (and
+#: two ``Kept.release`` calls while a solve keeps its values in files).
 TRIM_EVERY = 64
 
 
@@ -132,10 +136,12 @@ class Kept(Mapping[tuple[Cards, int], Position]):
         self.rows = rows
 
     @classmethod
-    def empty(cls, start: Cards, full: bool, variants: int, columns: int | None = None
-              ) -> Kept:
+    def empty(cls, start: Cards, full: bool, variants: int, columns: int | None = None,
+              folder: Path | None = None) -> Kept:
         """Room for every position of a pass from ``start`` (pages are touched as filled),
-        ``columns`` values (tracked seats, ``Sweep``) per variant: every seat's by default."""
+        ``columns`` values (tracked seats, ``Sweep``) per variant: every seat's by default.
+        With ``folder`` the arrays live in files there, deleted as soon as they are made
+        (gone with the arrays), so ``release`` can hand their pages back to the system."""
         rows: dict[tuple[Cards, int], tuple[int, int]] = {}
         counts: dict[int, int] = {}
         for cards in positions(start):
@@ -144,9 +150,24 @@ class Kept(Mapping[tuple[Cards, int], Position]):
                 rows[(cards, insteker)] = (m, counts.get(m, 0))
                 counts[m] = counts.get(m, 0) + 1
         width = len(start) if columns is None else columns
-        arrays = {m: np.empty((count, layout(m, full)[1], variants, width))
-                  for m, count in counts.items()}
+        shapes = {m: (count, layout(m, full)[1], variants, width) for m, count in counts.items()}
+        if folder is None:
+            return cls(full, {m: np.empty(shape) for m, shape in shapes.items()}, rows)
+        folder.mkdir(parents=True, exist_ok=True)
+        arrays: dict[int, np.ndarray] = {}
+        for m, shape in shapes.items():
+            with tempfile.TemporaryFile(dir=folder) as handle:  # unlinked: nothing left over
+                arrays[m] = np.memmap(handle, np.float64, "w+", shape=shape)
         return cls(full, arrays, rows)
+
+    def release(self) -> None:
+        """Hand the pages of file-backed arrays (``empty(folder=…)``) back to the system:
+        what was written stays in the file (and the page cache) and is read again when
+        needed, so the values a solve keeps do not add to its resident memory."""
+        for array in self.arrays.values():
+            mapped = getattr(array, "_mmap", None)
+            if mapped is not None:
+                mapped.madvise(mmap.MADV_DONTNEED)
 
     def put(self, key: tuple[Cards, int], before: dict[Key, np.ndarray], settle: np.ndarray
             ) -> None:
@@ -264,8 +285,9 @@ class Sweep:
     evaluates several lineups). Each distinct policy (by identity) is asked once per decision
     of a seat, however many variants it plays there in. ``full`` keeps every earlier score
     (needed to ask policies that read them); otherwise only the lowest and its holders.
-    ``keep`` keeps every position's values (``positions``, a :class:`Kept`), else only the
-    values as each round starts (``win``).
+    ``keep`` keeps every position's values (``positions``, a :class:`Kept`; in files in
+    the folder ``kept_in`` if given, ``Kept.empty``), else only the values as each round
+    starts (``win``).
 
     ``tracked`` (default: every seat) are the seats whose win probabilities the pass
     computes: the last axis of its values holds theirs, in that order. A seat that maximises
@@ -275,7 +297,7 @@ class Sweep:
 
     def __init__(self, start: Cards, variants: Sequence[Sequence[bool | Policy]],
                  players: Mapping[int, Policy], full: bool, keep: bool = False,
-                 tracked: Sequence[int] | None = None) -> None:
+                 tracked: Sequence[int] | None = None, kept_in: Path | None = None) -> None:
         self.n = len(start)
         self.start = start
         self.policies, self.plays = fixed_policies(variants, players, self.n)
@@ -299,8 +321,8 @@ class Sweep:
                       for seat in range(self.n)]
         self.full = full
         self.win: dict[tuple[Cards, int], np.ndarray] = {}
-        self.positions = Kept.empty(start, full, len(self.maximises),
-                                    len(self.tracked)) if keep else None
+        self.positions = Kept.empty(start, full, len(self.maximises), len(self.tracked),
+                                    kept_in) if keep else None
         self.store = _Store(self.n - 1)
         self.kampen = Kampen(self.lose, self.hit)
         self.rows_asked = 0
@@ -342,8 +364,11 @@ class Sweep:
         todo = positions(self.start)
         for done, cards in enumerate(todo, 1):
             self.store.forget_below(sum(cards))
-            if self.policies and done % TRIM_EVERY == 0:
-                release_freed_memory()
+            if done % TRIM_EVERY == 0:
+                if self.policies:
+                    release_freed_memory()
+                if self.positions is not None:
+                    self.positions.release()
             for insteker in (s for s in range(self.n) if cards[s]):
                 self.solve_position(cards, insteker)
             if progress is not None:

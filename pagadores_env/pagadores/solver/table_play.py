@@ -67,6 +67,9 @@ class SweepPolicy(BasePolicy):
     the game, so at 2–3 players with equal cards the values are the same from every seat
     and ``seat=None`` plays any seat. At 4 or more players give the seat."""
 
+    #: its answers are looked up in the position's tables (``policies.DeclaresPositionAnswers``)
+    position_answers = True
+
     def __init__(self, positions: Mapping[tuple[Cards, int], Position], num_players: int,
                  start: Cards, seat: int | None = None, name: str = "table",
                  seed: int | None = None) -> None:
