@@ -77,10 +77,12 @@ def test_exact_passes_side_by_side_print_the_same_table(capsys) -> None:
         return [line for line in capsys.readouterr().out.splitlines()
                 if "computed in" not in line and untimed(line) == line]
 
-    assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--no-progress"]) == 0
+    # --no-cache: both compute (the second would read the first's passes)
+    assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--no-progress",
+                          "--no-cache"]) == 0
     alone = table()
     assert nashconv_main(["sensible", "--players", "3", "--cards", "2", "--workers", "2",
-                          "--no-progress"]) == 0
+                          "--no-progress", "--no-cache"]) == 0
     assert table() == alone and any("NashConv (sum" in line for line in alone)
 
 
