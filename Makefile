@@ -75,12 +75,14 @@ measurements: $(STAMP)
 
 # The benchmark's baselines (docs/benchmark.md): the default suite and the search learner's
 # trials into one folder (a rerun goes on where a killed one stopped), then its summary and
-# plots published as docs/results/benchmark/, the page the docs link as the baseline table.
+# plots published as docs/results/benchmark/, the page the docs link as the baseline table,
+# with the trial records it aggregates (each names the commit that ran it) under trials/.
 benchmark-results: $(STAMP)
 	$(PY) -m pagadores_cli.benchmark configs/benchmark/default.yaml --out runs/benchmark --workers 2
 	$(PY) -m pagadores_cli.benchmark configs/benchmark/search.yaml --out runs/benchmark --workers 2
-	mkdir -p docs/results/benchmark
+	mkdir -p docs/results/benchmark/trials
 	cp runs/benchmark/summary.md runs/benchmark/*.png docs/results/benchmark/
+	cp runs/benchmark/trials/*.json docs/results/benchmark/trials/
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -34,11 +34,12 @@ the others': every decision of its self-play games is the learner's.
 
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
-wall time), ``runs/<trial>/`` (each trial's training run folder, ``pagadores_train.sb3``),
-``benchmark.json`` (marks the folder as ours), and the aggregate (``benchmark_stats``). A
-rerun skips trials whose file exists (resume: a killed suite loses the trials in flight
-only, which restart from scratch so their results equal an uninterrupted run's). A folder
-that holds anything but these, without ``benchmark.json``, is refused: nothing not written
+wall time, the commit that ran it), ``runs/<trial>/`` (each trial's training run folder,
+``pagadores_train.sb3``), ``benchmark.json`` (marks the folder as ours), and the aggregate
+(``benchmark_stats``). A rerun skips trials whose file exists (resume: a killed suite loses
+the trials in flight only, which restart from scratch so their results equal an
+uninterrupted run's; a resume on another commit mixes commits, which the summary lists).
+A folder that holds anything but these, without ``benchmark.json``, is refused: nothing not written
 here is ever overwritten.
 
 **Backends**: ``local`` runs trials in a process pool (``spawn``), ``ray`` as Ray tasks (a
@@ -281,6 +282,7 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     from pagadores_env.core.policies import make_policy
 
     from .progress import SILENT
+    from .reports import provenance
     from .sb3 import train
     from .search import player_spec
     from .search import train as train_search
@@ -299,7 +301,8 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
             "score": score["score"], "score_ci": score.get("ci"), "raw": raw,
             "timesteps": result.timesteps, "train_wall_time_s": result.wall_time_s,
             "wall_time_s": round(time.perf_counter() - began, 2),
-            "task_spec": asdict(spec.task), "settings": spec.settings}
+            "task_spec": asdict(spec.task), "settings": spec.settings,
+            "commit": provenance()["commit"]}
 
 
 def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:

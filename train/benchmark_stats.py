@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -121,6 +122,13 @@ def _ci(value: float, low: float, high: float) -> str:
     return f"{value:.3f} [{low:.3f}, {high:.3f}]"
 
 
+def trial_commits(records: list[dict[str, Any]]) -> str:
+    """The commits the trials ran at, with their counts (a suite resumed on a later commit
+    mixes them; records written before trials named their commit count as "not recorded")."""
+    counts = Counter(str(r.get("commit", "not recorded")) for r in records)
+    return ", ".join(f"{commit} ({count} trials)" for commit, count in sorted(counts.items()))
+
+
 def summary_markdown(agg: Aggregate, records: list[dict[str, Any]]) -> str:
     """The summary's Markdown: the aggregate table, IQM per task with its CI, P(X > Y)."""
     lines = ["# Benchmark summary", "",
@@ -128,7 +136,8 @@ def summary_markdown(agg: Aggregate, records: list[dict[str, Any]]) -> str:
              "Scores are normalised per task (0 = the uniform-random policy; what 1 means is "
              "in each task file). IQM and mean over all runs and tasks, with stratified-"
              f"bootstrap 95 % CIs ({REPS} resamples, rliable).", "",
-             *[f"- {key}: {value}" for key, value in provenance().items()], "",
+             *[f"- {key}: {value}" for key, value in provenance().items()],
+             f"- trials run at: {trial_commits(records)}", "",
              "| algorithm | runs × tasks | IQM [95 % CI] | mean [95 % CI] |",
              "|---|---|---|---|"]
     for algo, (iqm, mean) in agg.point.items():

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,12 +22,14 @@ from pagadores_train import benchmark
 from pagadores_train.benchmark import (
     MARKER,
     TRIALS,
+    Suite,
     SuiteError,
     load_suite,
     run_suite,
     trial_specs,
 )
 from pagadores_train.benchmark_stats import PLOTS, SUMMARY, read_trials, write_summary
+from pagadores_train.reports import provenance
 from tests.train.suites import SMOKE, TASK, write_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,10 +37,18 @@ ROOT = Path(__file__).resolve().parents[2]
 MEASURED = ("task", "algo", "seed", "score", "score_ci", "raw", "timesteps")
 
 
-def measured(out: Path) -> dict[str, dict]:
+def measured(out: Path, seed: int | None = None) -> dict[str, dict]:
+    """What each trial record under ``out`` measured (``seed``: that seed's trials only)."""
     return {r_id: {k: r[k] for k in MEASURED}
             for r_id, r in ((p.stem, json.loads(p.read_text()))
-                            for p in sorted((out / TRIALS).glob("*.json")))}
+                            for p in sorted((out / TRIALS).glob("*.json")))
+            if seed is None or r["seed"] == seed}
+
+
+def one_seed(seed: int) -> Suite:
+    """The smoke suite's trials of one seed: each Ray test runs half the trials, so the two
+    cover every trial of the local run between them."""
+    return replace(load_suite(SMOKE), seeds=(seed,))
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +70,16 @@ def test_smoke_suite_local_writes_every_trial(local_run: Path) -> None:
         assert record["timesteps"] >= 512
     mc = [r for r in records.values() if r["task"] == "4p-mixed-heuristics"]
     assert all(lo <= r["score"] <= hi for r in mc for lo, hi in [r["score_ci"]])
+    commits = {json.loads(p.read_text())["commit"] for p in (local_run / TRIALS).glob("*.json")}
+    assert commits == {provenance()["commit"]}  # each record names the code that ran it
 
 
 @pytest.mark.slow
 def test_ray_backend_gives_identical_scores(local_run: Path, tmp_path: Path) -> None:
     pytest.importorskip("ray")
     out = tmp_path / "ray"
-    run_suite(load_suite(SMOKE), out, backend="ray", workers=2, progress=False)
-    assert measured(out) == measured(local_run)
+    run_suite(one_seed(0), out, backend="ray", workers=2, progress=False)
+    assert measured(out) == measured(local_run, seed=0)
 
 
 #: A cluster's head in another process: starts Ray, prints its address, runs until its stdin
@@ -93,9 +106,9 @@ def test_ray_backend_joins_a_cluster_by_address(local_run: Path, tmp_path: Path,
         address = head.stdout.readline().strip()  # type: ignore[union-attr]
         assert address, "the head process printed no address"
         out = tmp_path / "cluster"
-        run_suite(load_suite(SMOKE), out, backend="ray", workers=2, address=address,
+        run_suite(one_seed(1), out, backend="ray", workers=2, address=address,
                   progress=False)
-        assert measured(out) == measured(local_run)
+        assert measured(out) == measured(local_run, seed=1)
     finally:
         head.stdin.close()  # type: ignore[union-attr]
         head.wait(timeout=60)
@@ -202,7 +215,8 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
                      "wall_time_s": 1.0}))
     # An incomplete algorithm is listed, not aggregated.
     (tmp_path / TRIALS / "t1__C__seed0.json").write_text(json.dumps(
-        {"task": "t1", "algo": "C", "seed": 0, "score": 0.5, "wall_time_s": 1.0}))
+        {"task": "t1", "algo": "C", "seed": 0, "score": 0.5, "wall_time_s": 1.0,
+         "commit": "abc"}))
     agg = write_summary(tmp_path, reps=200)
     text = (tmp_path / SUMMARY).read_text()
     for algo, tasks in FAKE.items():
@@ -223,6 +237,8 @@ def test_summary_matches_a_hand_computation(tmp_path: Path) -> None:
     assert agg.improvement["A,B"][0] == pytest.approx(p)
     assert f"| A | B | {p:.3f} [" in text
     assert "| C | incomplete (1 trials) |" in text
+    # a suite resumed on another commit says so: each commit with its trials
+    assert "- trials run at: abc (1 trials), not recorded (16 trials)\n" in text
     for name in PLOTS.values():
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(read_trials(tmp_path)) == 17
