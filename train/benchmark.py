@@ -69,6 +69,7 @@ from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
 from .lock import LOCK
 from .progress import Reporter, reporter
+from .reports import provenance
 from .search_config import SearchConfig, search_config_from_dict
 from .settings import ConfigError, integer, mapping, read_yaml
 
@@ -282,7 +283,6 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     from pagadores_env.core.policies import make_policy
 
     from .progress import SILENT
-    from .reports import provenance
     from .sb3 import train
     from .search import player_spec
     from .search import train as train_search
@@ -301,8 +301,7 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
             "score": score["score"], "score_ci": score.get("ci"), "raw": raw,
             "timesteps": result.timesteps, "train_wall_time_s": result.wall_time_s,
             "wall_time_s": round(time.perf_counter() - began, 2),
-            "task_spec": asdict(spec.task), "settings": spec.settings,
-            "commit": provenance()["commit"]}
+            "task_spec": asdict(spec.task), "settings": spec.settings}
 
 
 def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
@@ -427,8 +426,10 @@ def run_suite(suite: Suite, out: str | Path, backend: str = "local", workers: in
         write_atomic(out / MARKER, json.dumps({"written_by": "pagadores benchmark"}) + "\n")
     run = _run_local if backend == "local" else _run_ray
     done = []
+    commit = provenance()["commit"]  # the code the trials start from, read before they run
     with reporter(progress).phase("trials", len(pending), "trial") as phase:
         for record in run(pending, str(out), workers, address):
+            record["commit"] = commit
             write_atomic(out / TRIALS / f"{record_id(record)}.json",
                          json.dumps(record, indent=1) + "\n")
             done.append(record)
