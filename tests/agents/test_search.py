@@ -155,6 +155,30 @@ def test_searches_side_by_side_keep_their_positions_within_one_budget(monkeypatc
     assert ledger.bytes == size * len(first.solved)
 
 
+def test_the_ledger_reads_its_budget_again_only_after_its_refresh_time(monkeypatch) -> None:
+    from pagadores_agents import search_memory
+
+    clock, reads, limit = [100.0], [], [10**9]
+    monkeypatch.setattr(search_memory.time, "monotonic", lambda: clock[0])
+    ledger = search_memory.Ledger(lambda: reads.append(clock[0]) or limit[0])
+
+    class Search:  # an owner the ledger can take positions back from
+        def drop(self, key) -> None:
+            dropped.append(key)
+
+    owner, dropped = Search(), []
+    for key in range(20):
+        ledger.keep(owner, key, 10)
+    assert reads == [100.0] and not dropped  # one read for twenty kept positions
+    limit[0] = 100  # the budget shrank (say, memory mapped elsewhere)
+    ledger.keep(owner, 20, 10)
+    assert not dropped  # not yet seen
+    clock[0] += search_memory.REFRESH
+    ledger.keep(owner, 21, 10)
+    assert reads == [100.0, clock[0]]
+    assert ledger.bytes <= 160 and dropped == list(range(6))  # down to the floor, oldest first
+
+
 def test_following_no_special_searches_one_position_close_to_following_all() -> None:
     # R4.3: beyond the followed specials the round goes on at the same cards, shifted
     net = bumpy_net(4, seed=3)
