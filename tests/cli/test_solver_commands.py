@@ -103,7 +103,7 @@ def test_command_line_options_have_help(capsys, fixed_memory) -> None:
     assert "players at the table" in out and "the seat that best-responds" in out
     # the limits for scripted opponents, which read the scores only through the lowest
     assert cost.within_limits(asked=True) in " ".join(out.split())
-    assert "4 players with up to 7 cards each" in " ".join(out.split())
+    assert "2–4 players with up to 10 cards each" in " ".join(out.split())
 
 
 def test_command_line_prints_the_value(capsys) -> None:

@@ -29,6 +29,7 @@ from pagadores_env.pagadores.solver import (
     exact_evaluate,
     multi_rows,
     nash_conv,
+    passes,
     solve,
 )
 from pagadores_env.pagadores.solver.cost import solve_cost, table_cards
@@ -302,8 +303,11 @@ def test_opponents_that_cannot_play_the_table_are_refused_up_front() -> None:
 #: The memory limit of a 16 GB machine (3/4 of it), so the limits named below do not depend
 #: on the machine running the tests.
 LIMIT = 12 * 10**9
-#: Within the limits at that memory, for one pass asking policies that read every score.
-FULL_VIEW_LIMITS = "2–3 players with up to 10 cards each, 4 players with up to 2 cards each"
+#: Within the limits at that memory, for a pass asking policies that read every score: a
+#: best response's pass (three policies asked at 4 players), an evaluation's per-seat pass.
+FULL_VIEW_LIMITS = {
+    "best-respond at": "2–3 players with up to 10 cards each, 4 players with up to 2 cards each",
+    "evaluate": "2–3 players with up to 10 cards each, 4 players with up to 3 cards each"}
 
 
 @pytest.fixture
@@ -331,11 +335,13 @@ class _Accepted(Exception):
 
 @pytest.fixture
 def no_pass(monkeypatch) -> None:
-    """A pass that starts raises ``_Accepted`` instead of doing the work."""
-    def run(self: Sweep, progress=None) -> None:
+    """A pass, or the answer book before the passes (``passes.record``), that starts raises
+    ``_Accepted`` instead of doing the work."""
+    def run(*args, **kwargs) -> None:
         raise _Accepted
 
     monkeypatch.setattr(Sweep, "run", run)
+    monkeypatch.setattr(passes, "record", run)
 
 
 class _Stopper(BasePolicy):
@@ -432,8 +438,8 @@ ENTRY_COST = {
 }
 TOO_BIG = [(what, view, n, cards)
            for what in ENTRY_POINTS if what != "solve" for view, n, cards in [
-               ("all", 5, 2), ("all", 6, 1), ("all", 4, 3), ("all", 4, [3, 3, 3, 2]),
-               ("lowest", 4, 10), ("lowest", 5, 10), ("lowest", 6, 3), ("lowest", 6, 10)]]
+               ("all", 5, 2), ("all", 6, 1), ("all", 4, 4), ("all", 4, [4, 4, 4, 3]),
+               ("lowest", 5, 6), ("lowest", 5, 10), ("lowest", 6, 4), ("lowest", 6, 10)]]
 TOO_BIG += [("solve", "lowest", n, cards) for n, cards in [(5, 5), (6, 3), (6, 10)]]
 
 
@@ -460,10 +466,10 @@ def test_tables_too_big_are_refused_at_once_before_any_player_is_asked(
                               f"exactly: "), message
     assert "\n" not in message  # it names the limits the table is over, and only those
     cost = ENTRY_COST[what](view, num_players, cards)
-    assert ("limit 1e+09" in message) == (cost.rows > 10**9)
+    assert ("limit 3e+09" in message) == (cost.rows > 3 * 10**9)
     assert ("limit 12.0 GB" in message) == (cost.bytes > 12 * 10**9)
     # with 16 GB the equilibrium fits at 4 players with 10 cards (the per-special store)
-    most = "2–4" if what == "solve" else "2–3"
+    most = "2–3" if view == "all" and what != "solve" else "2–4"
     assert f"within the limits: {most} players with up to 10 cards each" in message
     assert peak < 20 * 10**6, peak
     assert player.calls == []
@@ -472,14 +478,14 @@ def test_tables_too_big_are_refused_at_once_before_any_player_is_asked(
 @pytest.mark.parametrize("what", ["evaluate", "compute NashConv of"])
 def test_a_profile_beyond_the_limits_is_refused_before_its_players_solve_their_tables(
         what, fixed_memory, no_pass) -> None:
-    """An equilibrium player seated beside players that read every score (4 players with 3
+    """An equilibrium player seated beside players that read every score (4 players with 4
     cards: too big to ask about every decision) would solve its table as it is seated
     (minutes, gigabytes at bigger tables): the refusal must come before that, and before
     any player is asked anything. (The equilibrium's own rows are lookups, so a profile of
     equilibrium players alone is refused only where its passes do not fit in memory.)"""
     reading = _Recorder("all")
-    with pytest.raises(ValueError, match="4 players with 3 cards each is too big"):
-        ENTRY_POINTS[what](["equilibrium", reading, reading, reading], 4, 3)
+    with pytest.raises(ValueError, match="4 players with 4 cards each is too big"):
+        ENTRY_POINTS[what](["equilibrium", reading, reading, reading], 4, 4)
     assert reading.calls == []
 
 
@@ -495,8 +501,8 @@ def _named_limits(message: str) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize(("what", "view", "num_players", "cards"), [
     ("best-respond at", "all", 5, 2), ("best-respond at", "lowest", 6, 3),
-    ("evaluate", "all", 4, 3), ("evaluate", "lowest", 4, 10),
-    ("compute NashConv of", "all", 4, 3), ("compute NashConv of", "lowest", 5, 10),
+    ("evaluate", "all", 4, 4), ("evaluate", "lowest", 5, 10),
+    ("compute NashConv of", "all", 4, 4), ("compute NashConv of", "lowest", 5, 10),
     ("solve", "lowest", 6, 10)])
 def test_the_limits_a_refusal_names_are_the_tables_that_call_accepts(
         what, view, num_players, cards, fixed_memory, no_pass) -> None:
@@ -508,7 +514,7 @@ def test_the_limits_a_refusal_names_are_the_tables_that_call_accepts(
     named = _named_limits(str(refused.value))
     assert [n for n, _ in named] == list(range(2, 2 + len(named)))  # no seat count skipped
     if view == "all" and what != "compute NashConv of":
-        assert str(refused.value).endswith(FULL_VIEW_LIMITS)
+        assert str(refused.value).endswith(FULL_VIEW_LIMITS[what])
     for n, most in named:
         with pytest.raises(_Accepted):
             call(_Recorder(view), n, most)

@@ -26,9 +26,11 @@ from .multi_rows import THROWN, decision_keys
 from .scores import ScoreStates
 from .sweep import BATCH_ROWS, SPECIAL_REACH, round_keys
 
-#: Solves that would ask policies more observation rows than this are refused: about 25
-#: minutes at the ~0.7 M rows/s measured for heuristics at four seats.
-MAX_ROWS = 10**9
+#: Passes that would ask policies more observation rows than this are refused: about 70
+#: minutes of CPU at the ~0.7 M rows/s measured for heuristics and for a 64x64 network at
+#: four seats. Per-seat passes ask them once for all (``answer_book``), shared among the
+#: workers; this lets in 4 players with 10 cards (2.4e9 rows), 5 with 5 and 6 with 3.
+MAX_ROWS = 3 * 10**9
 _FLOAT = 8
 #: Arrays alive at once while a round role is filled (stop, again, the difference, after,
 #: its choices), as multiples of that role's after-throw array.

@@ -21,6 +21,7 @@ from ...core.seats import CLOCKWISE
 from ..observation import SLICES, ObsFields, encode_batch
 from ..rules import MAX_THROWS, NUM_STRENGTHS, throws_allowed
 from .model import PICARO
+from .scores import ScoreStates
 
 #: The strengths a decision can show or a score can hold: everything but the Picaro (R4.4).
 THROWN = np.arange(PICARO + 1, NUM_STRENGTHS)
@@ -34,6 +35,14 @@ def decision_keys(role: int) -> list[tuple[int, int]]:
     if role == 0:
         return [(0, k) for k in range(1, MAX_THROWS)]
     return [(limit, k) for limit in range(2, MAX_THROWS + 1) for k in range(1, limit)]
+
+
+def lowest_rows(states: ScoreStates, role: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows a pass asks about at a decision of ``role`` in the lowest-score view (``full``
+    False): one per reachable round state and thrown strength, as (state index, strength)
+    arrays."""
+    reachable = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
+    return reachable, np.tile(THROWN, len(reachable) // len(THROWN))
 
 
 def decision_fields(num_players: int, cards: tuple[int, ...], order: tuple[int, ...],

@@ -21,8 +21,12 @@ from the profiles, so those must be agent specs (strings) there.
 from __future__ import annotations
 
 import pickle
+import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +37,7 @@ from ...core.pool import in_pool
 from ..policies import answers_by_position
 from ..vector.tables import decision_table
 from . import results_cache
+from .answer_book import AnswerBook, bookable, record, record_shard
 from .cost import SHARE, check_size, memory_limit, solve_cost, table_cards
 from .multi_kampen import Cards
 from .sweep import Progress, Sweep, positions
@@ -143,26 +148,43 @@ def plan(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int],
 
 def run_pass(profiles: Sequence[Any], start: Cards, full: bool, best_responses: bool,
              labels: Sequence[Label], tracked: Sequence[int], index: int = 0,
-             queue: Any = None, progress: Progress | None = None,
+             book: AnswerBook | str | None = None, queue: Any = None,
+             progress: Progress | None = None,
              played: dict[Label, tuple[bool | Policy, ...]] | None = None
              ) -> dict[int, np.ndarray]:
     """One pass: every first insteker's ``[labels, tracked]`` values at the start (what
     ``Measured`` reads), with the players ``played`` (seated and checked, ``plan``), or
-    seated and checked here for a pass in another process. ``progress`` hears of it here;
-    a pass elsewhere puts ``(index, done, total)`` on ``queue`` about ``REPORTS`` times
-    instead."""
+    seated and checked here for a pass in another process; the profile's answers read from
+    ``book`` (``answer_book``: the book, or the folder of its shards) where it has them.
+    ``progress`` hears of it here; a pass elsewhere puts ``(index, done, total)`` on
+    ``queue`` about ``REPORTS`` times instead."""
     if played is None:
-        played, every = seat_profiles(profiles, start, best_responses)
-        check_tables(every, len(start), start)  # as plan did: a player may solve its table
+        played = checked_profiles(profiles, start, best_responses)
     if queue is not None:
         def progress(done: int, total: int) -> None:
             if done == total or done % max(1, total // REPORTS) == 0:
                 queue.put((index, done, total))
 
+    if isinstance(book, str):
+        book = AnswerBook.load(Path(book), start)
     sweep = Sweep(start, [played[label] for label in labels], {}, full=full,
-                  tracked=tuple(tracked))
+                  tracked=tuple(tracked), book=book, booked=played[("profile", 0)])
     sweep.run(progress)
     return {first: sweep.win[(start, first)] for first, count in enumerate(start) if count}
+
+
+def checked_profiles(profiles: Sequence[Any], start: Cards, best_responses: bool
+                     ) -> dict[Label, tuple[bool | Policy, ...]]:
+    """``seat_profiles``' variants, every player checked as ``plan`` checks them (a player
+    may solve its table): what a pass or a book in another process plays."""
+    played, every = seat_profiles(profiles, start, best_responses)
+    check_tables(every, len(start), start)
+    return played
+
+
+def profile_seats(profiles: Sequence[Any], start: Cards) -> tuple[bool | Policy, ...]:
+    """The first profile's players, one per seat, seated and checked here."""
+    return checked_profiles(profiles[:1], start, False)[("profile", 0)]
 
 
 class Measured:
@@ -214,8 +236,61 @@ def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int
                   "compute NashConv of" if best_responses else "evaluate")
     keys = _keys(chosen) if cache else [None] * len(chosen.passes)
     wins = [results_cache.load(key) if key else None for key in keys]
+    todo = [k for k in range(len(chosen.passes)) if wins[k] is None]
+    # the profile's answers asked once for every pass (``answer_book``; a Ray cluster's
+    # nodes would not see the book's files, so there every pass asks)
+    booking = (backend == "local" and len(todo) >= 2 and not chosen.full
+               and any(bookable(p) for p in chosen.played[("profile", 0)]))
+    parts = len(todo) + booking  # the book takes about a pass's time
+    folder = tempfile.mkdtemp(prefix="pagadores-answers-") if booking else None
+    try:
+        book: AnswerBook | str | None = None
+        if booking:
+            book = _book(chosen, folder, workers, _part(progress, 0, parts))
+        return _measure(chosen, wins, keys, todo, book, workers, backend, address,
+                        _part(progress, int(booking), parts, len(todo)))
+    finally:
+        if folder is not None:  # created above, holding nothing but the book
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _book(chosen: Plan, folder: str | None, workers: int, progress: Progress | None
+          ) -> AnswerBook | str:
+    """The profile's answers at every decision (``answer_book``), in this process (one
+    worker: the book in memory) or shared out among ``workers`` processes (the folder of
+    their shards)."""
+    players = chosen.played[("profile", 0)]
+    side_by_side = min(workers, max(1, memory_limit() // max(
+        part.bytes for part in chosen.passes)))
+    if side_by_side <= 1 or folder is None:
+        data, index = record(players, chosen.start, progress=progress)
+        book = AnswerBook().bind(chosen.start)
+        book.add_shard(data, index)
+        return book
+    _check_sendable(chosen.profiles)
+    done: dict[int, tuple[int, int]] = {}
+
+    def heard(message: tuple[int, int, int]) -> None:
+        part, count, total = message
+        done[part] = (count, total)
+        if progress is not None:
+            progress(sum(c for c, _ in done.values()), len(positions(chosen.start)))
+
+    rebuild = partial(profile_seats, chosen.profiles, chosen.start)
+    jobs = [(rebuild, chosen.start, k, side_by_side, folder) for k in range(side_by_side)]
+    for _ in in_pool(record_shard, jobs, side_by_side, heard, finish_running=False):
+        pass
+    return folder
+
+
+def _measure(chosen: Plan, wins: list[dict[int, np.ndarray] | None],
+             keys: Sequence[str | None],
+             todo: list[int], book: AnswerBook | str | None, workers: int, backend: str,
+             address: str | None, progress: Progress | None) -> Measured:
+    """``measure``'s passes ``todo`` run (with the profile's answers from ``book``)."""
     jobs = [(chosen.profiles, chosen.start, chosen.full, chosen.best_responses, part.labels,
-             part.tracked, k) for k, part in enumerate(chosen.passes) if wins[k] is None]
+             part.tracked, k, book if isinstance(book, str) else None)
+            for k, part in enumerate(chosen.passes) if k in todo]
 
     def found(k: int, won: dict[int, np.ndarray]) -> None:
         wins[k] = won
@@ -227,7 +302,7 @@ def measure(profiles: Sequence[Any], num_players: int, cards: int | Sequence[int
         part.bytes for part in chosen.passes)))
     if backend == "local" and side_by_side <= 1:
         for i, job in enumerate(jobs):
-            found(job[6], run_pass(*job, progress=_part(progress, i, len(jobs)),
+            found(job[6], run_pass(*job[:7], book=book, progress=_part(progress, i, len(jobs)),
                                    played=chosen.played))
         return Measured(chosen, wins, len(chosen.passes) - len(jobs))
     _check_sendable(chosen.profiles)
@@ -271,11 +346,13 @@ def _pool(jobs: list[tuple[Any, ...]], workers: int, progress: Progress | None
     return in_pool(indexed_pass, jobs, workers, heard, finish_running=False)
 
 
-def _part(progress: Progress | None, k: int, parts: int) -> Progress | None:
-    """``progress`` for the ``k``-th of ``parts`` equal passes, told as one."""
+def _part(progress: Progress | None, k: int, parts: int, count: int = 1
+          ) -> Progress | None:
+    """``progress`` for ``count`` equal parts from the ``k``-th of ``parts`` (passes, or the
+    answer book), told as one."""
     if progress is None:
         return None
-    return lambda done, total: progress(k * total + done, parts * total)
+    return lambda done, total: progress(k * total // count + done, parts * total // count)
 
 
 def _check_sendable(profiles: Sequence[Any]) -> None:

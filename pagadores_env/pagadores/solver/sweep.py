@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -54,6 +55,7 @@ from .multi_rows import (
     decision_fields,
     decision_keys,
     decision_row_chunks,
+    lowest_rows,
 )
 from .response import _ask
 from .round_kernel import throw_step
@@ -99,6 +101,13 @@ def round_keys(m: int) -> list[Key]:
         for limit in ([0] if j == 0 else range(1, MAX_THROWS + 1)):
             keys += [(j, limit, k) for k in range(throws_allowed(limit), 0, -1)]
     return keys
+
+
+class Book(Protocol):
+    """Recorded answers a pass reads instead of asking (``answer_book.AnswerBook``)."""
+
+    def answers(self, cards: Cards, insteker: int, seat: int) -> np.ndarray | None:
+        """``[keys, rows]``: ``seat``'s answers at every decision of its role there."""
 
 
 @dataclass
@@ -297,7 +306,9 @@ class Sweep:
 
     def __init__(self, start: Cards, variants: Sequence[Sequence[bool | Policy]],
                  players: Mapping[int, Policy], full: bool, keep: bool = False,
-                 tracked: Sequence[int] | None = None, kept_in: Path | None = None) -> None:
+                 tracked: Sequence[int] | None = None, kept_in: Path | None = None,
+                 book: Book | None = None, booked: Sequence[bool | Policy] = ()
+                 ) -> None:
         self.n = len(start)
         self.start = start
         self.policies, self.plays = fixed_policies(variants, players, self.n)
@@ -316,6 +327,11 @@ class Sweep:
         #: or None: a policy that declares one is answered from it, not asked
         self._tables = [None if (t := decision_table(p)) is None else t.reshape(TABLE_SHAPE)
                         for p in self.policies]
+        #: recorded answers (``answer_book``) of the policies ``booked`` (one per seat) play,
+        #: read instead of asking them; per seat, the index of its booked policy
+        self.book = book
+        self._booked = {seat: i for seat, p in enumerate(booked)
+                        for i, q in enumerate(self.policies) if q is p}
         #: per seat, the policies it plays in some variant (indices into ``core.policies``)
         self._used = [sorted({int(i) for i in self.plays[:, seat] if i >= 0})
                       for seat in range(self.n)]
@@ -374,30 +390,37 @@ class Sweep:
             if progress is not None:
                 progress(done, len(todo))
 
-    def _ask(self, cards: Cards, order: tuple[int, ...], role: int, states: ScoreStates,
+    def ask(self, cards: Cards, order: tuple[int, ...], role: int, states: ScoreStates,
              asked: Sequence[int]) -> dict[int, dict[tuple[int, int], np.ndarray]]:
         """Each fixed policy ``self.policies[i]`` (``i`` in ``asked``)'s probability of
         throwing again at every decision of ``role`` here, ``[Q_j, 42]`` per (limit, throws
         used); unreachable states and the Picaro (which ends the turn) hold 0. The rows are
         built once for all of them."""
         choices: dict[int, dict[tuple[int, int], np.ndarray]] = {i: {} for i in asked}
+        seat = order[role]
+        booked = self._booked.get(seat, -1)
+        recorded = (self.book.answers(cards, order[0], seat) if self.book is not None
+                    and booked in asked and not states.full else None)
         if not states.full:  # the lowest view: one row per reachable state and strength
-            reachable = np.repeat(np.flatnonzero(states.reachable[role]), len(THROWN))
-            strengths = np.tile(THROWN, len(reachable) // len(THROWN))
+            reachable, strengths = lowest_rows(states, role)
             # a decision table's facts (``vector.kernel._table_entry``): the score to beat
             # is the state's lowest (R3.5; none before the insteker's), the cards are fixed
             to_beat = reachable >> role if role else -np.ones_like(reachable)
-            seat = order[role]
             mine = int(cards[seat] == 1)
             other = int(any(c == 1 for s, c in enumerate(cards) if s != seat))
-        for limit, used in decision_keys(role):
-            asking = [i for i in asked if self._tables[i] is None or states.full]
+        for k, (limit, used) in enumerate(decision_keys(role)):
+            asking = [i for i in asked if (self._tables[i] is None or states.full)
+                      and not (recorded is not None and i == booked)]
             fields = None if states.full or not asking else decision_fields(
                 self.n, cards, order, role, limit, used, states.scores[role][reachable],
                 strengths)
             for i in asked:
                 full = np.zeros((states.size[role], NS))
                 table = self._tables[i]
+                if recorded is not None and i == booked:  # asked once, for every pass
+                    full[reachable, strengths] = recorded[k]
+                    choices[i][(limit, used)] = full
+                    continue
                 if table is not None and not states.full:  # looked up, not asked
                     answers = table[int(role == 0), used - 1, strengths, to_beat + 1, mine,
                                     other]
@@ -457,7 +480,7 @@ class Sweep:
         order = turn_order(cards, insteker)
         m = len(order)
         states = score_states(m, self.full)
-        asked = {j: self._ask(cards, order, j, states, self._used[seat])
+        asked = {j: self.ask(cards, order, j, states, self._used[seat])
                  for j, seat in enumerate(order) if self._used[seat]}
         settle = self._settle(cards, order)
         final = settle[states.holders]
