@@ -49,6 +49,8 @@ results: train
 MEASURED := runs/measured
 PAGADORES := $(VENV)/bin/pagadores
 APPROX := --approximate --budget 1000 --games 200 --workers 2
+# where the solver covers the table, the learned responses also scored exactly
+APPROX3 := --approximate --budget 2000 --games 200 --score-exactly --workers 2
 MEASUREMENTS := \
   nashconv_3p_search:nashconv^search:path=runs/search_3p^--players^3 \
   nashconv_4p5c_search:nashconv^search:path=runs/search_4p^--players^4^--cards^5 \
@@ -58,6 +60,8 @@ MEASUREMENTS := \
   approx4p_search:nashconv^search:path=runs/search_4p^--players^4^$(subst $() ,^,$(APPROX)) \
   approx4p_lookahead:nashconv^lookahead^--players^4^$(subst $() ,^,$(APPROX)) \
   eval4p_lookahead:evaluate^search:path=runs/search_4p^lookahead^--players^4^--games^20000^--no-exact \
+  approx3p_sensible_exact:nashconv^sensible^--players^3^$(subst $() ,^,$(APPROX3)) \
+  approx3p_lookahead_exact:nashconv^lookahead^--players^3^$(subst $() ,^,$(APPROX3)) \
   approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
   approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
   eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact

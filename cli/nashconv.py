@@ -34,7 +34,7 @@ from pagadores_train.settings import count_argument
 from .main import add_progress_options, agents_help, check_out, fail, progress_of, write_outputs
 
 #: The options of ``--approximate`` and their defaults.
-APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0}
+APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0, "score_exactly": False}
 
 
 def nash_conv_table(result: NashConv, agents: Sequence[str]) -> str:
@@ -63,6 +63,12 @@ def approximate_table(result: ApproximateNashConv, agents: Sequence[str]) -> str
                      f"{s.decisions:9,}  {s.games:6,}")
     lines.append(f"approximate NashConv (a lower bound, learned responses): {result.total:.5f} "
                  f"± {result.half_width:.5f} (95% CI), {result.decisions:,} learner decisions")
+    share = result.exact_share
+    if share is not None:
+        lines.append("scored exactly: " + ", ".join(
+            f"seat {s.seat} {s.exact_gain:.6f} of {s.best_gain:.6f}" for s in result.seats))
+        lines.append(f"the learned responses reach {share:.1%} of the exact NashConv "
+                     f"{sum(s.best_gain or 0.0 for s in result.seats):.6f}")
     return "\n".join(lines)
 
 
@@ -98,6 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help=f"paired games per seat (default {GAMES:,})")
     approximate.add_argument("--seed", type=count_argument, default=0,
                              help="seeds the learners and the games (default 0)")
+    approximate.add_argument("--score-exactly", action="store_true",
+                             help="also score each learned response exactly, beside the "
+                                  "exact best response's gain (tables the solver covers): "
+                                  "how much of the exact NashConv the learner reaches")
     parser.add_argument("--workers", type=count_argument, default=1,
                         help="processes side by side, the same result as one (default 1): "
                              "exact, the passes of one seat each a table too big for one "
@@ -125,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     began, cpu = time.perf_counter(), time.process_time()
     try:
         check_out(args.out)
-        given = [f"--{name}" for name, default in APPROXIMATE_ONLY.items()
+        given = [f"--{name.replace('_', '-')}" for name, default in APPROXIMATE_ONLY.items()
                  if getattr(args, name) != default]
         if given and not args.approximate:
             raise ValueError(f"{', '.join(given)}: for --approximate only (the exact "
@@ -138,7 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.approximate:
             found: NashConv | ApproximateNashConv = approximate_nash_conv(
                 profile, n, cards, args.budget, args.games, args.seed,
-                progress=progress_of(args), workers=args.workers)
+                progress=progress_of(args), workers=args.workers,
+                score_exactly=args.score_exactly)
             kind = "approximate: learned best responses, paired games"
             table = approximate_table(found, args.agents)
         else:

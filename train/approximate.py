@@ -36,6 +36,7 @@ response's search asks them about every decision of a round at once.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pickle
 from collections.abc import Callable, Sequence
@@ -57,6 +58,7 @@ from pagadores_env.pagadores.rules import (
     THROWS,
     throws_allowed,
 )
+from pagadores_env.pagadores.solver import NashConv, exact_evaluate, nash_conv
 from pagadores_env.pagadores.solver.cost import table_cards
 from pagadores_env.pagadores.solver.model import PICARO, PROB, SPECIALS
 from pagadores_env.pagadores.solver.passes import Profile, profile_players
@@ -97,6 +99,10 @@ class SeatGain:
     profile_win: float
     decisions: int  # learner decisions the response trained on
     games: int  # paired games the gain rests on
+    #: scored exactly (``score_exactly``): the learned response's exact gain, and the exact
+    #: best response's
+    exact_gain: float | None = None
+    best_gain: float | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,15 @@ class ApproximateNashConv:
     """Every seat's ``SeatGain`` and their sum (a lower bound of NashConv, up to its CI)."""
 
     seats: tuple[SeatGain, ...]
+
+    @property
+    def exact_share(self) -> float | None:
+        """With the responses scored exactly: the share of the exact NashConv their exact
+        gains reach (1 where the profile is an equilibrium), else None."""
+        if any(s.exact_gain is None or s.best_gain is None for s in self.seats):
+            return None
+        best = sum(s.best_gain or 0.0 for s in self.seats)
+        return sum(s.exact_gain or 0.0 for s in self.seats) / best if best > 0 else 1.0
 
     @property
     def total(self) -> float:
@@ -249,23 +264,33 @@ def mean_interval(values: np.ndarray) -> tuple[float, float]:
 
 def seat_gain(profile: Profile, num_players: int, start: tuple[int, ...], seat: int,
               budget: int, games: int, seed: int, settings: LearnSettings,
-              progress: Reporter = SILENT) -> SeatGain:
+              exact: NashConv | None = None, progress: Reporter = SILENT) -> SeatGain:
     """One seat's learned best response to ``profile`` and its gain in ``games`` paired
-    games (``approximate_nash_conv``); the profile's players are made here, for this seat
-    alone, so a seat's result is the same whichever process or order computes it."""
+    games (``approximate_nash_conv``), with ``exact`` (the profile's exact NashConv) also
+    scored exactly; the profile's players are made here, for this seat alone, so a seat's
+    result is the same whichever process or order computes it."""
     players = seated(profile_players(profile, num_players, start), num_players)
     learner = learn_response(players, seat, start, budget, settings, seed + seat, progress)
-    gain, half, won, base = paired_gain(learner.player(), players, seat, start, games, seed,
-                                        progress)
-    return SeatGain(seat, gain, half, won, base, learner.decisions, games)
+    response = learner.player()
+    gain, half, won, base = paired_gain(response, players, seat, start, games, seed, progress)
+    found = SeatGain(seat, gain, half, won, base, learner.decisions, games)
+    if exact is None:
+        return found
+    lineup = [response if s == seat else p for s, p in enumerate(players)]
+    with progress.phase(f"seat {seat}: its learned response scored exactly", 1,
+                        "pass") as phase:
+        value = exact_evaluate(lineup, num_players, start)[seat]
+        phase.advance_to(1)
+    return dataclasses.replace(found, exact_gain=value - exact.values[seat],
+                               best_gain=exact.gains[seat])
 
 
 def approximate_nash_conv(profile: Profile, num_players: int = 3,
                           cards: int | Sequence[int] = MAX_CARDS, budget: int = BUDGET,
                           games: int = GAMES, seed: int = 0,
                           settings: LearnSettings | None = None,
-                          progress: Reporter = SILENT, workers: int = 1
-                          ) -> ApproximateNashConv:
+                          progress: Reporter = SILENT, workers: int = 1,
+                          score_exactly: bool = False) -> ApproximateNashConv:
     """Every seat's learned best response to ``profile`` (one agent for all seats or one per
     seat, as ``nash_conv`` takes it) and its gain in ``games`` paired games (module
     docstring): a lower bound of NashConv, at any table. ``budget`` learner decisions per
@@ -274,7 +299,11 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     status lines), with the same result as one. Seeded: the same arguments give the same
     result. ``ValueError`` in one line for a bad argument, an agent that cannot play the
     table or cannot be searched against, or, with more than one worker, a profile of
-    objects that cannot be sent to another process (give agent specs)."""
+    objects that cannot be sent to another process (give agent specs). With
+    ``score_exactly``, where the solver covers the table, each learned response is also
+    scored exactly against the profile's exact NashConv (``SeatGain.exact_gain`` beside
+    ``best_gain``; ``ApproximateNashConv.exact_share``): how close the learned responses
+    come to the best ones."""
     n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     start = table_cards(n, cards)
     check_int("budget", budget, 1)
@@ -283,7 +312,8 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     check_int("workers", workers, 1, 256)
     seated(profile_players(profile, n, start), n)  # a bad profile is refused before any work
     settings = settings or SETTINGS
-    jobs = [(profile, n, start, seat, budget, games, seed, settings)
+    exact = nash_conv(profile, n, start) if score_exactly else None
+    jobs = [(profile, n, start, seat, budget, games, seed, settings, exact)
             for seat in range(n) if start[seat]]
     if workers == 1:
         return ApproximateNashConv(tuple(seat_gain(*job, progress) for job in jobs))

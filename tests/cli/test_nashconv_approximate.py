@@ -18,6 +18,15 @@ def test_the_command_prints_each_seats_gain_with_its_ci(capsys) -> None:
     assert out.count("sensible") >= 3 and "±" in out
 
 
+def test_score_exactly_adds_the_exact_gains_and_the_share_reached(capsys) -> None:
+    assert nashconv_main(["sensible", "--players", "2", "--cards", "2", "--approximate",
+                          "--budget", "40", "--games", "10", "--score-exactly",
+                          "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "scored exactly: seat 0 " in out and ", seat 1 " in out
+    assert "of the exact NashConv" in out
+
+
 def test_a_bad_budget_is_refused_in_one_line(capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         nashconv_main(["sensible", "--players", "2", "--approximate", "--budget", "0"])
@@ -99,3 +108,10 @@ def test_the_exact_nashconv_reads_what_an_earlier_run_kept_unless_told_not_to(ca
     assert passes  # computed: its progress lines
     assert run() == (table, [])  # read from the results cache: the same table, no pass
     assert run("--no-cache")[1]  # computed again
+
+
+def test_score_exactly_is_refused_without_approximate(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        nashconv_main(["sensible", "--players", "2", "--cards", "2", "--score-exactly"])
+    assert stop.value.code == 2
+    assert "--score-exactly: for --approximate only" in capsys.readouterr().err

@@ -108,6 +108,31 @@ def test_the_result_adds_up_is_seeded_and_counts_its_budget() -> None:
         assert s.half_width >= 0 and 0 <= s.response_win <= 1 and 0 <= s.profile_win <= 1
 
 
+def test_scored_exactly_each_learned_response_sits_beside_the_best_one() -> None:
+    result = approximate_nash_conv("sensible", 3, 2, budget=60, games=20, seed=1,
+                                   settings=SMALL, score_exactly=True)
+    exact = nash_conv("sensible", 3, 2)
+    for s in result.seats:
+        assert s.best_gain == exact.gains[s.seat]
+        assert s.exact_gain is not None and s.exact_gain <= s.best_gain + 1e-9
+    learned = sum(s.exact_gain or 0.0 for s in result.seats)
+    assert result.exact_share == pytest.approx(learned / exact.total, abs=1e-12)
+    assert 0 < result.exact_share <= 1 + 1e-9
+    plain = approximate_nash_conv("sensible", 3, 2, budget=60, games=20, seed=1,
+                                  settings=SMALL)
+    assert plain.exact_share is None and plain.seats[0].exact_gain is None
+    # the same learning and games: only the exact columns are added
+    assert [s.gain for s in plain.seats] == [s.gain for s in result.seats]
+
+
+def test_scoring_exactly_where_the_solver_cannot_go_is_refused_before_learning(
+        monkeypatch) -> None:
+    monkeypatch.setattr(approximate, "learn_response", lambda *a, **k: pytest.fail("learned"))
+    with pytest.raises(ValueError, match="too big to compute NashConv of exactly") as err:
+        approximate_nash_conv("sensible", 6, 10, settings=SMALL, score_exactly=True)
+    assert "\n" not in str(err.value)
+
+
 @pytest.mark.slow
 def test_seats_computed_side_by_side_give_the_same_result() -> None:
     alone = approximate_nash_conv("sensible", 2, 2, budget=60, games=30, seed=3,
