@@ -22,6 +22,9 @@ hook replaces it with what it names:
     ``results/search_3p.md``)
 ``<!-- generated: results-line PATH TEXT -->``
     the one line of that table that contains TEXT (the rest of the marker, spaces included)
+``<!-- generated: results-md-table PATH [TEXT] -->``
+    the first Markdown table of a committed results file (a benchmark summary's) that holds
+    TEXT: whole if its header does, else its header and the rows that hold TEXT
 ``<!-- generated: results-headline PATH -->``
     what the results file says was run (its line under the title: the run and its time,
     or the command), as an inline quote
@@ -403,6 +406,29 @@ def results_line(args: str, page: Page, config: MkDocsConfig) -> str:
     return _text_block(lines[0])
 
 
+def results_md_table(args: str, page: Page, config: MkDocsConfig) -> str:
+    """A committed results file's first Markdown table that holds a text (any table without
+    one): whole where its header holds the text, else its header and the rows that do."""
+    path, _, text = args.partition(" ")
+    text = text.strip()
+    file = Path(config.docs_dir) / path
+    if not path or not file.is_file():
+        raise MarkerError(f"no results file {path!r} in the docs folder")
+    tables: list[list[str]] = [[]]  # runs of consecutive table lines
+    for line in file.read_text(encoding="utf-8").splitlines():
+        if line.startswith("|"):
+            tables[-1].append(line)
+        elif tables[-1]:
+            tables.append([])
+    found = next((t for t in tables if t and text in "\n".join(t)), None)
+    if found is None:
+        raise MarkerError(f"no Markdown table in {path} holds {text!r}")
+    header, rows = found[:2], found[2:]
+    if text not in header[0]:
+        rows = [row for row in rows if text in row]
+    return "\n".join(["", *header, *rows, ""]) + "\n"
+
+
 def results_headline(args: str, page: Page, config: MkDocsConfig) -> str:
     """What a committed results file says was run: the first line under its title."""
     if len(args.split()) != 1:
@@ -493,6 +519,7 @@ MARKERS: dict[str, tuple[str, Generator]] = {
     "changelog": ("changelog", changelog),
     "results-table": ("results-table PATH", results_table),
     "results-line": ("results-line PATH TEXT", results_line),
+    "results-md-table": ("results-md-table PATH [TEXT]", results_md_table),
     "results-headline": ("results-headline PATH", results_headline),
 }
 
