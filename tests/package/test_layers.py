@@ -131,3 +131,15 @@ def test_the_v0_registry_ids_fail_in_one_line_naming_v1(game) -> None:
                        match=rf"^Environment version v0 for `{title}` is deprecated. "
                              rf"Please use `{title}-v1` instead.$"):
         gymnasium.make(f"{title}-v0")
+
+
+def test_tests_import_the_installed_names_not_the_source_folders() -> None:
+    """``agents``, ``train`` and ``cli`` are installed as ``pagadores_agents``,
+    ``pagadores_train`` and ``pagadores_cli``: importing a folder's own name loads a second
+    copy of its modules, whose registrations replace the first's classes, and tests that run
+    after it in the same worker fail their ``isinstance`` checks."""
+    tests = Path(__file__).resolve().parents[1]
+    wrong = sorted(f"{path.relative_to(tests)}: {module}" for path in tests.rglob("*.py")
+                   for module in imported_modules(path, "tests", members=False)
+                   if module.split(".")[0] in ("agents", "train", "cli"))
+    assert not wrong

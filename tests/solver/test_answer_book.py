@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.heuristics import LookaheadPolicy
+from pagadores_agents.heuristics import LookaheadPolicy
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.solver import passes
 from pagadores_env.pagadores.solver.answer_book import AnswerBook, bookable, record, write_shard
