@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagadores_agents.heuristics import LookaheadPolicy
-from pagadores_env.core.policies import make_policy
+from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.pagadores.observation import decode
 from pagadores_env.pagadores.solver import passes
 from pagadores_env.pagadores.solver.answer_book import AnswerBook, bookable, record, write_shard
 from pagadores_env.pagadores.solver.cost import SolveCost, solve_cost
@@ -18,14 +18,19 @@ from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.pagadores.solver.sweep import positions
 
 
-class Counting(LookaheadPolicy):
-    """``lookahead``, counting the rows it is asked about."""
+class Counting(BasePolicy):
+    """A deterministic player asked about every row (no decision table, no probabilities),
+    counting the rows: it throws again on two strengths in three and with fewer throws used."""
 
     rows = 0
 
-    def act_fields(self, fields, mask):
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_fields(decode(np.reshape(obs, (1, -1))), mask)[0])
+
+    def act_fields(self, fields, mask) -> np.ndarray:
         Counting.rows += len(fields.my_strength)
-        return super().act_fields(fields, mask)
+        strength = np.asarray(fields.my_strength)
+        return ((strength % 3 != 0) & (np.asarray(fields.throws_used) < 2)).astype(np.int64)
 
 
 @pytest.fixture
