@@ -133,17 +133,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "command and what ran it, the form the docs quote)")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4],
                         help="player counts of the solver section (default: 3 4)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes for the per-seat NashConv passes of the solver "
+                             "section (default 1; peak memory then counts each worker)")
+    parser.add_argument("--min-cards", type=int, default=1,
+                        help="smallest card count of the solver section (default 1: a long "
+                             "row can be measured alone)")
     parser.add_argument("--max-cards", type=int, default=MAX_CARDS,
                         help=f"largest card count of the solver section, 1–{MAX_CARDS} "
                              f"(default {MAX_CARDS})")
     options = parser.parse_args(argv)
-    if options.seconds <= 0 or min(options.rounds, options.games, options.envs) < 1:
-        parser.error("--seconds must be > 0 and --rounds, --games, --envs at least 1")
+    if options.seconds <= 0 or min(options.rounds, options.games, options.envs,
+                                   options.workers) < 1:
+        parser.error("--seconds must be > 0 and --rounds, --games, --envs, --workers at "
+                     "least 1")
     if not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in options.players):
         parser.error(f"--players must be player counts {MIN_PLAYERS}–{MAX_PLAYERS}, got "
                      f"{' '.join(map(str, options.players))}")
     if not 1 <= options.max_cards <= MAX_CARDS:
         parser.error(f"--max-cards must be 1–{MAX_CARDS}, got {options.max_cards}")
+    if not 1 <= options.min_cards <= options.max_cards:
+        parser.error(f"--min-cards must be 1–{options.max_cards} (--max-cards), got "
+                     f"{options.min_cards}")
     if options.out is not None:
         try:  # checked before any section runs, so a long report is not lost at the end
             check_out(options.out.parent)

@@ -1,18 +1,21 @@
 """The solver's scaling report, ``pagadores bench --section solver``.
 
-For each player count (``--players``, default 3 and 4) and card count 1 to ``--max-cards``
-(default 10): the positions the equilibrium solve visits, its seconds and its peak memory
-(``solver.solve(cache=False)``, so nothing is read from or written to the cache), and the
-same for the exact NashConv of a scripted profile (``nash_conv("sensible", ...)``: every seat's
-best response in one pass). Each computation runs in a fresh Python process: its peak resident
-set (``ru_maxrss``) is that one computation's plus the interpreter's and numpy's, never an
-earlier row's. The estimate beside it is ``cost.solve_cost``, the figure ``check_size`` holds
-against the limit for the solve. A player count stops at the first card count ``check_size``
-refuses the solve, with the refusal's line: the row above it is the largest card count that
-fits this machine; a NashConv refused where the solve fits says so in its cells and in a note.
+For each player count (``--players``, default 3 and 4) and card count ``--min-cards`` (default
+1) to ``--max-cards`` (default 10): the positions the equilibrium solve visits, its seconds and
+its peak memory (``solver.solve(cache=False)``, so nothing is read from or written to the
+cache), and the same for the exact NashConv of a scripted profile (``nash_conv("sensible",
+...)``: every seat's best response in one pass, or one pass per seat where one does not fit,
+run side by side with ``--workers``). Each computation runs in a fresh Python process: its peak
+resident set (``ru_maxrss``) is that one computation's plus the interpreter's and numpy's,
+never an earlier row's; with workers, the process's peak plus ``--workers`` times its largest
+worker's (``usage``: a bound, as the workers need not peak together). The estimate beside it is
+``cost.solve_cost``, the figure ``check_size`` holds against the limit for the solve. A player
+count stops at the first card count ``check_size`` refuses the solve, with the refusal's line:
+the row above it is the largest card count that fits this machine; a NashConv refused where the
+solve fits says so in its cells and in a note.
 
-Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]`` (one
-JSON line).
+Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]
+[--workers N]`` (one JSON line).
 """
 
 from __future__ import annotations
@@ -28,25 +31,22 @@ from typing import Any
 
 from pagadores_env.pagadores.solver import check_size, nash_conv, solve
 
+from .usage import peak_bytes
+
 COLUMNS = ["players", "cards", "positions", "solve s", "solve peak MB", "estimate MB",
            "NashConv s", "NashConv peak MB"]
 #: The profile whose NashConv the report measures: scripted, so the pass asks no network.
 PROFILE = "sensible"
 
 
-def peak_rss() -> int:
-    """This process's peak resident memory in bytes (Linux reports kB, macOS bytes)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
-
-
-def measure(num_players: int, cards: int, nashconv: bool = False) -> dict[str, Any]:
+def measure(num_players: int, cards: int, nashconv: bool = False, workers: int = 1
+            ) -> dict[str, Any]:
     """Solve one table (or its NashConv of ``PROFILE``) in a fresh process: its
     ``positions``, ``seconds``, ``peak_bytes`` and ``baseline_bytes`` (the peak before).
     ``RuntimeError`` with the child's last line of stderr if it fails (refused, or killed
     for want of memory)."""
     done = subprocess.run([sys.executable, "-m", __name__, str(num_players), str(cards),
-                           *(["--nashconv"] if nashconv else [])],
+                           *(["--nashconv", "--workers", str(workers)] if nashconv else [])],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
@@ -63,7 +63,7 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
     notes: list[str] = []
     baseline = 0
     for n in options.players:
-        for cards in range(1, options.max_cards + 1):
+        for cards in range(options.min_cards, options.max_cards + 1):
             try:
                 estimate = check_size((cards,) * n, keep=True).bytes
             except ValueError as refused:
@@ -86,7 +86,7 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
             summary[f"{key}_peak_mb"] = round(row["peak_bytes"] / 1e6)
             summary[f"solver_{n}p_largest_cards_solved"] = cards
             try:
-                pass_ = measure(n, cards, nashconv=True)
+                pass_ = measure(n, cards, nashconv=True, workers=options.workers)
             except RuntimeError as failed:  # noted at the first card count only
                 if f"nashconv_{n}p_refused_cards" not in summary:
                     notes.append(f"{n} players, {cards} cards: {failed}")
@@ -115,16 +115,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("cards", type=int)
     parser.add_argument("--nashconv", action="store_true",
                         help=f"the exact NashConv of {PROFILE} instead of the solve")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes for the NashConv's per-seat passes (default 1)")
     args = parser.parse_args(argv)
-    baseline = peak_rss()
+    baseline = peak_bytes()
     began = time.perf_counter()
     positions = None  # the solve's count stands for both
     if args.nashconv:
-        nash_conv(PROFILE, args.players, args.cards)
+        nash_conv(PROFILE, args.players, args.cards, workers=args.workers)
     else:
         positions = len(solve(args.players, args.cards, cache=False).positions)
     print(json.dumps({"positions": positions, "seconds": time.perf_counter() - began,
-                      "peak_bytes": peak_rss(), "baseline_bytes": baseline}))
+                      "peak_bytes": peak_bytes() + (args.workers > 1) * args.workers
+                      * peak_bytes(resource.RUSAGE_CHILDREN), "baseline_bytes": baseline}))
     return 0
 
 

@@ -35,6 +35,7 @@ from pagadores_train.progress import SILENT, Reporter
 from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
 from .main import add_progress_options, fail, progress_of
+from .usage import Usage
 
 #: Every shipped player of the two-player table, in its row order (weakest idea first).
 SHIPPED = ("random", "stop-first", "always-throw", "threshold", "sensible", "lookahead", "optimal")
@@ -192,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
     add_progress_options(parser)
     args = parser.parse_args(argv)
-    start = time.perf_counter()
+    usage = Usage()
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
@@ -207,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         fail(parser, err)
     print(text)
-    print(f"computed in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(usage.line(), file=sys.stderr)
     return 0
 
 

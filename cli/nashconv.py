@@ -14,7 +14,6 @@ import dataclasses
 import json
 import shlex
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from pagadores_train.approximate import (
 from pagadores_train.settings import count_argument
 
 from .main import add_progress_options, agents_help, check_out, fail, progress_of, write_outputs
+from .usage import Usage
 
 #: The options of ``--approximate`` and their defaults.
 APPROXIMATE_ONLY = {"budget": BUDGET, "games": GAMES, "seed": 0, "score_exactly": False}
@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     invocation = shlex.join(["pagadores", "nashconv",
                              *(sys.argv[1:] if argv is None else argv)])
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
-    began, cpu = time.perf_counter(), time.process_time()
+    usage = Usage()
     try:
         check_out(args.out)
         given = [f"--{name.replace('_', '-')}" for name, default in APPROXIMATE_ONLY.items()
@@ -159,14 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   cache=args.cache)
             kind = "exact"
             table = nash_conv_table(found, args.agents)
-        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        used = usage.record()
         text = (f"{n} players, {cards} cards each, {' '.join(args.agents)} ({kind}; seat 0 "
-                f"insteeks first):\n{table}\ncomputed in {seconds:.1f} s ({cpu:.1f} s of "
-                f"CPU)")
+                f"insteeks first):\n{table}\n{usage.line(used)}")
         print(text)
         if args.out is not None:
             record = {"players": n, "cards": cards, "agents": args.agents, "kind": kind,
-                      "seconds": seconds, "cpu_seconds": cpu, "total": found.total,
+                      **used, "total": found.total,
                       "half_width": getattr(found, "half_width", 0.0),  # exact: none
                       **dataclasses.asdict(found)}
             write_outputs(args.out, "nashconv", invocation, text, {"json": lambda path: (

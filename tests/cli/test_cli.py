@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -400,6 +401,8 @@ def test_nashconv_prints_the_python_apis_numbers(agents: list[str], solver_cache
     assert numbers_after("NashConv (sum of the gains; 0 = equilibrium):", out) == [
         round(expected.total, 10)]
     assert expected.total > 0.01  # none of these profiles is an equilibrium
+    assert re.search(r"^computed in [\d.]+ s \([\d.]+ s of CPU\); peak memory [\d.]+ GB"
+                     r"(, its largest worker [\d.]+ GB)?$", out, re.MULTILINE)
 
 
 @pytest.mark.slow
@@ -507,10 +510,10 @@ def test_without_tqdm_status_lines_stand_in_for_the_bars(monkeypatch: pytest.Mon
 
 
 def _timeless(text: str) -> list[str]:
-    """``text``'s lines with every duration replaced, so two runs compare equal."""
-    import re
-
-    return [re.sub(r"\d+(\.\d+)? s\b", "T s", line) for line in text.splitlines()]
+    """``text``'s lines with every duration and memory size replaced, so two runs compare
+    equal."""
+    return [re.sub(r"\d+(\.\d+)? GB\b", "M GB", re.sub(r"\d+(\.\d+)? s\b", "T s", line))
+            for line in text.splitlines()]
 
 
 @pytest.mark.parametrize(("argv", "phase"), [
@@ -531,8 +534,6 @@ def test_every_long_command_reports_its_phases_in_status_lines_with_no_progress(
     """With ``--no-progress`` a long command says what it is doing, a line when a phase
     starts, per step and when it ends, and otherwise prints what it printed before; without
     it (bars, not drawn off a terminal) nothing of that is printed."""
-    import re
-
     def is_status(line: str) -> bool:  # the phase's lines (an evaluation's exact ones too)
         return re.match(rf"{phase}( \(exact\))?: ", line) is not None
 
@@ -684,6 +685,16 @@ def test_bench_solver_section_measures_each_table_in_its_own_process(
         assert 10 < peaks[0] <= peaks[1] < 2000  # megabytes of a fresh process
 
 
+def test_bench_solver_measures_the_rows_asked_with_the_nashconv_workers_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3", "--min-cards",
+                            "2", "--max-cards", "2", "--workers", "2", "--json"], capsys)
+    summary = json.loads(out)
+    assert code == 0 and summary["solver_3p_largest_cards_solved"] == 2
+    assert "solver_3p_1c_seconds" not in summary  # below --min-cards
+    assert summary["nashconv_3p_2c_seconds"] > 0 and summary["nashconv_3p_2c_peak_mb"] > 10
+
+
 def test_bench_solver_stops_a_player_count_at_the_first_refusal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from pagadores_env.pagadores.solver import cost, solve_cost
@@ -708,6 +719,8 @@ def test_bench_solver_stops_a_player_count_at_the_first_refusal(
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "3", "7"], "--players must be player counts 2–6, got 3 7"),
     (["--max-cards", "11"], "--max-cards must be 1–10, got 11"),
+    (["--min-cards", "4", "--max-cards", "3"], "--min-cards must be 1–3 (--max-cards), got 4"),
+    (["--workers", "0"], "--workers at least 1"),
 ])
 def test_bench_solver_options_are_checked(args: list[str], message: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
