@@ -291,6 +291,14 @@ def required_parameters(name: str, game: str = "pagadores") -> list[str]:
     return _required(_factory(name, game))
 
 
+def takes_parameter(spec: str, parameter: str, game: str = "pagadores") -> bool:
+    """Whether the player the spec string ``spec`` names accepts ``parameter`` (as ``extra``
+    of ``make_policy``, which gives it only to factories that take it); ``ValueError`` for
+    an unknown name."""
+    accepted = inspect.signature(_factory(parse_spec(spec)[0], game)).parameters
+    return parameter in accepted or any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+
+
 def spec_form(name: str, game: str = "pagadores") -> str:
     """How a spec of the registered player ``name`` of ``game`` looks with the parameters it
     needs (``required_parameters``), each as the form of its value: ``"model:path=FILE"``;

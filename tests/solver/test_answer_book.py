@@ -9,10 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagadores_env.core.policies import BasePolicy, make_policy
+from pagadores_env.core.policies import BasePolicy, make_policy, takes_parameter
 from pagadores_env.pagadores.observation import decode
 from pagadores_env.pagadores.solver import passes
-from pagadores_env.pagadores.solver.answer_book import AnswerBook, bookable, record, write_shard
+from pagadores_env.pagadores.solver.answer_book import (
+    AnswerBook,
+    bookable,
+    record,
+    shared_by_turning,
+    turned,
+    write_shard,
+)
 from pagadores_env.pagadores.solver.cost import SolveCost, solve_cost
 from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.pagadores.solver.sweep import positions
@@ -53,11 +60,27 @@ def asked(monkeypatch, booking: bool, n: int = 3, cards: int = 3):
     return result, Counting.rows
 
 
+class Hashing(BasePolicy):
+    """A deterministic player whose answer depends on every number of the observation row
+    (a hash of it), so that any difference between the rows of a seat and those of seat 0
+    at the turned position (``answer_book.turned``) would change what it plays."""
+
+    weights = np.random.default_rng(7).integers(1, 2**20, 64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(np.reshape(obs, (1, -1)), np.reshape(mask, (1, -1)))[0])
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        rows = np.rint(np.asarray(obs, np.float64) * 997).astype(np.int64)
+        return ((rows @ self.weights[:rows.shape[1]]) >> 3) % 2
+
+
 def test_the_profile_is_asked_once_for_all_the_per_seat_passes(per_seat, monkeypatch) -> None:
     booked, once = asked(monkeypatch, True)
     apart, every_pass = asked(monkeypatch, False)
     assert once > 0
-    assert every_pass == 3 * once  # three seats with cards: three passes
+    # three passes, and the book asks seat 0 alone: the others' rows are its own turned
+    assert every_pass == 3 * 3 * once
     for field in ("gains", "values", "best_responses"):
         np.testing.assert_array_equal(getattr(booked, field), getattr(apart, field))
 
@@ -71,16 +94,51 @@ def test_at_four_players_with_uneven_cards_the_book_gives_the_same_numbers(
     np.testing.assert_array_equal(booked.values, apart.values)
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_one_player_at_every_seat_is_asked_as_seat_0_and_every_seat_reads_it(
+        per_seat, monkeypatch, n: int) -> None:
+    # the rows of seat s are those of seat 0 at the position turned by s (R7.1), checked
+    # with a player that reads every number of its rows
+    booked = nash_conv_and_evaluate(Hashing(), [], n, 2, first_insteker=1)[0]
+    monkeypatch.setattr(passes, "bookable", lambda player: False)
+    apart = nash_conv_and_evaluate(Hashing(), [], n, 2, first_insteker=1)[0]
+    assert booked == apart
+    assert booked.total > 0.01  # a player far from the equilibrium: its answers matter
+
+
+def test_seat_0_answers_for_all_only_for_one_player_at_equal_cards() -> None:
+    one = Hashing()
+    assert shared_by_turning([one] * 4, (3, 3, 3, 3))
+    assert not shared_by_turning([one] * 4, (3, 3, 2, 3))  # turned, a seat would hold 3
+    assert not shared_by_turning([one, Hashing(), one, one], (3, 3, 3, 3))  # per-seat copies
+    assert not shared_by_turning([make_policy("sensible")] * 3, (3, 3, 3))  # looked up
+    assert turned((1, 2, 0, 3), 2, 1) == ((2, 0, 3, 1), 1)
+    start = (2, 2, 2)
+    players = [Hashing()] * 3
+    data, index = record(players, start)
+    assert set(index[:, 2].tolist()) == {0}  # seat 0's questions alone
+    book = AnswerBook().bind(start, players)
+    book.add_shard(data, index)
+    separate = [Hashing() for _ in range(3)]  # three objects: each seat asked for itself
+    every = AnswerBook().bind(start, separate)
+    every.add_shard(*record(separate, start))
+    for cards in positions(start):
+        for insteker in (s for s in range(3) if cards[s]):
+            for seat in (s for s in range(3) if cards[s]):
+                np.testing.assert_array_equal(book.answers(cards, insteker, seat),
+                                              every.answers(cards, insteker, seat))
+
+
 def test_shards_written_apart_read_back_what_one_record_holds(tmp_path: Path) -> None:
     start = (2, 3, 2)
     players = [make_policy("lookahead")] * 3
-    whole = AnswerBook().bind(start)
+    whole = AnswerBook().bind(start, players)
     whole.add_shard(*record(players, start))
     for part in range(3):
         write_shard(tmp_path, part, record(players, start, part, 3))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         f"shard{k}.{kind}.npy" for k in range(3) for kind in ("data", "index"))
-    loaded = AnswerBook.load(tmp_path, start)
+    loaded = AnswerBook.load(tmp_path, start, players)
     assert loaded.entries.keys() == whole.entries.keys()
     for cards in positions(start):
         for insteker in (s for s in range(3) if cards[s]):
@@ -116,3 +174,16 @@ def test_a_book_shared_out_among_workers_gives_the_same_numbers_and_is_removed(
     assert apart == alone
     assert seen == [[f"shard{k}.{kind}.npy" for k in range(2) for kind in ("data", "index")]]
     assert list(tmp_path.iterdir()) == []  # the book's folder went with the run
+
+
+def test_a_pass_seats_one_object_for_a_spec_given_for_every_seat() -> None:
+    # a pass asks rows only, so one object answers for every seat (and its book turns);
+    # a player that takes its seat (R6.2 tells seats apart at 4+) keeps one per seat
+    played, _ = passes.seat_profiles(["lookahead"], (3, 3, 3, 3), True)
+    assert len({id(p) for p in played[("profile", 0)]}) == 1
+    assert shared_by_turning(played[("profile", 0)], (3, 3, 3, 3))
+    own = passes.profile_players("lookahead", 4, 3, check=False)
+    assert len({id(p) for p in own}) == 4  # outside a pass: each seat its own, as before
+    assert takes_parameter("equilibrium", "seat") and not takes_parameter("lookahead", "seat")
+    apart = passes.profile_players(["lookahead", "lookahead"], 2, 3, check=False, share=True)
+    assert apart[0] is not apart[1]  # one per seat, as listed

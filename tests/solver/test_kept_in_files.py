@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pagadores_env.pagadores.solver import cost, sweep
+from pagadores_env.pagadores.solver import cost, equilibrium, sweep
 from pagadores_env.pagadores.solver.equilibrium import Solution, cache_path, solve
 
 
@@ -16,13 +16,19 @@ def test_a_solve_keeping_its_values_in_files_gives_the_same_solution(monkeypatch
     monkeypatch.setenv("PAGADORES_CACHE", str(tmp_path))
     monkeypatch.setattr(cost, "KEPT_IN_MEMORY", 0)  # every solve's kept values in files
     monkeypatch.setattr(sweep, "TRIM_EVERY", 4)
+    monkeypatch.setattr(equilibrium, "SAVE_CHUNK", 4096)  # the solution saved in slices
     released = []
     release = sweep.Kept.release
     monkeypatch.setattr(sweep.Kept, "release", lambda self: (released.append(1),
                                                              release(self)))
     in_files = solve(3, 3)
     assert all(isinstance(a, np.memmap) for a in in_files.positions.arrays.values())
-    assert len(released) == len(sweep.positions((3, 3, 3))) // 4  # pages handed back
+    slices = 0  # the save reads each values array 4096 bytes at a time, then lets go
+    for values in in_memory.positions.arrays.values():
+        row = values[0, :, 0].nbytes
+        slices += -(-len(values) // max(1, 4096 // row)) if values[:, :, 0].nbytes > 4096 else 0
+    assert slices > 3
+    assert len(released) == len(sweep.positions((3, 3, 3))) // 4 + slices  # pages handed back
     assert in_files.positions.rows == in_memory.positions.rows
     for m, values in in_memory.positions.arrays.items():
         assert np.array_equal(in_files.positions.arrays[m], values)

@@ -12,6 +12,12 @@ the answers up (``Sweep(..., book=)``) instead of asking.
 Only deterministic players are booked: a player with a decision table is looked up anyway,
 and one that declares its throw probabilities (``SupportsThrowProbabilities``) has no
 single answer to keep. The values are the same as asking (the same answers, the same sums).
+
+An observation is written from the acting seat's view (slot 0 is the actor, the others
+clockwise from it, R7.1), so when one player object sits at every seat of a table with equal
+cards, a seat's questions at a position are seat 0's at that position turned round to put
+the seat first (``turned``): the book then asks seat 0 alone (``shared_by_turning``), one
+question in ``n`` — each distinct observation once.
 """
 
 from __future__ import annotations
@@ -43,22 +49,41 @@ def bookable(player: bool | Policy) -> bool:
             and not isinstance(player, SupportsThrowProbabilities))
 
 
+def shared_by_turning(players: Sequence[bool | Policy], start: Cards) -> bool:
+    """Whether seat 0's answers serve every seat (module docstring): one bookable player
+    object at every seat of a table with the same cards at every seat."""
+    return (len(set(start)) == 1 and bookable(players[0])
+            and all(p is players[0] for p in players))
+
+
+def turned(cards: Cards, insteker: int, seat: int) -> tuple[Cards, int]:
+    """The position as seen from ``seat``: the cards and insteker with ``seat`` renumbered
+    0 and the others clockwise from it (``core.seats.CLOCKWISE``)."""
+    return cards[seat:] + cards[:seat], (insteker - seat) % len(cards)
+
+
 class AnswerBook:
     """Recorded answers, per (position, insteker, seat): every decision of that seat's role
-    there, the ``decision_keys`` in order, each over ``lowest_rows``, as one bit array."""
+    there, the ``decision_keys`` in order, each over ``lowest_rows``, as one bit array; with
+    ``turning`` (``shared_by_turning``) seat 0's alone, read for every seat."""
 
     def __init__(self) -> None:
         self.entries: dict[Entry, tuple[np.ndarray, int, int]] = {}  # → (bytes, at, bits)
         self._index: dict[Cards, int] = {}
+        self.turning = False
 
-    def bind(self, start: Cards) -> AnswerBook:
-        """Key positions by their index at the table ``start`` (``sweep.positions``)."""
+    def bind(self, start: Cards, players: Sequence[bool | Policy]) -> AnswerBook:
+        """Key positions by their index at the table ``start`` (``sweep.positions``), for
+        the book of ``players`` (one per seat, as ``record`` was given)."""
         self._index = {cards: i for i, cards in enumerate(positions(start))}
+        self.turning = shared_by_turning(players, start)
         return self
 
     def answers(self, cards: Cards, insteker: int, seat: int) -> np.ndarray | None:
         """``[keys, rows]`` booleans: the seat's recorded answers at this position (None if
         the book does not hold them)."""
+        if self.turning:
+            (cards, insteker), seat = turned(cards, insteker, seat), 0
         found = self.entries.get((self._index.get(cards, -1), insteker, seat))
         if found is None:
             return None
@@ -74,9 +99,9 @@ class AnswerBook:
             self.entries[(pos, insteker, seat)] = (data, at, bits)
 
     @classmethod
-    def load(cls, folder: Path, start: Cards) -> AnswerBook:
-        """The shards ``record`` wrote into ``folder``, memory-mapped."""
-        book = cls().bind(start)
+    def load(cls, folder: Path, start: Cards, players: Sequence[bool | Policy]) -> AnswerBook:
+        """The shards ``record`` wrote into ``folder`` for ``players``, memory-mapped."""
+        book = cls().bind(start, players)
         for index_file in sorted(folder.glob("*.index.npy")):
             data = np.load(index_file.with_name(index_file.name.replace(".index", ".data")),
                            mmap_mode="r")
@@ -86,11 +111,13 @@ class AnswerBook:
 
 def record(players: Sequence[bool | Policy], start: Cards, part: int = 0, parts: int = 1,
            progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Ask ``players`` (one per seat; those not ``bookable`` are skipped) about every
-    decision of the ``part``-th of ``parts`` shares of the positions at the table ``start``:
-    the shard as (packed answers, index rows for ``AnswerBook.add_shard``)."""
+    """Ask ``players`` (one per seat; those not ``bookable`` are skipped; seat 0 alone if
+    it answers for all, ``shared_by_turning``) about every decision of the ``part``-th of
+    ``parts`` shares of the positions at the table ``start``: the shard as (packed answers,
+    index rows for ``AnswerBook.add_shard``)."""
     n = len(start)
-    booked = {seat: p for seat, p in enumerate(players) if bookable(p)}
+    booked = {seat: p for seat, p in enumerate(players) if bookable(p)
+              and not (seat and shared_by_turning(players, start))}
     sweep = Sweep(start, [[booked.get(s, True) for s in range(n)]], {}, full=False)
     which = {seat: i for seat, p in booked.items() for i, q in enumerate(sweep.policies)
              if q is p}

@@ -32,7 +32,13 @@ from typing import Any
 import numpy as np
 
 from ...core.checks import check_int
-from ...core.policies import Policy, check_tables, make_policy, reads_lowest_only
+from ...core.policies import (
+    Policy,
+    check_tables,
+    make_policy,
+    reads_lowest_only,
+    takes_parameter,
+)
 from ...core.pool import in_pool
 from ..policies import answers_by_position
 from ..vector.tables import decision_table
@@ -61,20 +67,28 @@ Profile = str | Policy | Sequence[str | Policy]
 
 
 def profile_players(profile: Profile, num_players: int, cards: int | Sequence[int],
-                    check: bool = True) -> list[Policy]:
+                    check: bool = True, share: bool = False) -> list[Policy]:
     """One policy per seat: ``profile`` is one agent (spec string or policy) for every seat,
     given alone or as a list of one, or a list with one per seat. Specs are built per seat
-    (``seat=`` goes to players that take it); with ``check`` every player is asked whether
-    it covers the table (``check_tables``; for a player such as ``equilibrium`` that is a
-    solve)."""
+    (``seat=`` goes to players that take it); with ``share``, one spec given for every seat
+    whose player takes no ``seat`` is built once and sits at every seat (what a pass wants:
+    it asks players about rows only, and one object at every seat is asked each distinct
+    observation once, ``answer_book.shared_by_turning``). With ``check`` every player is
+    asked whether it covers the table (``check_tables``; for a player such as
+    ``equilibrium`` that is a solve)."""
     entries: list[str | Policy] = ([profile] if isinstance(profile, (str, Policy))
                                    else list(profile))
-    if len(entries) == 1:
+    one = len(entries) == 1
+    if one:
         entries *= num_players
     if len(entries) != num_players:
         raise ValueError(f"a profile is one agent for every seat or {num_players} agents "
                          f"(one per seat), got {len(entries)}")
-    players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
+    if share and one and isinstance(entries[0], str) and not takes_parameter(entries[0],
+                                                                              "seat"):
+        players = [make_policy(entries[0])] * num_players
+    else:
+        players = [make_policy(e, seat=seat) for seat, e in enumerate(entries)]
     if check:
         check_tables(players, num_players, cards)
     return players
@@ -109,7 +123,8 @@ def seat_profiles(profiles: Sequence[Any], start: Cards, best_responses: bool
     """Every variant's seats (a policy, or True where that seat best-responds) by label, and
     every player seated (``equilibrium.profile_players``)."""
     n = len(start)
-    seated = [profile_players(profile, n, start, check=False) for profile in profiles]
+    seated = [profile_players(profile, n, start, check=False, share=True)
+              for profile in profiles]
     played: dict[Label, tuple[bool | Policy, ...]] = {("profile", 0): tuple(seated[0])}
     if best_responses:
         played |= {("response", hero): tuple(True if s == hero else seated[0][s]
@@ -166,7 +181,7 @@ def run_pass(profiles: Sequence[Any], start: Cards, full: bool, best_responses: 
                 queue.put((index, done, total))
 
     if isinstance(book, str):
-        book = AnswerBook.load(Path(book), start)
+        book = AnswerBook.load(Path(book), start, played[("profile", 0)])
     sweep = Sweep(start, [played[label] for label in labels], {}, full=full,
                   tracked=tuple(tracked), book=book, booked=played[("profile", 0)])
     sweep.run(progress)
@@ -264,7 +279,7 @@ def _book(chosen: Plan, folder: str | None, workers: int, progress: Progress | N
         part.bytes for part in chosen.passes)))
     if side_by_side <= 1 or folder is None:
         data, index = record(players, chosen.start, progress=progress)
-        book = AnswerBook().bind(chosen.start)
+        book = AnswerBook().bind(chosen.start, players)
         book.add_shard(data, index)
         return book
     _check_sendable(chosen.profiles)
