@@ -12,7 +12,9 @@ worker's (``usage``: a bound, as the workers need not peak together). The estima
 ``cost.solve_cost``, the figure ``check_size`` holds against the limit for the solve. A player
 count stops at the first card count ``check_size`` refuses the solve, with the refusal's line:
 the row above it is the largest card count that fits this machine; a NashConv refused where the
-solve fits says so in its cells and in a note.
+solve fits says so in its cells and in a note. A row can take an hour: each computation says on
+standard error when it starts (with the solve's estimate) and what it measured when it ends, so
+a long report shows its progress while standard output keeps the table (or ``--json``'s line).
 
 Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]
 [--workers N]`` (one JSON line).
@@ -56,6 +58,11 @@ def measure(num_players: int, cards: int, nashconv: bool = False, workers: int =
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _say(message: str) -> None:
+    """One status line of the report on standard error (standard output holds its table)."""
+    print(f"bench solver: {message}", file=sys.stderr, flush=True)
+
+
 def solver_section(options: argparse.Namespace) -> dict[str, Any]:
     """The scaling table of the equilibrium solve (see the module docstring)."""
     rows: list[dict[str, Any]] = []
@@ -70,11 +77,17 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
                 notes.append(f"{n} players, {cards} cards: refused: {refused}")
                 summary[f"solver_{n}p_refused_cards"] = cards
                 break
+            table = f"{n} players, {cards} card{'s' if cards > 1 else ''}"
+            _say(f"{table}: solving (arrays estimated at {estimate / 1e6:,.0f} MB)")
             try:
                 row = measure(n, cards)
             except RuntimeError as failed:
+                _say(f"{table}: {failed}")
                 notes.append(f"{n} players, {cards} cards: {failed}")
                 break
+            _say(f"{table}: solved in {row['seconds']:.1f} s, peak {row['peak_bytes'] / 1e6:,.0f}"
+                 f" MB; NashConv of {PROFILE} with {options.workers} worker"
+                 f"{'s' if options.workers > 1 else ''}")
             baseline = max(baseline, row["baseline_bytes"])
             cells = {"players": n, "cards": cards, "positions": f"{row['positions']:,}",
                      "solve s": f"{row['seconds']:.2f}",
@@ -88,10 +101,13 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
             try:
                 pass_ = measure(n, cards, nashconv=True, workers=options.workers)
             except RuntimeError as failed:  # noted at the first card count only
+                _say(f"{table}: {failed}")
                 if f"nashconv_{n}p_refused_cards" not in summary:
                     notes.append(f"{n} players, {cards} cards: {failed}")
                     summary[f"nashconv_{n}p_refused_cards"] = cards
             else:
+                _say(f"{table}: NashConv in {pass_['seconds']:.1f} s, peak "
+                     f"{pass_['peak_bytes'] / 1e6:,.0f} MB")
                 cells["NashConv s"] = f"{pass_['seconds']:.2f}"
                 cells["NashConv peak MB"] = f"{pass_['peak_bytes'] / 1e6:,.0f}"
                 summary[f"nashconv_{n}p_{cards}c_seconds"] = round(pass_["seconds"], 2)

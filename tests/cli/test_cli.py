@@ -670,9 +670,16 @@ def test_bench_solver_section_measures_each_table_in_its_own_process(
         capsys: pytest.CaptureFixture[str]) -> None:
     from pagadores_env.pagadores.solver import solve_cost
 
-    code, out, _ = run_cli(["bench", "--section", "solver", "--players", "3",
-                            "--max-cards", "2"], capsys)
+    code, out, err = run_cli(["bench", "--section", "solver", "--players", "3",
+                              "--max-cards", "2"], capsys)
     assert code == 0
+    # each row says on stderr when it starts and what it measured, the table stays on stdout
+    said = err.splitlines()
+    assert [line.split(": ")[1] for line in said] == ["3 players, 1 card", "3 players, 1 card",
+                                                      "3 players, 1 card", "3 players, 2 cards",
+                                                      "3 players, 2 cards", "3 players, 2 cards"]
+    assert "solving (arrays estimated at" in said[0] and "NashConv in" in said[2]
+    assert "bench solver" not in out
     lines = out.splitlines()
     assert lines[1].split() == ["players", "cards", "positions", "solve", "s", "solve", "peak",
                                 "MB", "estimate", "MB", "NashConv", "s", "NashConv", "peak",
