@@ -15,7 +15,9 @@ A pass asks the policies about every decision of the table: 3 players with 10 ca
 evaluation when the pass asks at most ``EVERY_ROWS`` rows (3 players, 10 cards: NashConv and
 the win against one opponent), else at the final evaluation only when it asks at most
 ``FINAL_ROWS``, else not at all; a table the solver does not cover (4 players with many
-cards) gets none. The final report says which, in one line. The final evaluation reuses the
+cards) gets none. The final report says which, in one line, and where ``pagadores nashconv``'s
+passes a seat at a time would fit (4 players with 10 cards: about an hour on 2 cores), names
+that command. The final evaluation reuses the
 exact numbers of an evaluation of the same weights (the scheduled one at the last step)
 instead of solving again (``measured_exactly``).
 
@@ -38,6 +40,7 @@ from typing import Any
 from stable_baselines3.common.base_class import BaseAlgorithm
 
 from pagadores_env.core.policies import Policy, make_policy
+from pagadores_env.pagadores.solver.passes import plan
 from pagadores_env.perudo.policies import GAME as PERUDO
 
 from .compare import cache_key, cached_exact
@@ -245,13 +248,28 @@ def exact_plan(player: Policy, config: Config, final: bool) -> tuple[bool, str]:
     try:
         rows = learner_cost(player, config.eval.opponents, env.num_players, env.cards)
     except ValueError as err:
-        return False, f"exact: not covered: {err}; Monte Carlo only"
+        return False, f"exact: not covered: {err}; Monte Carlo only{_per_seat_hint(player, env)}"
     if rows <= EVERY_ROWS or (final and rows <= FINAL_ROWS):
         return True, ""
     limit = FINAL_ROWS if final else EVERY_ROWS
     return False, (f"exact: skipped: the solver passes would ask the model {rows:.1e} rows, "
                    f"more than the {limit:.0e} allowed at {'the final' if final else 'each'} "
                    "evaluation; Monte Carlo only")
+
+
+def _per_seat_hint(player: Policy, env: Any) -> str:
+    """Where the one-pass evaluation does not fit but ``pagadores nashconv``'s passes a
+    seat at a time (``solver.passes.plan``) do, the note says so: training does not wait an
+    hour for them, a user can (the command takes one card count for every seat)."""
+    if not isinstance(env.cards, int):
+        return ""
+    try:
+        plan([player], env.num_players, env.cards, True, "compute NashConv of")
+    except ValueError:
+        return ""
+    return (" (`pagadores nashconv model:path=RUN/model.zip --players "
+            f"{env.num_players} --cards {env.cards} --workers 2` scores the saved model "
+            "exactly, a pass per seat)")
 
 
 #: The run's last ``learner_exact`` result, by what it measured (``weights_key``, opponents,
