@@ -39,9 +39,10 @@ results: train
 	cp runs/$(RUN_NAME)/results.md docs/results/$(RUN_NAME).md
 	cp runs/$(RUN_NAME)/learning_curve.png docs/results/$(RUN_NAME)_learning_curve.png
 
-# The measurements docs/training/search.md and docs/yardsticks.md quote (the 4-player NashConv
-# at 10 cards, whose passes run two at a time), each a command with --out that
-# writes its results file (the table with the command and what ran it) under runs/measured/,
+# The measurements docs/training/search.md and docs/yardsticks.md quote (the NashConvs at 4
+# players with 10 cards and 5 players with 5 cards run their passes two at a time), each a
+# command with --out that writes its results file (the table with the command and what ran
+# it) under runs/measured/,
 # then published to docs/results/measured/. They read the trained runs: first
 #   make results CONFIG=configs/search_3p.yaml   (and search_4p, search_6p, selfplay_4p,
 #   selfplay_6p)
@@ -60,6 +61,7 @@ MEASUREMENTS := \
   nashconv_4p5c_selfplay:nashconv^model:path=runs/selfplay_4p/model.zip^--players^4^--cards^5 \
   nashconv_4p10c_sensible:nashconv^sensible^--players^4^--cards^10^--workers^2 \
   nashconv_4p10c_selfplay:nashconv^model:path=runs/selfplay_4p/model.zip^--players^4^--cards^10^--workers^2 \
+  nashconv_5p5c_sensible:nashconv^sensible^--players^5^--cards^5^--workers^2 \
   approx4p_search:nashconv^search:path=runs/search_4p^--players^4^$(subst $() ,^,$(APPROX)) \
   approx4p_lookahead:nashconv^lookahead^--players^4^$(subst $() ,^,$(APPROX)) \
   eval4p_lookahead:evaluate^search:path=runs/search_4p^lookahead^--players^4^--games^20000^--no-exact \
