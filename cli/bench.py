@@ -136,6 +136,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes for the per-seat NashConv passes of the solver "
                              "section (default 1; peak memory then counts each worker)")
+    parser.add_argument("--no-nashconv", dest="nashconv", action="store_false",
+                        help="solver section: measure the solve alone (a row whose NashConv "
+                             "was measured apart, its cells say 'not run')")
     parser.add_argument("--min-cards", type=int, default=1,
                         help="smallest card count of the solver section (default 1: a long "
                              "row can be measured alone)")

@@ -12,7 +12,8 @@ worker's (``usage``: a bound, as the workers need not peak together). The estima
 ``cost.solve_cost``, the figure ``check_size`` holds against the limit for the solve. A player
 count stops at the first card count ``check_size`` refuses the solve, with the refusal's line:
 the row above it is the largest card count that fits this machine; a NashConv refused where the
-solve fits says so in its cells and in a note. A row can take an hour: each computation says on
+solve fits says so in its cells and in a note; ``--no-nashconv`` measures the solve alone
+(for a row whose NashConv was measured apart). A row can take an hour: each computation says on
 standard error when it starts (with the solve's estimate) and what it measured when it ends, so
 a long report shows its progress while standard output keeps the table (or ``--json``'s line).
 
@@ -86,8 +87,8 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
                 notes.append(f"{n} players, {cards} cards: {failed}")
                 break
             _say(f"{table}: solved in {row['seconds']:.1f} s, peak {row['peak_bytes'] / 1e6:,.0f}"
-                 f" MB; NashConv of {PROFILE} with {options.workers} worker"
-                 f"{'s' if options.workers > 1 else ''}")
+                 " MB" + (f"; NashConv of {PROFILE} with {options.workers} worker"
+                          f"{'s' if options.workers > 1 else ''}" if options.nashconv else ""))
             baseline = max(baseline, row["baseline_bytes"])
             cells = {"players": n, "cards": cards, "positions": f"{row['positions']:,}",
                      "solve s": f"{row['seconds']:.2f}",
@@ -98,6 +99,10 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
             summary[f"{key}_seconds"] = round(row["seconds"], 2)
             summary[f"{key}_peak_mb"] = round(row["peak_bytes"] / 1e6)
             summary[f"solver_{n}p_largest_cards_solved"] = cards
+            if not options.nashconv:
+                cells["NashConv s"] = cells["NashConv peak MB"] = "not run"
+                rows.append(cells)
+                continue
             try:
                 pass_ = measure(n, cards, nashconv=True, workers=options.workers)
             except RuntimeError as failed:  # noted at the first card count only
@@ -113,6 +118,8 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
                 summary[f"nashconv_{n}p_{cards}c_seconds"] = round(pass_["seconds"], 2)
                 summary[f"nashconv_{n}p_{cards}c_peak_mb"] = round(pass_["peak_bytes"] / 1e6)
             rows.append(cells)
+    if not options.nashconv:
+        notes.append(f"NashConv of {PROFILE}: not run (--no-nashconv)")
     notes.append(f"peak MB: the peak resident set of the whole fresh process (about "
                  f"{baseline / 1e6:,.0f} MB of it is Python, numpy and the package before "
                  "the work); estimate: the arrays of the solve cost.solve_cost counts, which "

@@ -702,6 +702,17 @@ def test_bench_solver_measures_the_rows_asked_with_the_nashconv_workers_asked(
     assert summary["nashconv_3p_2c_seconds"] > 0 and summary["nashconv_3p_2c_peak_mb"] > 10
 
 
+def test_bench_solver_no_nashconv_measures_the_solve_alone(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["bench", "--section", "solver", "--players", "3", "--max-cards",
+                              "1", "--no-nashconv"], capsys)
+    assert code == 0 and "NashConv in" not in err and "NashConv of" not in err
+    row = out.splitlines()[2].split()
+    assert row[:2] == ["3", "1"] and float(row[3]) > 0
+    assert row[-4:] == ["not", "run", "not", "run"]
+    assert "NashConv of sensible: not run (--no-nashconv)" in out
+
+
 def test_bench_solver_stops_a_player_count_at_the_first_refusal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from pagadores_env.pagadores.solver import cost, solve_cost
