@@ -14,7 +14,8 @@ count stops at the first card count ``check_size`` refuses the solve, with the r
 the row above it is the largest card count that fits this machine; a NashConv refused where the
 solve fits says so in its cells and in a note; ``--no-nashconv`` measures the solve alone
 (for a row whose NashConv was measured apart). A row can take an hour: each computation says on
-standard error when it starts (with the solve's estimate) and what it measured when it ends, so
+standard error when it starts (with the solve's estimate) and what it measured when it ends (a
+NashConv with its value, also in ``--json``'s ``nashconv_<n>p_<cards>c``), so
 a long report shows its progress while standard output keeps the table (or ``--json``'s line).
 
 Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]
@@ -45,9 +46,9 @@ PROFILE = "sensible"
 def measure(num_players: int, cards: int, nashconv: bool = False, workers: int = 1
             ) -> dict[str, Any]:
     """Solve one table (or its NashConv of ``PROFILE``) in a fresh process: its
-    ``positions``, ``seconds``, ``peak_bytes`` and ``baseline_bytes`` (the peak before).
-    ``RuntimeError`` with the child's last line of stderr if it fails (refused, or killed
-    for want of memory)."""
+    ``positions``, ``nashconv`` (the NashConv's value; ``None`` for a solve), ``seconds``,
+    ``peak_bytes`` and ``baseline_bytes`` (the peak before). ``RuntimeError`` with the
+    child's last line of stderr if it fails (refused, or killed for want of memory)."""
     done = subprocess.run([sys.executable, "-m", __name__, str(num_players), str(cards),
                            *(["--nashconv", "--workers", str(workers)] if nashconv else [])],
                           capture_output=True, text=True, check=False)
@@ -111,10 +112,11 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
                     notes.append(f"{n} players, {cards} cards: {failed}")
                     summary[f"nashconv_{n}p_refused_cards"] = cards
             else:
-                _say(f"{table}: NashConv in {pass_['seconds']:.1f} s, peak "
-                     f"{pass_['peak_bytes'] / 1e6:,.0f} MB")
+                _say(f"{table}: NashConv {pass_['nashconv']:.10f} in {pass_['seconds']:.1f} s, "
+                     f"peak {pass_['peak_bytes'] / 1e6:,.0f} MB")
                 cells["NashConv s"] = f"{pass_['seconds']:.2f}"
                 cells["NashConv peak MB"] = f"{pass_['peak_bytes'] / 1e6:,.0f}"
+                summary[f"nashconv_{n}p_{cards}c"] = pass_["nashconv"]
                 summary[f"nashconv_{n}p_{cards}c_seconds"] = round(pass_["seconds"], 2)
                 summary[f"nashconv_{n}p_{cards}c_peak_mb"] = round(pass_["peak_bytes"] / 1e6)
             rows.append(cells)
@@ -130,8 +132,8 @@ def solver_section(options: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Solve one table and print one JSON line: positions, seconds, peak and baseline
-    memory (the row ``measure`` reads)."""
+    """Solve one table and print one JSON line: positions (or the NashConv's value), seconds,
+    peak and baseline memory (the row ``measure`` reads)."""
     parser = argparse.ArgumentParser(prog="python -m pagadores_cli.bench_solver",
                                      description="One row of the solver's scaling report.")
     parser.add_argument("players", type=int)
@@ -143,12 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     baseline = peak_bytes()
     began = time.perf_counter()
-    positions = None  # the solve's count stands for both
+    positions = total = None  # the solve's count stands for both; the NashConv's own value
     if args.nashconv:
-        nash_conv(PROFILE, args.players, args.cards, workers=args.workers)
+        total = nash_conv(PROFILE, args.players, args.cards, workers=args.workers).total
     else:
         positions = len(solve(args.players, args.cards, cache=False).positions)
-    print(json.dumps({"positions": positions, "seconds": time.perf_counter() - began,
+    print(json.dumps({"positions": positions, "nashconv": total,
+                      "seconds": time.perf_counter() - began,
                       "peak_bytes": peak_bytes() + (args.workers > 1) * args.workers
                       * peak_bytes(resource.RUSAGE_CHILDREN), "baseline_bytes": baseline}))
     return 0
