@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     baseline = peak_bytes()
     began = time.perf_counter()
-    positions = total = None  # the solve's count stands for both; the NashConv's own value
+    positions = total = None  # a NashConv row reports its value; its positions are the solve's
     if args.nashconv:
         total = nash_conv(PROFILE, args.players, args.cards, workers=args.workers).total
     else:
