@@ -19,13 +19,15 @@ NashConv with its value, also in ``--json``'s ``nashconv_<n>p_<cards>c``), so
 a long report shows its progress while standard output keeps the table (or ``--json``'s line).
 
 Run one alone with ``python -m pagadores_cli.bench_solver PLAYERS CARDS [--nashconv]
-[--workers N]`` (one JSON line).
+[--workers N]`` (one JSON line); the report passes ``--parent`` its own process id, so a row
+ends with a report killed outright (``kill -9``, out of memory) as pool workers do.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -33,6 +35,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from pagadores_env.core.pool import end_with_parent
 from pagadores_env.pagadores.solver import check_size, nash_conv, solve
 
 from .usage import peak_bytes
@@ -50,7 +53,8 @@ def measure(num_players: int, cards: int, nashconv: bool = False, workers: int =
     ``peak_bytes`` and ``baseline_bytes`` (the peak before). ``RuntimeError`` with the
     child's last line of stderr if it fails (refused, or killed for want of memory)."""
     done = subprocess.run([sys.executable, "-m", __name__, str(num_players), str(cards),
-                           *(["--nashconv", "--workers", str(workers)] if nashconv else [])],
+                           *(["--nashconv", "--workers", str(workers)] if nashconv else []),
+                           "--parent", str(os.getpid())],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
@@ -142,7 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"the exact NashConv of {PROFILE} instead of the solve")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes for the NashConv's per-seat passes (default 1)")
+    parser.add_argument("--parent", type=int, default=None, metavar="PID",
+                        help="end once process PID, the report that started this row, is gone "
+                             "(a report killed outright leaves no row computing for nobody)")
     args = parser.parse_args(argv)
+    if args.parent is not None:
+        end_with_parent(args.parent)
     baseline = peak_bytes()
     began = time.perf_counter()
     positions = total = None  # a NashConv row reports its value; its positions are the solve's

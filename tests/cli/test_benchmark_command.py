@@ -4,18 +4,15 @@ nobody runs, and no pool worker outliving the command when it is killed. The sui
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
 from pagadores_cli.main import main
+from tests.processes import HAS_PROC, kill_once_started, running, within
 from tests.train.suites import GOOD, SMOKE, TASK, write_suite
 
 
@@ -33,50 +30,15 @@ def test_an_unreachable_cluster_is_a_one_line_error(tmp_path: Path,
             "refused); start the cluster's head with `ray start --head`") in err
 
 
-def _pool_workers(parent: int) -> list[int]:
-    """The pids of ``parent``'s spawned pool workers (Linux: read from /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):  # gone while we looked
-            continue
-        if ppid == parent and b"spawn_main" in cmdline:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def _within(seconds: float, condition: Callable[[], Any]) -> Any:
-    deadline = time.monotonic() + seconds
-    while not (result := condition()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return result
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads processes from /proc")
 def test_workers_end_when_the_command_is_killed(tmp_path: Path) -> None:
     """``pagadores benchmark`` killed outright (no chance to shut its pool down) leaves no
     worker training on into the run folders (``core.pool.end_with_parent``)."""
-    command = subprocess.Popen(
+    workers = kill_once_started(
         [sys.executable, "-m", "pagadores_cli.benchmark", str(SMOKE), "--out",
-         str(tmp_path / "out"), "--workers", "2", "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        workers = _within(120, lambda: _pool_workers(command.pid))
-        assert workers, "the command started no pool workers"
-    finally:
-        command.kill()
-        command.wait()
-    assert _within(30, lambda: not any(map(_running, workers))), "workers outlived the command"
+         str(tmp_path / "out"), "--workers", "2", "--no-progress"], b"spawn_main", 120)
+    assert within(30, lambda: not any(map(running, workers))), "workers outlived the command"
 
 
 @pytest.mark.parametrize(("suite", "task", "message"), [

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
 from pagadores_env.core import atomic
 from tests.lines import TIMES
+from tests.processes import HAS_PROC, kill_once_started, running, within
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -704,6 +706,19 @@ def test_bench_solver_measures_the_rows_asked_with_the_nashconv_workers_asked(
     assert abs(summary["nashconv_3p_2c"] - nash_conv("sensible", 3, 2).total) <= 1e-12
     assert "solver_3p_1c_seconds" not in summary  # below --min-cards
     assert summary["nashconv_3p_2c_seconds"] > 0 and summary["nashconv_3p_2c_peak_mb"] > 10
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="reads processes from /proc")
+def test_bench_solver_row_ends_when_the_report_is_killed(tmp_path: Path) -> None:
+    """A report killed outright (``kill -9``, out of memory) cannot stop the fresh process
+    computing its row: the row ends by itself (``--parent``, ``core.pool.end_with_parent``)
+    instead of computing on for nobody, and no results file is written."""
+    out = tmp_path / "rows.md"
+    rows = kill_once_started([sys.executable, "-m", "pagadores_cli.bench", "--section", "solver",
+                              "--players", "3", "--min-cards", "9", "--out", str(out)],
+                             b"pagadores_cli.bench_solver", 60)
+    assert within(15, lambda: not any(map(running, rows))), "the row outlived the report"
+    assert not out.exists()
 
 
 def test_bench_solver_no_nashconv_measures_the_solve_alone(
