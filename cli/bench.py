@@ -44,7 +44,7 @@ from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from .bench_aec import aec_section
 from .bench_solver import solver_section
 from .bench_vector import evaluate_section, sb3_section, vector_section
-from .main import check_out
+from .main import check_ours, check_out
 
 #: name → section function; sections run in this order.
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
@@ -163,6 +163,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             check_out(options.out.parent)
         except ValueError as err:
             parser.error(str(err).replace("--out ", "--out's folder ", 1))
+        try:
+            check_ours(options.out)
+        except ValueError as err:
+            parser.error(str(err))
     if options.baseline is not None:
         try:  # read before any section runs, so a bad file costs no measuring time
             options.baseline_summary = _read_baseline(options.baseline)

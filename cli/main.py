@@ -196,7 +196,7 @@ def run_play(args: argparse.Namespace) -> int:
 def run_evaluate(args: argparse.Namespace) -> int:
     from pagadores_train.evaluate import evaluate_agents
 
-    check_out(args.out)
+    check_out(args.out, "evaluate")
     _check_game_options(args)
     if args.game == "perudo":
         from pagadores_train.perudo import evaluate_perudo
@@ -214,7 +214,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_tournament(args: argparse.Namespace) -> int:
     from pagadores_train.tournament import tournament
 
-    check_out(args.out)
+    check_out(args.out, "tournament")
     _check_game_options(args)
     if args.game == "perudo":
         from pagadores_train.perudo import tournament_perudo
@@ -245,8 +245,13 @@ def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead:
         raise ValueError(f"{option} is for --game {owner}, not --game {args.game} ({instead})")
 
 
-def check_out(out: Path | None) -> None:
-    """``ValueError`` if ``--out`` can neither be nor become a folder we can write into,
+#: What ``write_outputs`` may write beside a stem's results file, ``STEM.md``.
+OUTPUT_EXTENSIONS = ("csv", "json", "png")
+
+
+def check_out(out: Path | None, stem: str | None = None) -> None:
+    """``ValueError`` if ``--out`` can neither be nor become a folder we can write into, or
+    holds ``stem``'s files (``write_outputs``) that pagadores did not write (``check_ours``),
     checked before any game is played (so a long run is not lost at the end)."""
     if out is None:
         return
@@ -257,6 +262,26 @@ def check_out(out: Path | None) -> None:
         raise ValueError(f"--out {out}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise ValueError(f"--out {out}: {existing} is not writable")
+    if stem is not None:
+        check_ours(out / f"{stem}.md", [out / f"{stem}.{ext}" for ext in OUTPUT_EXTENSIONS])
+
+
+def check_ours(document: Path, beside: Sequence[Path] = ()) -> None:
+    """``ValueError`` unless ``document`` and the files ``beside`` it are new or ``document``
+    is a results file pagadores wrote (``reports.is_results_document``; then those beside it
+    are its run's): a command never replaces a file it did not write."""
+    there = [path for path in (document, *beside) if path.exists()]
+    if not there:
+        return
+    from pagadores_train.reports import is_results_document  # imports torch: only here
+
+    try:
+        ours = document.is_file() and is_results_document(document.read_text(errors="replace"))
+    except OSError:
+        ours = False
+    if not ours:
+        raise ValueError(f"--out: {there[0]} is there and pagadores did not write it (no "
+                         f"results file {document.name} of ours); pick a new name or folder")
 
 
 def _report(result: object, args: argparse.Namespace, stem: str) -> int:
@@ -266,7 +291,7 @@ def _report(result: object, args: argparse.Namespace, stem: str) -> int:
     print(table)
     if args.out is not None:
         writers = {ext: getattr(result, "plot" if ext == "png" else f"to_{ext}")
-                   for ext in ("csv", "json", "png")}
+                   for ext in OUTPUT_EXTENSIONS}
         write_outputs(args.out, stem, args.invocation, table, writers)
     return 0
 

@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     profile = args.agents[0] if len(args.agents) == 1 else args.agents
     usage = Usage()
     try:
-        check_out(args.out)
+        check_out(args.out, "nashconv")
         given = [f"--{name.replace('_', '-')}" for name, default in APPROXIMATE_ONLY.items()
                  if getattr(args, name) != default]
         if given and not args.approximate:

@@ -278,6 +278,15 @@ def results_document(title: str, headline: str, table: str) -> str:
     return "\n".join(lines)
 
 
+def is_results_document(text: str) -> bool:
+    """Whether ``text`` is a file ``results_document`` wrote (its title, then its provenance
+    before its table): the test before a command replaces a file at its ``--out``."""
+    lines = text.splitlines()
+    head = lines[:lines.index("```text")] if "```text" in lines else []
+    return bool(head) and head[0].startswith("# ") and any(
+        line.startswith("- commit: ") for line in head)
+
+
 def provenance() -> dict[str, str]:
     """What a result was computed with: the commit of this checkout (``-dirty`` with
     uncommitted changes; "not a git checkout" for an installed package), the platform, and

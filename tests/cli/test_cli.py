@@ -282,7 +282,11 @@ def test_out_that_cannot_be_a_folder_is_refused_before_playing(
 
 def test_a_failed_write_at_the_end_is_one_line_and_keeps_the_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "evaluate.json").mkdir()  # a folder where a result file goes
+    from pagadores_train.reports import results_document
+
+    # an earlier run's folder (its results file is ours), a folder where a result file goes
+    (tmp_path / "evaluate.md").write_text(results_document("evaluate", "`earlier`", "table"))
+    (tmp_path / "evaluate.json").mkdir()
     code, out, err = run_cli(["evaluate", "sensible", "random", "--games", "10", "--no-exact",
                               "--out", str(tmp_path)], capsys)
     assert code == 2
@@ -291,7 +295,9 @@ def test_a_failed_write_at_the_end_is_one_line_and_keeps_the_table(
     assert len(lines) == 1
     assert lines[0].startswith(f"pagadores evaluate: error: --out {tmp_path}: cannot write "
                                f"evaluate.json in {tmp_path}: ")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["evaluate.csv", "evaluate.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["evaluate.csv", "evaluate.json",
+                                                          "evaluate.md"]
+    assert "`earlier`" in (tmp_path / "evaluate.md").read_text()  # not yet replaced
 
 
 def test_a_full_disk_under_out_is_one_line_naming_the_file(
@@ -719,6 +725,29 @@ def test_bench_solver_row_ends_when_the_report_is_killed(tmp_path: Path) -> None
                              b"pagadores_cli.bench_solver", 60)
     assert within(15, lambda: not any(map(running, rows))), "the row outlived the report"
     assert not out.exists()
+
+
+def test_out_never_replaces_a_file_pagadores_did_not_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "mine.md"
+    mine.write_text("my notes\n")
+    (tmp_path / "nc").mkdir()
+    (tmp_path / "nc" / "nashconv.json").write_text("{}")  # theirs: no nashconv.md of ours
+    bench = ["bench", "--section", "solver", "--players", "3", "--max-cards", "1"]
+    for args in ([*bench, "--out", str(mine)],
+                 ["nashconv", "sensible", "--players", "3", "--cards", "1", "--out",
+                  str(tmp_path / "nc")]):
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        last = capsys.readouterr().err.splitlines()[-1]
+        assert exit_.value.code == 2 and last.startswith(f"pagadores {args[0]}: error: --out")
+        assert "pagadores did not write it" in last and "pick a new name or folder" in last
+    assert mine.read_text() == "my notes\n"
+    assert (tmp_path / "nc" / "nashconv.json").read_text() == "{}"
+    ours = tmp_path / "ours.md"
+    for _ in range(2):  # a results file it wrote is replaced by the next run
+        code, _, _ = run_cli([*bench, "--out", str(ours)], capsys)
+        assert code == 0 and ours.read_text().startswith("# bench")
 
 
 def test_bench_solver_no_nashconv_measures_the_solve_alone(
