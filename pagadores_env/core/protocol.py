@@ -2,8 +2,10 @@
 ``Event`` records of its log.
 
 A game follows OpenSpiel's shape. A state is a **chance node** (``is_chance_node()``: the dice
-come next, applied by the game's own call, since each game's dice have their own form:
-Pagadores' ``apply_throw(dice)`` over ``chance_outcomes()``, Perudo's ``apply_roll(hands)``),
+come next, applied by ``apply_chance(outcome)``, whatever form a game's outcome has — a throw
+of three dice in Pagadores, every seat's hand in Perudo; where the outcomes can be listed,
+``chance_outcomes()`` gives them as ``(outcome, probability)`` pairs, ``SupportsChanceOutcomes``,
+so generic code such as OpenSpiel's games or the web page drives any game by it),
 a **decision node** (``current_player`` picks one of ``legal_actions()`` by
 ``apply_action``) or **terminal** (``returns()``, ``placements()``). No randomness lives in
 an engine: whoever drives the game chooses the dice. Every input is appended to ``history``
@@ -51,6 +53,9 @@ class GameState(Protocol):
     def apply_action(self, action: Any) -> None:
         """Apply the current player's action, or raise ``IllegalMoveError``."""
 
+    def apply_chance(self, outcome: Any) -> None:
+        """Apply the dice at a chance node, or raise ``IllegalMoveError``."""
+
     def alive(self) -> list[int]:
         """Seats still in the game, in seat order."""
 
@@ -68,3 +73,14 @@ class GameState(Protocol):
 
     def to_dict(self) -> dict[str, Any]:
         """The game as a saved record (``records``)."""
+
+
+@runtime_checkable
+class SupportsChanceOutcomes(Protocol):
+    """A game whose chance nodes list their outcomes: required of every game whose outcomes
+    are few enough to list (Pagadores, Paye, Pasch), optional where they are not (Perudo's
+    hands)."""
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
+        """The outcomes of this chance node with their probabilities (summing to 1); a
+        decision or terminal node raises ``IllegalMoveError``."""

@@ -3,7 +3,9 @@
 =========  ==========================================================================
 scheme     final reward of a seat
 =========  ==========================================================================
-win        +1 for the winner, -1 for everyone else (R1.5)
+win        +1 for the winner, -1 for everyone else (R1.5); a first place shared by k
+           seats (Paye's Y4.4, Pasch's X1.4) pays each of them 2/k - 1, so a seat's
+           reward is always 2 x (its share of the win) - 1
 placement  linear in final place: +1 for 1st … -1 for last, ``1 - 2 (place-1)/(n-1)``;
            players knocked out by the same throw share the places they span and get
            the reward of their mean place, so a game's rewards sum to 0
@@ -21,8 +23,15 @@ from .checks import check_choice
 
 
 def win_reward(place: int, shared: int, num_players: int) -> float:
-    """+1 for the winner, -1 for everyone else (R1.5)."""
-    return 1.0 if place == 1 else -1.0
+    """+1 for the winner, -1 for everyone else (R1.5); ``2/shared - 1`` for each of the
+    ``shared`` seats of a shared first place (Y4.4)."""
+    return 2.0 / shared - 1.0 if place == 1 else -1.0
+
+
+def win_share(place: int, shared: int) -> float:
+    """A seat's share of the win: 1/k for each of the k seats sharing first place, else 0;
+    evaluations count wins by it."""
+    return 1.0 / shared if place == 1 else 0.0
 
 
 def placement_reward(place: int, shared: int, num_players: int) -> float:

@@ -247,6 +247,9 @@ class Game(Replayable):
         else:
             self._kampen_throw(seat, throw)
 
+    #: The core protocol's name for the dice (``core.protocol.GameState``).
+    apply_chance = apply_throw
+
     def apply_action(self, action: int) -> None:
         """Apply STOP (0) or THROW (1) at a decision node (R3.2, R3.4)."""
         if self.is_terminal():

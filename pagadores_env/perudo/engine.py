@@ -163,6 +163,9 @@ class Game(Replayable):
         self.history.append(hands)
         self.log.append(Event("roll", -1, hands))
 
+    #: The core protocol's name for the dice (``core.protocol.GameState``).
+    apply_chance = apply_roll
+
     def apply_action(self, action: Any) -> None:
         """Apply the current player's dudo (0) or bid (``rules.bid_action(q, f)``)."""
         if not self.rolled:

@@ -1,6 +1,7 @@
 """The memory a solve may use is the least this process may have: the machine's, its control
 group's (a container's or batch scheduler's ``memory.max``), its address space (``ulimit
--v``) less what it maps already; ``cost.SHARE`` of it (the rest is the margin)."""
+-v``) less what it maps already; ``SHARE`` of it (the rest is the margin). Its home is
+``core.memory``; Pagadores' solver re-exports it from ``solver.cost``, where it was first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 
 import pytest
 
+from pagadores_env.core import memory
 from pagadores_env.pagadores.solver import cost
 
 
@@ -22,20 +24,25 @@ from pagadores_env.pagadores.solver import cost
 def test_the_control_groups_limit_is_read(proc, where, text, expected, tmp_path,
                                           monkeypatch) -> None:
     roots = {"v2": tmp_path / "v2", "v1": tmp_path / "v1"}
-    monkeypatch.setattr(cost, "CGROUP_FILES", ((str(roots["v2"]), "memory.max"),
+    monkeypatch.setattr(memory, "CGROUP_FILES", ((str(roots["v2"]), "memory.max"),
                                                (str(roots["v1"]), "memory.limit_in_bytes")))
     folder = roots[where[0]] / "job"
     folder.mkdir(parents=True)
     (folder / where[1]).write_text(text)
     (tmp_path / "cgroup").write_text(proc)
-    assert cost.cgroup_limit(str(tmp_path / "cgroup")) == expected
+    assert memory.cgroup_limit(str(tmp_path / "cgroup")) == expected
+
+
+def test_the_solvers_cost_module_re_exports_the_core_limit() -> None:
+    assert cost.memory_limit is memory.memory_limit and cost.SHARE == memory.SHARE
+    assert cost.cgroup_limit is memory.cgroup_limit
 
 
 def test_a_control_group_below_the_machine_sets_the_limit(monkeypatch) -> None:
-    monkeypatch.setattr(cost, "cgroup_limit", lambda: 2 * 10**9)
-    assert cost.memory_limit() == int(cost.SHARE * 2 * 10**9)
-    monkeypatch.setattr(cost, "cgroup_limit", lambda: None)
-    assert cost.memory_limit() > cost.SHARE * 2 * 10**9  # this machine has more
+    monkeypatch.setattr(memory, "cgroup_limit", lambda: 2 * 10**9)
+    assert memory.memory_limit() == int(memory.SHARE * 2 * 10**9)
+    monkeypatch.setattr(memory, "cgroup_limit", lambda: None)
+    assert memory.memory_limit() > memory.SHARE * 2 * 10**9  # this machine has more
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ulimit -v and /proc are Linux's")
