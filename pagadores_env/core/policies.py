@@ -265,10 +265,21 @@ def check_tables(policies: Iterable[Policy], num_players: int,
 
 
 #: The games whose players the registry names, each in a namespace of its own, so that one
-#: name (``"random"``) can mean each game's player; Pagadores' is the default everywhere.
-GAMES = ("pagadores", "perudo")
-_REGISTRY: dict[str, dict[str, Callable[..., Policy]]] = {game: {} for game in GAMES}
+#: name (``"random"``) can mean each game's player; Pagadores' is the default everywhere. Each
+#: game adds its own when its package is imported (``register_game``), in the order
+#: ``import pagadores_env`` imports them: the core names no game.
+GAMES: list[str] = []
+_REGISTRY: dict[str, dict[str, Callable[..., Policy]]] = {}
 _plugins_loaded = False
+
+
+def register_game(game: str) -> str:
+    """Open the registry's namespace of ``game`` (once; again is a no-op) and return the
+    name, for the game's package to keep as its ``GAME``."""
+    if game not in _REGISTRY:
+        GAMES.append(game)
+        _REGISTRY[game] = {}
+    return game
 
 
 def register_policy(name: str, factory: Callable[..., Policy], game: str = "pagadores") -> None:

@@ -8,7 +8,8 @@ module             holds
                    sizes)
 ``engine``         ``Game``, the readable reference engine with explicit chance nodes
 ``observation``    the observation codec: ``encode`` and ``decode``, the field layout
-``policies``       Pagadores' own capabilities of the policy protocol (for the exact solver)
+``policies``       Pagadores' own capabilities of the policy protocol (for the exact solver);
+                   importing the package opens the registry's ``pagadores`` namespace
 ``dice``           the envs' seeded stream of throws
 ``vector``         the compiled rules kernel and what runs on it: one game (``one``), the
                    batch engine ``VectorGame``, decision tables, the batch evaluator
@@ -23,3 +24,7 @@ module             holds
 ``solver``         the exact solver: equilibria, exact evaluation, NashConv, best responses
 =================  ============================================================================
 """
+
+from . import policies
+
+__all__ = ["policies"]

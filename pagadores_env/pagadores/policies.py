@@ -12,7 +12,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..core.policies import register_game
 from .observation import ObsFields
+
+GAME = register_game("pagadores")  # the registry's namespace of Pagadores' players
 
 
 @runtime_checkable

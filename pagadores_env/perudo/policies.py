@@ -13,9 +13,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core.policies import BasePolicy, register_policy
+from ..core.policies import BasePolicy, register_game, register_policy
 
-GAME = "perudo"  # the registry's namespace of Perudo's players
+GAME = register_game("perudo")  # the registry's namespace of Perudo's players
 
 
 @runtime_checkable
