@@ -1,5 +1,6 @@
 """Players for pagadores-env: scripted heuristics, the exact players (optimal, equilibrium),
-trained models, the search player over a learned value net (``search``), OpenSpiel's MCTS
+trained models, the search player over a learned value net (``search/``: the player, its
+memory budget and its value net), OpenSpiel's MCTS
 bot (``openspiel_mcts``, extra ``openspiel``).
 
 Importing this package registers every player with ``pagadores_env.core.policies`` (it is the

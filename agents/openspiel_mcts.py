@@ -27,8 +27,8 @@ from pagadores_env.core.policies import register_policy
 from pagadores_env.pagadores.observation import decode, game_at
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS
 
+from .search.value_net import SEATS_TOLD_APART
 from .seats import SeatCopies
-from .value_net import SEATS_TOLD_APART
 
 #: Simulations per decision by default.
 SIMULATIONS = 100

@@ -3,7 +3,7 @@
 ``path`` is either
 
 * a run folder of ``pagadores train`` with an RLlib config (``runs/<name>``): its newest
-  checkpoint, the one ``checkpoints/latest.json`` names (``pagadores_train.rllib``), or
+  checkpoint, the one ``checkpoints/latest.json`` names (``pagadores_train.learners.rllib``), or
 * an RLlib algorithm checkpoint (the folder ``Algorithm.save_to_path`` wrote, holding
   ``rllib_checkpoint.json`` and ``learner_group/``), such as ``runs/<name>/checkpoints/
   step_<N>``.
@@ -33,7 +33,7 @@ from pagadores_env.core.policies import BasePolicy, register_policy
 from .run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, latest_checkpoint, sb3_run_model
 from .sb3_adapter import LOGIT_ROWS, check_spaces, detect_algo
 
-#: The module id every seat is mapped to in RLlib self-play (``pagadores_train.rllib``).
+#: The module id every seat is mapped to in RLlib self-play (``pagadores_train.learners.rllib``).
 SHARED_POLICY = "shared"
 EXPECTED = ("an RLlib run folder (runs/<name>, with checkpoints/latest.json) or an RLlib "
             "algorithm checkpoint (a folder holding rllib_checkpoint.json)")

@@ -11,8 +11,9 @@ legal). It is applied in every forward pass (inference, exploration and training
 ratios and entropy are those of the masked distribution. In Pagadores both actions are always
 legal at a decision (R3.6), so the mask only matters for other masks (tests, other games).
 
-Imports ray and torch: only ``pagadores_train.rllib`` and ``pagadores_agents.rllib_adapter``
-import this module, lazily, so importing the package never loads Ray.
+Imports ray and torch: only ``pagadores_train.learners.rllib`` and
+``pagadores_agents.rllib_adapter`` import this module, lazily, so importing the package never loads
+Ray.
 """
 
 from __future__ import annotations

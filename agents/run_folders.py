@@ -1,9 +1,9 @@
 """What a run folder holds: how the players and the trainers tell an SB3 run from an RLlib run.
 
 ``pagadores train`` writes an SB3 run as ``model.zip`` and ``checkpoints/model_<t>_steps.zip``
-(``pagadores_train.sb3``); an RLlib run as ``checkpoints/step_<N>/`` algorithm checkpoints
-named by ``checkpoints/latest.json`` (``pagadores_train.rllib``). Each kind is recognised by
-these names alone, so ``model:path=`` can say it was given an RLlib run and ``rllib:path=`` an
+(``pagadores_train.learners.sb3``); an RLlib run as ``checkpoints/step_<N>/`` algorithm checkpoints
+named by ``checkpoints/latest.json`` (``pagadores_train.learners.rllib``). Each kind is recognised
+by these names alone, so ``model:path=`` can say it was given an RLlib run and ``rllib:path=`` an
 SB3 one, and neither adapter imports the other.
 """
 
@@ -48,13 +48,13 @@ def latest_checkpoint(run_dir: Path) -> Path | None:
 
 def is_rllib_run(folder: Path) -> bool:
     """Whether ``folder`` is an RLlib algorithm checkpoint or a run folder holding one (what
-    ``pagadores_train.rllib`` writes), so that ``model:path=`` can tell it is given one."""
+    ``pagadores_train.learners.rllib`` writes), so that ``model:path=`` can tell it is given one."""
     return ((folder / ALGORITHM_MARKER).is_file()
             or any((folder / CHECKPOINTS).glob(f"step_*/{ALGORITHM_MARKER}")))
 
 
 #: A search run's final value net and, under ``checkpoints/``, one net per checkpoint
-#: (``pagadores_train.search``).
+#: (``pagadores_train.learners.search.trainer``).
 FINAL_NET, CHECKPOINT_NET = "value.npz", re.compile(r"value_(\d+)_steps\.npz")
 
 

@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = "\n\n".join(format_table(section) for section in results.values())
     print(tables)
     if options.out is not None:
-        from pagadores_train.reports import results_document  # imports torch: only here
+        from pagadores_train.run.reports import results_document  # imports torch: only here
 
         invocation = shlex.join(["pagadores", "bench", *(sys.argv[1:] if argv is None
                                                           else argv)])

@@ -1,6 +1,6 @@
 """``pagadores benchmark``: run a benchmark suite (algorithms × tasks × seeds) on this
-machine's cores or on Ray, then aggregate it with rliable (``pagadores_train.benchmark`` and
-``pagadores_train.benchmark_stats``)."""
+machine's cores or on Ray, then aggregate it with rliable (``pagadores_train.benchmark.suite`` and
+``pagadores_train.benchmark.stats``)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pagadores_env.core.atomic import failed_write
-from pagadores_train.benchmark import BACKENDS, check_out_dir, load_suite, run_suite
-from pagadores_train.benchmark_stats import SUMMARY, write_summary
-from pagadores_train.lock import hold_run_folder
+from pagadores_train.benchmark.stats import SUMMARY, write_summary
+from pagadores_train.benchmark.suite import BACKENDS, check_out_dir, load_suite, run_suite
 from pagadores_train.progress import BARS, LINES
-from pagadores_train.run_folder import warn
+from pagadores_train.run.folder import warn
+from pagadores_train.run.lock import hold_run_folder
 
 from .main import INTERRUPTED, fail
 

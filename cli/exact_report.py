@@ -2,8 +2,8 @@
 
 At two players (the default): every agent's exact win probability against every other, the
 best response's against each, and each agent's exploitability, from the exact yardstick
-(``pagadores_train.yardstick``). With ``--players 3`` (or more): every seat's value in the
-equilibrium, and for every agent its NashConv when all seats play it and its exact win
+(``pagadores_train.evaluation.yardstick``). With ``--players 3`` (or more): every seat's value in
+the equilibrium, and for every agent its NashConv when all seats play it and its exact win
 probability at seat 0 against ``sensible`` in every other seat (``pagadores_env.pagadores.solver``).
 
 The default agents are every registered player that plays as its bare name (``model`` and
@@ -31,8 +31,8 @@ from pagadores_env.core.policies import (
 )
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.solver import exact_evaluate, nash_conv, solve
+from pagadores_train.evaluation.yardstick import DRAWN, decimals, yardstick
 from pagadores_train.progress import SILENT, Reporter
-from pagadores_train.yardstick import DRAWN, decimals, yardstick
 
 from .main import add_progress_options, fail, progress_of
 from .usage import Usage

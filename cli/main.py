@@ -194,12 +194,12 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from pagadores_train.evaluate import evaluate_agents
+    from pagadores_train.evaluation.evaluate import evaluate_agents
 
     check_out(args.out, "evaluate")
     _check_game_options(args)
     if args.game == "perudo":
-        from pagadores_train.perudo import evaluate_perudo
+        from pagadores_train.evaluation.perudo import evaluate_perudo
 
         _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
         result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
@@ -212,12 +212,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    from pagadores_train.tournament import tournament
+    from pagadores_train.evaluation.tournament import tournament
 
     check_out(args.out, "tournament")
     _check_game_options(args)
     if args.game == "perudo":
-        from pagadores_train.perudo import tournament_perudo
+        from pagadores_train.evaluation.perudo import tournament_perudo
 
         result = tournament_perudo(args.agents, num_games=args.games, seed=args.seed,
                                    dice=args.dice, progress=progress_of(args))
@@ -273,7 +273,7 @@ def check_ours(document: Path, beside: Sequence[Path] = ()) -> None:
     there = [path for path in (document, *beside) if path.exists()]
     if not there:
         return
-    from pagadores_train.reports import is_results_document  # imports torch: only here
+    from pagadores_train.run.reports import is_results_document  # imports torch: only here
 
     try:
         ours = document.is_file() and is_results_document(document.read_text(errors="replace"))
@@ -303,7 +303,7 @@ def write_outputs(out: Path, stem: str, invocation: str, table: str,
     documentation quotes); each file atomically. A failed write is a ``ValueError``, the
     files already there stay."""
     from pagadores_env.core.atomic import write_atomic
-    from pagadores_train.reports import results_document
+    from pagadores_train.run.reports import results_document
 
     try:
         out.mkdir(parents=True, exist_ok=True)

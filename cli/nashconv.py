@@ -5,7 +5,7 @@ pass reports its positions as it goes (``main.add_progress_options``).
 
 With ``--approximate`` (any table, also where the solver cannot go) each seat's best response
 is learned instead and its gain measured in paired games: a lower bound with its 95% CI
-(``pagadores_train.approximate``)."""
+(``pagadores_train.learners.approximate``)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pagadores_env.core.checks import check_int
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.solver import NashConv, nash_conv
 from pagadores_env.pagadores.solver.passes import BACKENDS
-from pagadores_train.approximate import (
+from pagadores_train.learners.approximate import (
     BUDGET,
     GAMES,
     ApproximateNashConv,

@@ -1,8 +1,8 @@
 """``pagadores train``: train from a YAML config, then print (and write to the run's
-``results.md``) the final evaluation table. The trainer is SB3's (``pagadores_train.sb3``),
-for a config with an ``rllib:`` section RLlib's (``pagadores_train.rllib``), for one with a
-``search:`` section the search trainer (``pagadores_train.search``); ``pagadores_train.trainers``
-picks it.
+``results.md``) the final evaluation table. The trainer is SB3's (``pagadores_train.learners.sb3``),
+for a config with an ``rllib:`` section RLlib's (``pagadores_train.learners.rllib``), for one with a
+``search:`` section the search trainer (``pagadores_train.learners.search.trainer``);
+``pagadores_train.learners.trainers`` picks it.
 
 Exit status: 0 done; 2 a bad config or an unusable run folder (one another run holds among
 them), in one line; 1 a file that cannot be written (a full disk), in one line naming the file
@@ -19,14 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from pagadores_env.core.atomic import failed_write
-from pagadores_train.config import Config
-from pagadores_train.lock import FolderInUse
-from pagadores_train.reports import write_results
-from pagadores_train.rllib_config import RLlibConfig
-from pagadores_train.run_folder import Interrupted, RunError
-from pagadores_train.search_config import SearchConfig
+from pagadores_train.learners.rllib_config import RLlibConfig
+from pagadores_train.learners.search.config import SearchConfig
+from pagadores_train.learners.trainers import trainer_for
+from pagadores_train.run.config import Config
+from pagadores_train.run.folder import Interrupted, RunError
+from pagadores_train.run.lock import FolderInUse
+from pagadores_train.run.reports import write_results
 from pagadores_train.settings import ConfigError, count_argument, describe
-from pagadores_train.trainers import trainer_for
 
 PROG = "pagadores train"
 

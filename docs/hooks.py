@@ -60,7 +60,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from pagadores_train.reports import RESULTS_TABLE  # the table form a run's results.md holds
+from pagadores_train.run.reports import RESULTS_TABLE  # the table form a run's results.md holds
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"<!--\s*generated:\s*(?P<body>.*?)\s*-->")
@@ -190,21 +190,24 @@ def _settings_tables(cls: type) -> str:
 
 def config_reference(args: str, page: Page, config: MkDocsConfig) -> str:
     """Every key of the training configs, from their dataclasses, and the benchmark suite's
-    keys, as far as ``pagadores_train.benchmark`` declares them."""
+    keys, as far as ``pagadores_train.benchmark.suite`` declares them."""
     _no_arguments(args, "config-reference")
-    from pagadores_train import benchmark, rllib_config, search_config
-    from pagadores_train import config as sb3_config
+    from pagadores_train.benchmark import suite as benchmark
+    from pagadores_train.learners import rllib_config
+    from pagadores_train.learners.search import config as search_config
+    from pagadores_train.run import algorithms
+    from pagadores_train.run import config as sb3_config
 
     perudo = "; ".join(f"`{section}.{key}`: `{json.dumps(value)}`"
                        for section, keys in sb3_config.PERUDO_DEFAULTS.items()
                        for key, value in keys.items())
     hyperparams = [(f"`{name}`", _cell(_allowed(check)))
-                   for name, check in {**sb3_config.HYPERPARAMS,
-                                       **sb3_config.LSTM_KWARGS}.items()]
-    algorithms = ", ".join(f"`{name}`" for name in [*sb3_config.ALGORITHMS, benchmark.SEARCH])
+                   for name, check in {**algorithms.HYPERPARAMS,
+                                       **algorithms.LSTM_KWARGS}.items()]
+    names = ", ".join(f"`{name}`" for name in [*algorithms.ALGORITHMS, benchmark.SEARCH])
     return "\n\n".join([
         f"## SB3 runs\n\nA config with neither an `{rllib_config.SECTION}:` nor a "
-        f"`{search_config.SECTION}:` section (`pagadores_train.config.Config`). With "
+        f"`{search_config.SECTION}:` section (`pagadores_train.run.config.Config`). With "
         f"`env.game: perudo`, these defaults differ: {perudo}.",
         _settings_tables(sb3_config.Config),
         "### `algo.hyperparams` checked before a run\n\nAny keyword argument of the algorithm's "
@@ -213,15 +216,15 @@ def config_reference(args: str, page: Page, config: MkDocsConfig) -> str:
         "of their default.",
         _table(("hyper-parameter", "allowed"), hyperparams),
         f"## RLlib runs\n\nA config with an `{rllib_config.SECTION}:` section "
-        "(`pagadores_train.rllib_config.RLlibConfig`).",
+        "(`pagadores_train.learners.rllib_config.RLlibConfig`).",
         _settings_tables(rllib_config.RLlibConfig),
         f"## Search runs\n\nA config with a `{search_config.SECTION}:` section "
-        "(`pagadores_train.search_config.SearchConfig`).",
+        "(`pagadores_train.learners.search.config.SearchConfig`).",
         _settings_tables(search_config.SearchConfig),
         "## Benchmark suites\n\nThe keys a suite and its tasks take (what each means: "
-        "[`pagadores_train.benchmark`][pagadores_train.benchmark]).\n\n"
+        "[`pagadores_train.benchmark.suite`][pagadores_train.benchmark.suite]).\n\n"
         f"- suite file: {_keys(benchmark.SUITE_KEYS)}\n"
-        f"- `algorithms.NAME` (NAME one of {algorithms}): {_keys(benchmark.ALGO_KEYS)}; "
+        f"- `algorithms.NAME` (NAME one of {names}): {_keys(benchmark.ALGO_KEYS)}; "
         f"for `{benchmark.SEARCH}`: {_keys(benchmark.SEARCH_KEYS)}\n"
         f"- task file (`{benchmark.TASKS_FOLDER}/NAME.yaml`): {_keys(benchmark.TASK_KEYS)}; "
         f"`score` one of {_keys(benchmark.SCORES, sort=False)}",

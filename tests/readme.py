@@ -1,5 +1,5 @@
 """What tests read from the README: its Python snippets (shared by the env and package tests).
-The table of a run's ``results.md`` is ``pagadores_train.reports.RESULTS_TABLE``."""
+The table of a run's ``results.md`` is ``pagadores_train.run.reports.RESULTS_TABLE``."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""The machinery of validated settings: every config (an SB3 run's ``pagadores_train.config``,
-an RLlib run's ``pagadores_train.rllib``, a benchmark suite's ``pagadores_train.benchmark``) is
-a tree of dataclasses whose fields are declared with ``setting(default, check, doc)`` and
-built from plain data (YAML) by ``build_section``, which names the offending key path and what
-is allowed: ``env.num_players must be 2–6, got 7``, ``unknown key 'algo.lr' (allowed: name,
-policy, hyperparams)``. A check takes ``(value, key path)`` and returns the value, possibly
-normalised. Wherever an integer goes, a whole number in scientific notation does too
-(``total_timesteps: 1e6``, ``1.5e3``; not ``1.5e-3``), as ``count_argument`` takes it on the
+"""The machinery of validated settings: every config (an SB3 run's ``pagadores_train.run.config``,
+an RLlib run's ``pagadores_train.learners.rllib``, a benchmark suite's
+``pagadores_train.benchmark.suite``) is a tree of dataclasses whose fields are declared with
+``setting(default, check, doc)`` and built from plain data (YAML) by ``build_section``, which names
+the offending key path and what is allowed: ``env.num_players must be 2–6, got 7``, ``unknown key
+'algo.lr' (allowed: name, policy, hyperparams)``. A check takes ``(value, key path)`` and returns
+the value, possibly normalised. Wherever an integer goes, a whole number in scientific notation does
+too (``total_timesteps: 1e6``, ``1.5e3``; not ``1.5e-3``), as ``count_argument`` takes it on the
 command line. ``describe`` lists every key with its default and meaning for ``--help``.
 """
 

@@ -22,5 +22,9 @@ module             holds
                    (``StrictOrderEnforcing``)
 ``single_agent``   the Gymnasium envs' base (``SingleAgentEnv``): episodes, illegal actions,
                    the one final reward, infos, render
+``memory``         the memory this process may use (machine, control group, ``ulimit -v``),
+                   which the exact yardsticks size themselves by before any work
+``pool``           independent work in a pool of spawned processes that end with the command
+``moved``          import paths that moved keep working, warning with the new home
 =================  ============================================================================
 """

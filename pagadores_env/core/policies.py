@@ -88,8 +88,8 @@ class SupportsActBatch(Protocol):
 class SupportsReset(Protocol):
     """A policy that owns a seeded generator, so that seeded runs repeat exactly: the envs
     reseed their opponents through ``core.opponents.reseed_opponents``, the evaluators each
-    agent (``pagadores_train.evaluate``). Any ``reset`` passes the check, so it must take the
-    seed."""
+    agent (``pagadores_train.evaluation.evaluate``). Any ``reset`` passes the check, so it must take
+    the seed."""
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the generator from ``seed``; ``None`` lets it run on."""
@@ -177,7 +177,7 @@ class DeclaresScoreView(Protocol):
 @runtime_checkable
 class Named(Protocol):
     """A policy with a readable ``name``, by which evaluation tables label a policy object
-    (``pagadores_train.evaluate``; one without it by ``str(policy)``)."""
+    (``pagadores_train.evaluation.evaluate``; one without it by ``str(policy)``)."""
 
     name: str
 

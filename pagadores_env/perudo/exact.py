@@ -26,7 +26,7 @@ Values are seat returns, +1 for the winner and -1 for the loser (P7.3, ``Game.re
 (backward induction over the seat's information states); ``exploitability`` is ``(BR0 + BR1) /
 2``, which is OpenSpiel's ``exploitability`` (NashConv / players) for this zero-sum game:
 0 exactly at an equilibrium, at most 1. ``best_responses`` returns it with one pure strategy
-that best-responds in both seats (the opponent ``pagadores_train.best_response`` trains
+that best-responds in both seats (the opponent ``pagadores_train.learners.best_response`` trains
 against). ``cfr_plus`` computes an equilibrium by tabular CFR+
 (regret matching+, alternating updates, linearly weighted average strategy) over the same
 information states.

@@ -22,9 +22,9 @@ GAME = register_game("perudo")  # the registry's namespace of Perudo's players
 class SupportsActionProbabilities(Protocol):
     """A policy that states the distribution it plays from, so the exact yardstick measures
     that stochastic policy and not one draw of it (``exact.strategy``; the trainer's and the
-    evaluator's exact numbers through ``pagadores_train.perudo``, which report both). Like the
-    other capabilities (``core.policies``), an ``isinstance`` check looks for the method's name
-    only."""
+    evaluator's exact numbers through ``pagadores_train.evaluation.perudo``, which report both).
+    Like the other capabilities (``core.policies``), an ``isinstance`` check looks for the method's
+    name only."""
 
     def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """``(B, 181)``: per row of ``obs`` and ``mask``, the probability of each action,

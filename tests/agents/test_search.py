@@ -1,14 +1,15 @@
-"""The search player (``pagadores_agents.search``) against the brute-force expectimax through
+"""The search player (``pagadores_agents.search.player``) against the brute-force expectimax through
 the engine (``tests/expectimax.py``), given the same values where a round ends; its value net
-(``pagadores_agents.value_net``) and the net's fit (``pagadores_train.search_fit``)."""
+(``pagadores_agents.search.value_net``) and the net's fit
+(``pagadores_train.learners.search.fit``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pagadores_agents.search import SearchPolicy, check_specials, default_specials, searcher
-from pagadores_agents.value_net import ValueNet
+from pagadores_agents.search.player import SearchPolicy, check_specials, default_specials, searcher
+from pagadores_agents.search.value_net import ValueNet
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import encode
@@ -135,7 +136,8 @@ def test_a_seat_the_nets_table_lacks_is_refused_naming_its_players(tmp_path) -> 
 def test_searches_side_by_side_keep_their_positions_within_one_budget(monkeypatch) -> None:
     import gc
 
-    from pagadores_agents import search, search_memory
+    from pagadores_agents.search import memory as search_memory
+    from pagadores_agents.search import player as search
 
     net = bumpy_net(3, seed=1)
     size = search_memory.position_bytes(3)
@@ -156,7 +158,7 @@ def test_searches_side_by_side_keep_their_positions_within_one_budget(monkeypatc
 
 
 def test_the_ledger_reads_its_budget_again_only_after_its_refresh_time(monkeypatch) -> None:
-    from pagadores_agents import search_memory
+    from pagadores_agents.search import memory as search_memory
 
     clock, reads, limit = [100.0], [], [10**9]
     monkeypatch.setattr(search_memory.time, "monotonic", lambda: clock[0])

@@ -253,12 +253,12 @@ def test_ctrl_c_abandons_the_game_in_one_line(monkeypatch: pytest.MonkeyPatch,
 
 def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    import pagadores_train.evaluate
+    import pagadores_train.evaluation.evaluate
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pagadores_train.evaluate, "evaluate_agents", interrupted)
+    monkeypatch.setattr(pagadores_train.evaluation.evaluate, "evaluate_agents", interrupted)
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 130
     assert err.strip() == "pagadores evaluate: interrupted"
@@ -282,7 +282,7 @@ def test_out_that_cannot_be_a_folder_is_refused_before_playing(
 
 def test_a_failed_write_at_the_end_is_one_line_and_keeps_the_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_train.reports import results_document
+    from pagadores_train.run.reports import results_document
 
     # an earlier run's folder (its results file is ours), a folder where a result file goes
     (tmp_path / "evaluate.md").write_text(results_document("evaluate", "`earlier`", "table"))
@@ -854,7 +854,7 @@ def test_the_command_runs_numpys_blas_on_one_thread_unless_told(given, expected)
 
 def test_out_writes_the_printed_table_with_its_command_for_the_docs_to_quote(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_train.reports import RESULTS_TABLE
+    from pagadores_train.run.reports import RESULTS_TABLE
 
     argv = ["evaluate", "sensible", "random", "--games", "10", "--no-exact", "--out",
             str(tmp_path)]
@@ -869,7 +869,7 @@ def test_out_writes_the_printed_table_with_its_command_for_the_docs_to_quote(
 
 def test_bench_out_writes_the_tables_with_the_command_for_the_docs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pagadores_train.reports import RESULTS_TABLE
+    from pagadores_train.run.reports import RESULTS_TABLE
 
     argv = ["bench", "--section", "solver", "--players", "3", "--max-cards", "1", "--out",
             str(tmp_path / "scaling.md")]
@@ -895,12 +895,12 @@ def test_bench_out_in_a_folder_that_cannot_be_is_refused_before_measuring(
 
 def test_running_out_of_memory_is_one_line(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    import pagadores_train.evaluate
+    import pagadores_train.evaluation.evaluate
 
     def exhausted(*args: object, **kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(pagadores_train.evaluate, "evaluate_agents", exhausted)
+    monkeypatch.setattr(pagadores_train.evaluation.evaluate, "evaluate_agents", exhausted)
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 1
     assert err.startswith("pagadores evaluate: error: out of memory (") and err.count("\n") == 1

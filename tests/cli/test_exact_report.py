@@ -1,5 +1,5 @@
-"""The exact yardstick (pagadores_train.yardstick), its columns in pagadores_train.evaluate and
-the ``pagadores exact`` report (pagadores_cli.exact_report).
+"""The exact yardstick (pagadores_train.evaluation.yardstick), its columns in
+pagadores_train.evaluation.evaluate and the ``pagadores exact`` report (pagadores_cli.exact_report).
 
 Exact numbers are checked against the solver's own public functions and against Monte-Carlo
 play through the engine (seeded, 4 standard errors: a false alarm about once in 16 000 runs,
@@ -23,8 +23,8 @@ from pagadores_env.pagadores.solver import (
     policy_table,
     win_probabilities,
 )
-from pagadores_train import evaluate as evaluation
-from pagadores_train.yardstick import (
+from pagadores_train.evaluation import evaluate as evaluation
+from pagadores_train.evaluation.yardstick import (
     DRAWN,
     clear_cache,
     exact_metrics,
@@ -136,7 +136,8 @@ def test_bad_input_is_named(call, message) -> None:
         call()
 
 
-# ---------------------------------------------------------------- in pagadores_train.evaluate
+# ---------------------------------------------------------------- in
+# pagadores_train.evaluation.evaluate
 @pytest.mark.slow
 def test_exact_win_agrees_with_monte_carlo_within_4_se() -> None:
     games = 4000

@@ -1,5 +1,5 @@
-"""``pagadores nashconv``: ``--approximate`` (``pagadores_train.approximate`` does the work and
-is tested in ``tests/train/test_approximate.py``) and ``--out``."""
+"""``pagadores nashconv``: ``--approximate`` (``pagadores_train.learners.approximate`` does the work
+and is tested in ``tests/train/test_approximate.py``) and ``--out``."""
 
 from __future__ import annotations
 

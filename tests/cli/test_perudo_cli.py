@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import pagadores_train.perudo
+import pagadores_train.evaluation.perudo
 from pagadores_cli.main import main
 from pagadores_env.core.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
 from pagadores_env.core.seeding import child_seed
-from pagadores_train.perudo import evaluate_perudo, tournament_perudo
+from pagadores_train.evaluation.perudo import evaluate_perudo, tournament_perudo
 from pagadores_train.progress import LINES
 from tests.lines import TIMES, untimed
 
@@ -112,7 +112,7 @@ def test_bad_tournament_input_is_one_line_before_any_game(
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(pagadores_train.perudo, "play_games", no_games)
+    monkeypatch.setattr(pagadores_train.evaluation.perudo, "play_games", no_games)
     code, out, err = run_cli(["tournament", *argv], capsys)
     assert (code, out) == (2, "")
     assert err == f"pagadores tournament: error: {message}\n"
@@ -121,7 +121,7 @@ def test_bad_tournament_input_is_one_line_before_any_game(
 def test_a_misspelt_last_agent_is_refused_before_the_first_pair_plays(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     played: list[object] = []
-    monkeypatch.setattr(pagadores_train.perudo, "play_games",
+    monkeypatch.setattr(pagadores_train.evaluation.perudo, "play_games",
                         lambda *args, **kwargs: played.append(args))
     code, _, err = run_cli(["tournament", "--game", "perudo", "random", "probabilistic",
                             "bluffr"], capsys)

@@ -1,4 +1,4 @@
-"""One run per folder (``pagadores_train.lock``): a folder another run holds is refused in one
+"""One run per folder (``pagadores_train.run.lock``): a folder another run holds is refused in one
 line naming the host, the process and the folder; a lock a killed run of this host left is
 taken over, saying so; another host's only with ``--force``. For SB3 and RLlib runs and for
 ``pagadores benchmark --out``."""
@@ -18,10 +18,10 @@ pytest.importorskip("sb3_contrib")
 
 from pagadores_cli import benchmark as benchmark_cli
 from pagadores_cli.train import main
-from pagadores_train.lock import LOCK, FolderInUse, hold_run_folder
-from pagadores_train.rllib import train as rllib_train
-from pagadores_train.rllib_config import rllib_config_from_dict
-from pagadores_train.sb3 import train
+from pagadores_train.learners.rllib import train as rllib_train
+from pagadores_train.learners.rllib_config import rllib_config_from_dict
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run.lock import LOCK, FolderInUse, hold_run_folder
 from tests.train.runs import base, config_file, eval_steps
 
 HOST = socket.gethostname()

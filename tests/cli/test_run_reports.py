@@ -18,9 +18,9 @@ pytest.importorskip("sb3_contrib")
 
 from pagadores_cli.train import main
 from pagadores_env.core.atomic import WriteError
-from pagadores_train import reports
-from pagadores_train.sb3 import train
-from pagadores_train.selfplay import SnapshotPool
+from pagadores_train.learners.sb3 import train
+from pagadores_train.learners.selfplay import SnapshotPool
+from pagadores_train.run import reports
 from tests.train.runs import base, config_file, rows, tiny_model
 
 

@@ -1,7 +1,7 @@
 """``pagadores train`` on a search config (``pagadores_cli.train`` over
-``pagadores_train.search``): a tiny run from the command line with its overrides, its table and
-``results.md``, Ctrl-C's exit and resume command, its keys in ``--help``, one-line errors. The
-runs themselves are tested in ``tests/train/test_search_train.py``."""
+``pagadores_train.learners.search.trainer``): a tiny run from the command line with its overrides,
+its table and ``results.md``, Ctrl-C's exit and resume command, its keys in ``--help``, one-line
+errors. The runs themselves are tested in ``tests/train/test_search_train.py``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ pytest.importorskip("matplotlib")
 import yaml
 
 from pagadores_cli.train import build_parser, main
-from pagadores_train.search_config import load_search_config
-from pagadores_train.search_learn import ValueLearner
+from pagadores_train.learners.search.config import load_search_config
+from pagadores_train.learners.search.learn import ValueLearner
 from tests.train.runs import SEARCH_TINY, interrupt_when, rows
 
 

@@ -18,9 +18,10 @@ pytest.importorskip("sb3_contrib")
 import yaml
 
 from pagadores_cli.train import build_parser, main
-from pagadores_train import checkpoints, rllib, sb3
-from pagadores_train.config import load_config, save_config
-from pagadores_train.rllib_config import RLlibConfig
+from pagadores_train.learners import rllib, sb3
+from pagadores_train.learners.rllib_config import RLlibConfig
+from pagadores_train.run import checkpoints
+from pagadores_train.run.config import load_config, save_config
 from pagadores_train.settings import ConfigError
 from tests.train.runs import (
     CONFIGS,
@@ -184,8 +185,8 @@ def test_an_rllib_config_goes_to_rllibs_trainer_with_the_overrides(
 
 @pytest.mark.slow
 def test_importing_the_command_and_both_trainers_leaves_ray_out() -> None:
-    code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.sb3, "
-            "pagadores_cli.train, pagadores_train.rllib; "
+    code = ("import sys, pagadores_env, pagadores_agents, pagadores_train.learners.sb3, "
+            "pagadores_cli.train, pagadores_train.learners.rllib; "
             "from pagadores_env.core.policies import make_policy; "
             "make_policy('sensible'); "
             "assert 'ray' not in sys.modules, sorted(m for m in sys.modules if 'ray' in m)")

@@ -1,32 +1,39 @@
-"""The environment package's layers: ``core`` imports no game, a game imports ``core`` and never
-the other game, nothing imports upwards or in a cycle (function-level imports included), no
-module is over 600 lines, the optional extras stay out of ``import pagadores_env``, and the
-retired v0 names fail in one line naming v1."""
+"""The packages' layers: ``core`` imports no game, a game imports ``core`` and never the other
+game, ``pagadores_env`` ← ``pagadores_agents`` ← ``pagadores_train`` ← ``pagadores_cli`` and
+the jobs of ``pagadores_train`` in their order, nothing imports upwards or in a cycle
+(function-level imports included), no module is over 600 lines, the optional extras stay out
+of ``import pagadores_env``, the retired v0 names fail in one line naming v1, and the modules
+``train/`` held before it was grouped by job still import, warning with their new home."""
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import gymnasium
 import pettingzoo
 import pytest
 
-import pagadores_env
 from pagadores_env.core.protocol import GameState
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.perudo.engine import Game as PerudoGame
 from tests.imports import imported_modules, run_without_extras
 
-PACKAGE = Path(pagadores_env.__file__).parent
+PACKAGES = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
 MAX_LINES = 600
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the package by dotted name."""
+    """Every module of the four packages by dotted name (their folders need not carry their
+    installed names: ``agents/`` is ``pagadores_agents``)."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    for package in PACKAGES:
+        folder = Path(importlib.import_module(package).__file__).parent
+        for path in sorted(folder.rglob("*.py")):
+            parts = (package, *path.relative_to(folder).with_suffix("").parts)
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
 
@@ -41,6 +48,11 @@ GRAPH = {name: {other for other in imports(name, path) if other in modules()}
          for name, path in modules().items()}
 
 
+#: The jobs of ``pagadores_train`` from the bottom up.
+TRAIN_JOBS = ("pagadores_train.evaluation", "pagadores_train.run", "pagadores_train.learners",
+              "pagadores_train.benchmark")
+
+
 def _within(name: str, layer: str) -> bool:
     return name == layer or name.startswith(layer + ".")
 
@@ -52,6 +64,14 @@ def _within(name: str, layer: str) -> bool:
     ("pagadores_env.perudo", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1")),
     ("pagadores_env.pagadores", ("pagadores_env.perudo", "pagadores_env.perudo_v1")),
     ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_cli")),
+    ("pagadores_agents", ("pagadores_train", "pagadores_cli")),
+    ("pagadores_train", ("pagadores_cli",)),
+    # the jobs of pagadores_train, each importing only the ones before it (train/__init__.py)
+    ("pagadores_train.progress", TRAIN_JOBS),
+    ("pagadores_train.settings", TRAIN_JOBS),
+    ("pagadores_train.evaluation", TRAIN_JOBS[1:]),
+    ("pagadores_train.run", TRAIN_JOBS[2:]),
+    ("pagadores_train.learners", TRAIN_JOBS[3:]),
 ])
 def test_a_layer_imports_nothing_above_it_or_beside_it(layer, forbidden) -> None:
     wrong = sorted((name, other) for name, path in modules().items() if _within(name, layer)
@@ -143,3 +163,35 @@ def test_tests_import_the_installed_names_not_the_source_folders() -> None:
                    for module in imported_modules(path, "tests", members=False)
                    if module.split(".")[0] in ("agents", "train", "cli"))
     assert not wrong
+
+
+@pytest.mark.parametrize(("old", "new", "name"), [
+    ("pagadores_train.evaluate", "pagadores_train.evaluation.evaluate", "evaluate_agents"),
+    ("pagadores_train.config", "pagadores_train.run.config", "load_config"),
+    ("pagadores_train.search_learn", "pagadores_train.learners.search.learn", "ValueLearner"),
+    ("pagadores_agents.value_net", "pagadores_agents.search.value_net", "ValueNet"),
+])
+def test_a_module_that_moved_still_imports_warning_with_its_new_home(old, new, name) -> None:
+    """Issue 45: ``train/`` grouped by job; users' scripts keep working (in a fresh
+    interpreter, where neither name was imported yet)."""
+    code = (f"import warnings\nwarnings.simplefilter('error')\n"
+            f"try:\n    from {old} import {name}\nexcept FutureWarning as w:\n    print(w)\n"
+            f"warnings.simplefilter('ignore')\nfrom {old} import {name} as a\n"
+            f"from {new} import {name} as b\nassert a is b\n"
+            f"import {old} as o, {new} as n\nassert o is n\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{old} moved to {new}; import it from there"
+
+
+@pytest.mark.parametrize(("package", "name", "home"), [
+    ("pagadores_train.benchmark", "run_suite", "pagadores_train.benchmark.suite"),
+    ("pagadores_agents.search", "SearchPolicy", "pagadores_agents.search.player"),
+])
+def test_a_package_that_took_a_modules_name_forwards_its_names(package, name, home) -> None:
+    module = importlib.import_module(package)
+    with pytest.warns(FutureWarning, match=rf"^{package}.{name} moved to {home}.{name};"):
+        found = getattr(module, name)
+    assert found is getattr(importlib.import_module(home), name)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        getattr(module, "no_such_name")  # noqa: B009  (a name no module of ours holds)

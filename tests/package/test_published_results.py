@@ -3,7 +3,7 @@
 ``results-md-table`` for a benchmark summary's Markdown tables) markers, which
 ``docs/hooks.py`` fills at build time from the committed results file (FILE relative to
 ``docs/``); every such file holds the table a run or a command wrote (``make results``
-copies it from a ``make train`` run, ``pagadores_train.reports.write_results``; ``make
+copies it from a ``make train`` run, ``pagadores_train.run.reports.write_results``; ``make
 measurements`` from commands' ``--out``; ``make benchmark-results`` the benchmark's
 summary) and names the commit, platform and library versions it was printed with; and no
 page, nor the README, retypes a line of those tables."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pagadores_train.reports import RESULTS_TABLE
+from pagadores_train.run.reports import RESULTS_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -1,6 +1,7 @@
 """One solver pass for a learner's NashConv and its wins against opponents: the same numbers
 as the separate passes, and the learner asked about each decision once. The yardstick built
-on it (``pagadores_train.yardstick``) is tested in ``tests/train/test_yardstick_one_pass.py``."""
+on it (``pagadores_train.evaluation.yardstick``) is tested in
+``tests/train/test_yardstick_one_pass.py``."""
 
 from __future__ import annotations
 

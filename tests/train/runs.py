@@ -16,10 +16,10 @@ import yaml
 from sb3_contrib import MaskablePPO
 
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
-from pagadores_train import callbacks
-from pagadores_train.config import Config, config_from_dict, load_config, save_config
-from pagadores_train.sb3 import train
-from pagadores_train.search_config import SearchConfig, search_config_from_dict
+from pagadores_train.learners.sb3 import train
+from pagadores_train.learners.search.config import SearchConfig, search_config_from_dict
+from pagadores_train.run import callbacks
+from pagadores_train.run.config import Config, config_from_dict, load_config, save_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 ON_POLICY = {"MaskablePPO", "PPO", "A2C"}

@@ -1,5 +1,5 @@
-"""Approximate NashConv (``pagadores_train.approximate``): learned best responses against the
-exact ones on a small table, paired games against the exact evaluation, and its refusals."""
+"""Approximate NashConv (``pagadores_train.learners.approximate``): learned best responses against
+the exact ones on a small table, paired games against the exact evaluation, and its refusals."""
 
 from __future__ import annotations
 
@@ -8,22 +8,22 @@ import random
 import numpy as np
 import pytest
 
-from pagadores_agents.search import searcher
-from pagadores_agents.value_net import ValueNet
+from pagadores_agents.search.player import searcher
+from pagadores_agents.search.value_net import ValueNet
 from pagadores_env.core.policies import BasePolicy, make_policy
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
 from pagadores_env.pagadores.solver.model import PROB
 from pagadores_env.pagadores.solver.scores import score_states
-from pagadores_train import approximate
-from pagadores_train.approximate import (
+from pagadores_train.learners import approximate
+from pagadores_train.learners.approximate import (
     approximate_nash_conv,
     learn_response,
     paired_gain,
     seated,
     throw_values,
 )
-from pagadores_train.search_learn import LearnSettings
+from pagadores_train.learners.search.learn import LearnSettings
 from tests.dice import random_step
 
 SMALL = LearnSettings(games=40, hidden=(32, 32), fit_steps=100)

@@ -1,4 +1,4 @@
-"""The benchmark suite (pagadores_train.benchmark, benchmark_stats): the smoke suite on both
+"""The benchmark suite (pagadores_train.benchmark.suite, benchmark_stats): the smoke suite on both
 backends with identical per-trial scores, resume, refused folders and records, and the
 rliable summary against a hand computation. The ``pagadores benchmark`` command's refusals
 are tested in ``tests/cli/test_benchmark_command.py``."""
@@ -18,8 +18,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from pagadores_train import benchmark
-from pagadores_train.benchmark import (
+from pagadores_train.benchmark import suite as benchmark
+from pagadores_train.benchmark.stats import PLOTS, SUMMARY, read_trials, write_summary
+from pagadores_train.benchmark.suite import (
     MARKER,
     TRIALS,
     Suite,
@@ -28,8 +29,7 @@ from pagadores_train.benchmark import (
     run_suite,
     trial_specs,
 )
-from pagadores_train.benchmark_stats import PLOTS, SUMMARY, read_trials, write_summary
-from pagadores_train.reports import provenance
+from pagadores_train.run.reports import provenance
 from tests.train.suites import SMOKE, TASK, write_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -293,7 +293,7 @@ def test_recurrent_ppo_trial_trains_loads_and_scores(tmp_path: Path) -> None:
         (raw["exact_win"] - raw["random_exact_win"])
         / (raw["best_response_win"] - raw["random_exact_win"]))
     from pagadores_agents.sb3_adapter import detect_algo
-    from pagadores_train.config import load_config
+    from pagadores_train.run.config import load_config
 
     run = out / "runs" / spec.trial_id
     assert detect_algo(run / "model.zip") == "recurrent_ppo"

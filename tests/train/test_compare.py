@@ -1,5 +1,5 @@
-"""The final table's comparison rows (``eval.compare``, ``pagadores_train.compare``): agents
-measured on the trained policy's measures, their exact numbers cached on disk and read back,
+"""The final table's comparison rows (``eval.compare``, ``pagadores_train.evaluation.compare``):
+agents measured on the trained policy's measures, their exact numbers cached on disk and read back,
 a damaged cache set aside (never deleted), models never cached.
 
 Every test caches in its own folder (``PAGADORES_CACHE``); the table is 3 players with 2
@@ -15,11 +15,12 @@ pytest.importorskip("stable_baselines3")
 
 
 from pagadores_env.core.policies import make_policy
-from pagadores_train import compare, model_eval
-from pagadores_train.config import config_from_dict
-from pagadores_train.reports import RunResult
+from pagadores_train.evaluation import compare
+from pagadores_train.evaluation.yardstick import learner_exact
+from pagadores_train.run import model_eval
+from pagadores_train.run.config import config_from_dict
+from pagadores_train.run.reports import RunResult
 from pagadores_train.settings import ConfigError
-from pagadores_train.yardstick import learner_exact
 
 TABLE = {"num_players": 3, "cards": 2}
 

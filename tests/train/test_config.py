@@ -9,7 +9,9 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 
-from pagadores_train.config import (
+from pagadores_train.learners.rllib_config import is_rllib_config, load_rllib_config
+from pagadores_train.learners.search.config import is_search_config, load_search_config
+from pagadores_train.run.config import (
     ALGORITHMS,
     Config,
     config_from_dict,
@@ -17,13 +19,11 @@ from pagadores_train.config import (
     save_config,
     table_sizes,
 )
-from pagadores_train.rllib_config import is_rllib_config, load_rllib_config
-from pagadores_train.search_config import is_search_config, load_search_config
 from pagadores_train.settings import ConfigError, describe
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
 #: RLlib configs (an ``rllib:`` section) and search configs (a ``search:`` section) have their
-#: own schemas (pagadores_train.rllib_config, pagadores_train.search_config).
+#: own schemas (pagadores_train.learners.rllib_config, pagadores_train.learners.search.config).
 RLLIB_CONFIGS = [p for p in SHIPPED if is_rllib_config(p)]
 SEARCH_CONFIGS = [p for p in SHIPPED if is_search_config(p)]
 CONFIGS = [p for p in SHIPPED if p not in RLLIB_CONFIGS + SEARCH_CONFIGS]
@@ -441,7 +441,7 @@ def test_a_truncated_or_binary_config_is_refused_in_one_line_naming_where(tmp_pa
     with pytest.raises(ConfigError, match=r"cannot read .*binary.yaml: not UTF-8 text") as err:
         load_config(binary)
     assert "\n" not in str(err.value)
-    from pagadores_train.rllib_config import load_rllib_config
+    from pagadores_train.learners.rllib_config import load_rllib_config
     with pytest.raises(ConfigError) as err:
         load_rllib_config(cut)
     assert str(err.value).endswith("line 3, column 4: could not find expected ':'")

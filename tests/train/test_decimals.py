@@ -1,4 +1,4 @@
-"""How reports round a measure (``pagadores_train.yardstick.decimals``) and how eval.csv
+"""How reports round a measure (``pagadores_train.evaluation.yardstick.decimals``) and how eval.csv
 writes one (``model_eval.significant``): a NashConv too small for four decimals is shown, not
 rounded to 0; the solver's rounding noise is 0."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagadores_train.yardstick import NOISE, decimals
+from pagadores_train.evaluation.yardstick import NOISE, decimals
 
 
 @pytest.mark.parametrize(("value", "shown"), [
@@ -31,6 +31,6 @@ def test_places_set_where_scientific_notation_starts() -> None:
     (0.44687123, 0.44687), (0.0157234, 0.01572), (0.000391234, 0.0003912),
     (2.3706e-06, 2.371e-06), (-NOISE / 10, 0.0)])
 def test_eval_csv_keeps_the_digits_of_a_small_gap(value: float, written: float) -> None:
-    from pagadores_train.model_eval import significant
+    from pagadores_train.run.model_eval import significant
 
     assert significant(value) == written

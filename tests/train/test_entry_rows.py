@@ -2,7 +2,7 @@
 
 import pytest
 
-from pagadores_train.evaluate import entry_rows
+from pagadores_train.evaluation.evaluate import entry_rows
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 6])

@@ -1,4 +1,5 @@
-"""Evaluation and tournaments (pagadores_train.evaluate: ``evaluate_agents``, ``tournament``)."""
+"""Evaluation and tournaments (pagadores_train.evaluation.evaluate: ``evaluate_agents``,
+``tournament``)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,20 @@ import pytest
 
 from pagadores_agents.heuristics import SensiblePolicy
 from pagadores_env.core import atomic
-from pagadores_train.evaluate import AgentStats, EvalResult, evaluate_agents, wilson_interval
-from pagadores_train.progress import LINES, Reporter
-from pagadores_train.tournament import (
+from pagadores_train.evaluation.evaluate import (
+    AgentStats,
+    EvalResult,
+    evaluate_agents,
+    wilson_interval,
+)
+from pagadores_train.evaluation.tournament import (
     ELO,
     bradley_terry,
     bradley_terry_covariance,
     rank_ranges,
     tournament,
 )
+from pagadores_train.progress import LINES, Reporter
 from tests.lines import TIMES
 from tests.players import RowByRow
 

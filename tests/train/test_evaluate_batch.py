@@ -17,7 +17,7 @@ from pagadores_env.pagadores.rules import THROWS
 from pagadores_env.pagadores.vector import VectorGame
 from pagadores_env.pagadores.vector import evaluate as batch_evaluation
 from pagadores_env.pagadores.vector.evaluate import EvalGame, Played, play_lineup, play_out
-from pagadores_train.evaluate import evaluate_agents
+from pagadores_train.evaluation.evaluate import evaluate_agents
 from tests.players import SEAT_BOUND, Looping, RowByRow, SeatBound
 
 

@@ -10,9 +10,9 @@ import re
 import pytest
 
 from pagadores_env.pagadores.solver import exact_evaluate, nash_conv
-from pagadores_train import evaluate as evaluation
-from pagadores_train import yardstick
-from pagadores_train.evaluate import evaluate_agents
+from pagadores_train.evaluation import evaluate as evaluation
+from pagadores_train.evaluation import yardstick
+from pagadores_train.evaluation.evaluate import evaluate_agents
 from pagadores_train.progress import LINES
 from tests.lines import TIMES, untimed
 from tests.players import SEAT_BOUND, RowByRow, SeatBound

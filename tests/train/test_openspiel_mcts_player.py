@@ -11,8 +11,8 @@ from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.solver import nash_conv
-from pagadores_train.evaluate import evaluate_agents
-from pagadores_train.tournament import tournament
+from pagadores_train.evaluation.evaluate import evaluate_agents
+from pagadores_train.evaluation.tournament import tournament
 
 MCTS = "openspiel-mcts:simulations=20"
 

@@ -1,5 +1,5 @@
 """Training against the exact best response in 2-player 1-die Perudo (``env.best_response``,
-``pagadores_train.best_response``; issue 13, goal 3): the response the opponent plays, the
+``pagadores_train.learners.best_response``; issue 13, goal 3): the response the opponent plays, the
 learner it responds to, the config's checks and a run that recomputes it every rollout."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ pytest.importorskip("stable_baselines3")
 from pagadores_agents.sb3_adapter import PerudoSB3Policy
 from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo import exact
-from pagadores_train import best_response as module
-from pagadores_train.best_response import BestResponseOpponent
-from pagadores_train.config import config_from_dict
-from pagadores_train.reports import read_rows
-from pagadores_train.sb3 import train
+from pagadores_train.learners import best_response as module
+from pagadores_train.learners.best_response import BestResponseOpponent
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run.config import config_from_dict
+from pagadores_train.run.reports import read_rows
 from pagadores_train.settings import ConfigError
 
 

@@ -16,9 +16,9 @@ pytest.importorskip("stable_baselines3")
 
 from pagadores_env.core.policies import batch_actions, make_policy
 from pagadores_env.perudo import exact
-from pagadores_train.config import config_from_dict, load_config
-from pagadores_train.perudo import EXACT_NOTE, exact_measures
-from pagadores_train.sb3 import train
+from pagadores_train.evaluation.perudo import EXACT_NOTE, exact_measures
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run.config import config_from_dict, load_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 #: The probabilistic bidder's exact exploitability in the 1-die game.

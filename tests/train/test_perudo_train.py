@@ -13,11 +13,11 @@ pytest.importorskip("sb3_contrib")
 
 from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo.rules import DUDO, bid_action
-from pagadores_train.config import config_from_dict, load_config
-from pagadores_train.evaluate import wilson_interval
-from pagadores_train.perudo import EXACT_NOTE, DiceShaping, evaluate_perudo, rounds_in
-from pagadores_train.reports import read_rows
-from pagadores_train.sb3 import train
+from pagadores_train.evaluation.evaluate import wilson_interval
+from pagadores_train.evaluation.perudo import EXACT_NOTE, DiceShaping, evaluate_perudo, rounds_in
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run.config import config_from_dict, load_config
+from pagadores_train.run.reports import read_rows
 from pagadores_train.settings import ConfigError
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"

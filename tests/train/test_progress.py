@@ -87,7 +87,7 @@ def test_status_lines_say_the_time_left_at_the_pace_so_far(monkeypatch) -> None:
 def test_games_in_lock_step_say_the_decisions_played_while_they_go_on(monkeypatch) -> None:
     # the games of a chunk end late: a quiet minute is filled with the decisions played
     import pagadores_train.progress as progress
-    from pagadores_train.evaluate import evaluate_agents
+    from pagadores_train.evaluation.evaluate import evaluate_agents
 
     monkeypatch.setattr(progress, "QUIET_SECONDS", 0.0)
     stream = io.StringIO()

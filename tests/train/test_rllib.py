@@ -1,4 +1,4 @@
-"""RLlib self-play (pagadores_train.rllib), its masking module and the rllib:path=… player.
+"""RLlib self-play (pagadores_train.learners.rllib), its masking module and the rllib:path=… player.
 
 The training runs are tiny (3 players with 2 cards, 200-step batches, sampling in the test
 process) on one local Ray started with 2 CPUs and shut down after the module.
@@ -24,12 +24,12 @@ import yaml
 
 from pagadores_env import IllegalMoveError, pagadores_v1
 from pagadores_env.core.policies import make_policy
-from pagadores_train.evaluate import evaluate_agents
-from pagadores_train.rllib import LAYOUT, saved_run, train
-from pagadores_train.rllib_config import RLlibConfig, rllib_config_from_dict
-from pagadores_train.run_folder import RunError
+from pagadores_train.evaluation.evaluate import evaluate_agents
+from pagadores_train.learners.rllib import LAYOUT, saved_run, train
+from pagadores_train.learners.rllib_config import RLlibConfig, rllib_config_from_dict
+from pagadores_train.learners.trainers import trainer_for
+from pagadores_train.run.folder import RunError
 from pagadores_train.settings import ConfigError
-from pagadores_train.trainers import trainer_for
 
 TINY = {"seed": 3, "total_timesteps": 400, "progress_bar": False,
         "env": {"num_players": 3, "cards": 2},

@@ -1,5 +1,5 @@
-"""The search player's learner (``pagadores_train.search_learn``) and its fit
-(``pagadores_train.search_fit``) on tiny tables: it learns (the exact NashConv falls), it
+"""The search player's learner (``pagadores_train.learners.search.learn``) and its fit
+(``pagadores_train.learners.search.fit``) on tiny tables: it learns (the exact NashConv falls), it
 resumes exactly from its saved state, and the fit's gradient is the loss's."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pagadores_agents.value_net import ValueNet, features, turned
+from pagadores_agents.search.value_net import ValueNet, features, turned
 from pagadores_env.pagadores.solver import nash_conv
-from pagadores_train.search_fit import gradients
-from pagadores_train.search_learn import LearnSettings, ValueLearner
+from pagadores_train.learners.search.fit import gradients
+from pagadores_train.learners.search.learn import LearnSettings, ValueLearner
 
 TINY = LearnSettings(games=20, fit_steps=100, hidden=(32, 32))
 

@@ -1,6 +1,6 @@
-"""The search trainer (``pagadores_train.search``): what a run writes and when, that a resumed
-run ends bit for bit where an uninterrupted one does, Ctrl-C, ``--fresh``, the lock, damaged
-checkpoints, that training lowers the exact NashConv, and its config's one-line errors.
+"""The search trainer (``pagadores_train.learners.search.trainer``): what a run writes and when,
+that a resumed run ends bit for bit where an uninterrupted one does, Ctrl-C, ``--fresh``, the lock,
+damaged checkpoints, that training lowers the exact NashConv, and its config's one-line errors.
 
 The runs are tiny (``tests/train/runs.py``: 3 players with 2 cards, 8 games an iteration)."""
 
@@ -17,20 +17,20 @@ import pytest
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("matplotlib")
 
-from pagadores_agents.value_net import ValueNet
+from pagadores_agents.search.value_net import ValueNet
 from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.solver import nash_conv
-from pagadores_train.lock import FolderInUse, hold_run_folder
-from pagadores_train.run_folder import Interrupted, RunError, numbered
-from pagadores_train.search import CHECKPOINT_LEARNER, LAYOUT, resume_step, train
-from pagadores_train.search_config import (
+from pagadores_train.learners.search.config import (
     SearchConfig,
     load_search_config,
     search_config_from_dict,
 )
-from pagadores_train.search_learn import ValueLearner
+from pagadores_train.learners.search.learn import ValueLearner
+from pagadores_train.learners.search.trainer import CHECKPOINT_LEARNER, LAYOUT, resume_step, train
+from pagadores_train.learners.trainers import trainer_for
+from pagadores_train.run.folder import Interrupted, RunError, numbered
+from pagadores_train.run.lock import FolderInUse, hold_run_folder
 from pagadores_train.settings import ConfigError
-from pagadores_train.trainers import trainer_for
 from tests.train.runs import SEARCH_TINY, interrupt_when, rows, tiny_search, truncate
 
 #: The columns of an evaluation that do not depend on when it ran.
@@ -287,14 +287,14 @@ def test_bad_config_values_are_named_in_one_line(change: dict[str, Any], message
 
 
 def test_the_search_section_defaults_are_the_learners() -> None:
-    from pagadores_train.search_learn import LearnSettings
+    from pagadores_train.learners.search.learn import LearnSettings
 
     assert search_config_from_dict({}).search.learn_settings() == LearnSettings()
 
 
 def test_the_curve_draws_the_final_evaluation_after_the_last_evaluation(tmp_path) -> None:
     # a run evaluating before training and at the end only drew one point (its eval.csv)
-    from pagadores_train.reports import curve_rows
+    from pagadores_train.run.reports import curve_rows
     header = "timesteps,opponent,win_rate\n"
     (tmp_path / "eval.csv").write_text(header + "0,sensible,0.1\n500,sensible,0.2\n")
     (tmp_path / "final_eval.csv").write_text(header + "500,sensible,0.2\n900,sensible,0.3\n")

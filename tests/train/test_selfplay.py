@@ -20,15 +20,15 @@ from pagadores_env.core.policies import (
 )
 from pagadores_env.pagadores.gym_env import PagadoresGymEnv
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
-from pagadores_train.config import config_from_dict, load_config
-from pagadores_train.run_folder import RunError
-from pagadores_train.sb3 import train
-from pagadores_train.selfplay import (
+from pagadores_train.learners.sb3 import train
+from pagadores_train.learners.selfplay import (
     SelfPlayOpponent,
     SnapshotEvery,
     SnapshotPool,
     priority_weights,
 )
+from pagadores_train.run.config import config_from_dict, load_config
+from pagadores_train.run.folder import RunError
 from pagadores_train.settings import ConfigError
 from tests.decisions import real_decisions
 from tests.train.runs import CONFIGS, tiny, tiny_model
@@ -230,7 +230,7 @@ def test_gym_env_and_one_game_vec_env_draw_the_same_snapshots(pool, num_players)
 
 
 def test_snapshots_are_taken_after_updates_every_n_steps_and_resume_the_pace(tmp_path):
-    """Snapshots come after an update (``pagadores_train.callbacks``): with rollouts of 64
+    """Snapshots come after an update (``pagadores_train.run.callbacks``): with rollouts of 64
     steps and ``every=40``, at 64 and 128, and the one labelled 64 holds the policy trained
     on 64 steps (before, it was taken mid-rollout at step 40 with the untrained policy)."""
     pool = SnapshotPool(tmp_path / "selfplay")
@@ -535,7 +535,7 @@ def test_a_three_player_self_play_run_reports_the_exact_nash_conv_of_its_model(t
 def test_one_pass_gives_every_first_insteker_and_every_rotation_at_three_players():
     from pagadores_env.core.policies import make_policy
     from pagadores_env.pagadores.solver import exact_evaluate, exact_evaluate_starts
-    from pagadores_train.yardstick import learner_win, starts_rotate
+    from pagadores_train.evaluation.yardstick import learner_win, starts_rotate
 
     lineup = ["lookahead", "sensible", "sensible"]
     starts = exact_evaluate_starts(lineup, 3, 2)

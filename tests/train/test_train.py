@@ -15,10 +15,10 @@ pytest.importorskip("sb3_contrib")
 import torch
 from sb3_contrib import MaskablePPO
 
-from pagadores_train.config import Config, config_from_dict, load_config
-from pagadores_train.sb3 import hyperparams, train
+from pagadores_train.evaluation.yardstick import learner_exact
+from pagadores_train.learners.sb3 import hyperparams, train
+from pagadores_train.run.config import Config, config_from_dict, load_config
 from pagadores_train.settings import ConfigError
-from pagadores_train.yardstick import learner_exact
 from tests.train.runs import CONFIGS, rows, tiny
 
 
@@ -219,7 +219,7 @@ def test_three_player_reports_carry_what_learner_exact_measured(
     # table (a heuristic is measured in the model's place: the model's own passes take a
     # minute here; the slow test below measures the model itself).
     from pagadores_env.core.policies import make_policy
-    from pagadores_train import model_eval
+    from pagadores_train.run import model_eval
 
     measured = []
 
@@ -263,7 +263,7 @@ def test_three_player_runs_measure_the_trained_model_exactly(tmp_path: Path) -> 
 
 def test_exact_numbers_beyond_the_limits_are_left_out_and_said(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pagadores_train import model_eval
+    from pagadores_train.run import model_eval
 
     monkeypatch.setattr(model_eval, "EVERY_ROWS", 0)
     monkeypatch.setattr(model_eval, "FINAL_ROWS", 0)

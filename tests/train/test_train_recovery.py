@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from pagadores_train import reports
-from pagadores_train.config import load_config, save_config
-from pagadores_train.run_folder import Interrupted, RunError
-from pagadores_train.sb3 import train
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run import reports
+from pagadores_train.run.config import load_config, save_config
+from pagadores_train.run.folder import Interrupted, RunError
 from pagadores_train.settings import ConfigError
 from tests.train.runs import (
     CONFIGS,

@@ -12,10 +12,10 @@ pytest.importorskip("stable_baselines3")
 
 
 from pagadores_env.core.policies import make_policy
-from pagadores_train import sb3
-from pagadores_train.config import config_from_dict, table_sizes
+from pagadores_train.evaluation.yardstick import learner_exact
+from pagadores_train.learners import sb3
+from pagadores_train.run.config import config_from_dict, table_sizes
 from pagadores_train.settings import ConfigError
-from pagadores_train.yardstick import learner_exact
 
 
 @pytest.mark.parametrize("env, message", [

@@ -1,5 +1,5 @@
 """Step N means N steps trained: a checkpoint, an evaluation or a snapshot labelled N holds the
-policy after training on N steps (``pagadores_train.callbacks``), for on- and off-policy
+policy after training on N steps (``pagadores_train.run.callbacks``), for on- and off-policy
 algorithms, and a Ctrl-C leaves a checkpoint that a resume continues without repeating or
 skipping an update."""
 
@@ -18,9 +18,10 @@ import torch
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from pagadores_train.config import Config, algorithm_class, load_config
-from pagadores_train.run_folder import Interrupted
-from pagadores_train.sb3 import train
+from pagadores_train.learners.sb3 import train
+from pagadores_train.run.algorithms import algorithm_class
+from pagadores_train.run.config import Config, load_config
+from pagadores_train.run.folder import Interrupted
 from tests.train.runs import CONFIGS, interrupt_when, rows, tiny
 
 #: Per config: its rollout in steps under ``tiny`` (2 envs; MaskablePPO n_steps 64, DQN

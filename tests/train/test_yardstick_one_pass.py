@@ -1,5 +1,5 @@
-"""The exact yardstick of a learner (``pagadores_train.yardstick``) on the solver's one pass:
-the same numbers as the separate passes, and ``learner_cost`` counting the rows the pass
+"""The exact yardstick of a learner (``pagadores_train.evaluation.yardstick``) on the solver's one
+pass: the same numbers as the separate passes, and ``learner_cost`` counting the rows the pass
 really asks."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pagadores_env.core.policies import make_policy
 from pagadores_env.pagadores.solver import nash_conv
 from pagadores_env.pagadores.solver import passes as solver_passes
 from pagadores_env.pagadores.solver.sweep import Sweep
-from pagadores_train import yardstick
+from pagadores_train.evaluation import yardstick
 
 
 @pytest.mark.slow

@@ -2,7 +2,7 @@
 
 NashConv beyond one pass runs one ``Sweep`` per seat (``passes``), and each pass asks the
 profile's players about every decision of the table again: at 4 players with 10 cards that
-is 2.4e9 rows a pass, and for a search player (``pagadores_agents.search``) a round search
+is 2.4e9 rows a pass, and for a search player (``pagadores_agents.search.player``) a round search
 at each of the 58,400 positions a pass. An **answer book** asks them once: the positions
 are shared out among the workers (``record``, in any order: a deterministic player's
 answer at a position does not depend on what it was asked before), each writes its share

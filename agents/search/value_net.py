@@ -1,5 +1,5 @@
 """Every seat's win probability as a round is about to start, learned: the search player's leaf
-values (``pagadores_agents.search``), trained by ``pagadores_train.search``.
+values (``pagadores_agents.search.player``), trained by ``pagadores_train.learners.search.trainer``.
 
 A round-start position is the card counts per seat and the insteker (R3.1, R3.5): between
 rounds nothing else matters (R7.1). The net reads it **turned to the insteker** (slot 0 is the
@@ -17,7 +17,7 @@ errors largely cancel between a decision's two actions (``../shared`` learning n
 search compares values of neighbouring positions).
 
 It is plain numpy, so the search player needs no torch; ``forward`` keeps the activations
-for the trainer's gradient (``pagadores_train.search_fit``). Saved as ``.npz``: the layers
+for the trainer's gradient (``pagadores_train.learners.search.fit``). Saved as ``.npz``: the layers
 ``w0, b0, w1, b1, ...`` and ``meta`` (format, players), written atomically and checked on
 load (a damaged file is refused in one line).
 """

@@ -19,14 +19,14 @@ policy in the learner's seat:
 A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files in the
 ``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs``,
 ``hyperparams`` and ``illegal_action``, as in a training config; any algorithm the training
-config takes, ``config.ALGORITHMS``, each with its own network family: ``MlpLstmPolicy`` for
+config takes, ``algorithms.ALGORITHMS``, each with its own network family: ``MlpLstmPolicy`` for
 RecurrentPPO, whose model is scored from a fresh LSTM state at every decision, its memoryless
 projection, ``pagadores_agents.sb3_adapter``), or ``search`` (below); ``budget`` and
 ``eval_games``, when given, replace every task's (the smoke suite's tiny budget).
 
-**search** trains the search player's value net (``pagadores_train.search``: the round at
-hand searched exactly over the dice, a learned net where it ends) by self-play at the task's
-table, whatever the task's opponents: the method aims at the equilibrium, not at a best
+**search** trains the search player's value net (``pagadores_train.learners.search.trainer``: the
+round at hand searched exactly over the dice, a learned net where it ends) by self-play at the
+task's table, whatever the task's opponents: the method aims at the equilibrium, not at a best
 response to given players, so its score against them is what near-equilibrium play earns.
 Its ``hyperparams`` are a search config's ``search:`` keys (``search_config.SearchSettings``;
 it takes no ``n_envs`` or ``illegal_action``), and its budget counts learner decisions like
@@ -35,7 +35,7 @@ the others': every decision of its self-play games is the learner's.
 **Output** ``DIR/``: ``trials/<task>__<algo>__seed<seed>.json`` (one per finished trial,
 written atomically at once: task, algo, seed, score, its CI if Monte Carlo, the raw measures,
 wall time, the commit that ran it), ``runs/<trial>/`` (each trial's training run folder,
-``pagadores_train.sb3``), ``benchmark.json`` (marks the folder as ours), and the aggregate
+``pagadores_train.learners.sb3``), ``benchmark.json`` (marks the folder as ours), and the aggregate
 (``benchmark_stats``). A rerun skips trials whose file exists (resume: a killed suite loses
 the trials in flight only, which restart from scratch so their results equal an
 uninterrupted run's; a resume on another commit mixes commits, which the summary lists).
@@ -66,18 +66,19 @@ from pagadores_env.core.pool import in_pool
 from pagadores_env.integrations.ray_cluster import join_or_start
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
-from .config import ALGORITHMS, Config, config_from_dict, policy_spec, spec_list
-from .lock import LOCK
-from .progress import Reporter, reporter
-from .reports import provenance
-from .search_config import SearchConfig, search_config_from_dict
-from .settings import ConfigError, integer, mapping, read_yaml
+from ..learners.search.config import SearchConfig, search_config_from_dict
+from ..progress import Reporter, reporter
+from ..run.algorithms import ALGORITHMS
+from ..run.config import Config, config_from_dict, policy_spec, spec_list
+from ..run.lock import LOCK
+from ..run.reports import provenance
+from ..settings import ConfigError, integer, mapping, read_yaml
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
 BACKENDS = ("local", "ray")
 TASKS_FOLDER = "tasks"
 TRIALS, RUNS, MARKER = "trials", "runs", "benchmark.json"
-#: The suite's own algorithm beside the SB3 ones (``config.ALGORITHMS``), and its keys.
+#: The suite's own algorithm beside the SB3 ones (``algorithms.ALGORITHMS``), and its keys.
 SEARCH = "search"
 SEARCH_KEYS = {"hyperparams"}
 #: Seeds of the scoring games: the same for every trial and for the random baseline.
@@ -149,7 +150,7 @@ def _check_solver_covers(num_players: int, cards: int, opponent: str, score: str
     training, not after)."""
     from pagadores_env.core.policies import make_policy
 
-    from .yardstick import learner_cost
+    from ..evaluation.yardstick import learner_cost
 
     try:
         learner_cost(make_policy("random", seed=0), [opponent], num_players, cards)
@@ -282,10 +283,10 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
     """Train the trial's run from scratch and score its final model: the trial record."""
     from pagadores_env.core.policies import make_policy
 
-    from .progress import SILENT
-    from .sb3 import train
-    from .search import player_spec
-    from .search import train as train_search
+    from ..learners.sb3 import train
+    from ..learners.search.trainer import player_spec
+    from ..learners.search.trainer import train as train_search
+    from ..progress import SILENT
 
     began = time.perf_counter()
     config = trial_config(spec, Path(out))
@@ -308,7 +309,7 @@ def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
     """The task's normalised score of ``player`` (with its CI for Monte Carlo) and the raw
     measures it was computed from (see the module docstring)."""
     if task.score == "exact-nashconv":
-        from .yardstick import learner_exact
+        from ..evaluation.yardstick import learner_exact
 
         mine = learner_exact(player, [task.opponents[0]], task.num_players, task.cards)
         base = random_reference(task)
@@ -332,7 +333,7 @@ def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
 
 def _row(player: Any, task: Task) -> Any:
     """``player``'s row of the task's scoring games (exact where the score is)."""
-    from .evaluate import evaluate_agents
+    from ..evaluation.evaluate import evaluate_agents
 
     return evaluate_agents([player, *task.opponents], num_players=task.num_players,
                            num_games=task.eval_games, seed=EVAL_SEED, cards=task.cards,
@@ -357,7 +358,7 @@ def _reference(task: Task) -> dict[str, float]:
     if task.score == "exact-nashconv":
         from pagadores_env.core.policies import make_policy
 
-        from .yardstick import learner_exact
+        from ..evaluation.yardstick import learner_exact
 
         random = make_policy("random", seed=0)
         return {"nash_conv": learner_exact(random, [task.opponents[0]], task.num_players,
@@ -412,7 +413,7 @@ def run_suite(suite: Suite, out: str | Path, backend: str = "local", workers: in
     """Run every unfinished trial of ``suite`` on ``backend``, writing each record under
     ``out/trials/`` the moment it finishes; returns the records of the trials run now.
     ``progress`` reports a step per trial (``pagadores_train.progress``). Two suites must not
-    share ``out`` at once: ``pagadores benchmark`` holds its lock (``pagadores_train.lock``)."""
+    share ``out`` at once: ``pagadores benchmark`` holds its lock (``pagadores_train.run.lock``)."""
     out = Path(out)
     if backend not in BACKENDS:
         raise SuiteError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")

@@ -1,5 +1,6 @@
-"""A run folder's lifecycle, the same for every trainer (SB3's ``pagadores_train.sb3``,
-RLlib's ``pagadores_train.rllib``, the search trainer ``pagadores_train.search``).
+"""A run folder's lifecycle, the same for every trainer (SB3's ``pagadores_train.learners.sb3``,
+RLlib's ``pagadores_train.learners.rllib``, the search trainer
+``pagadores_train.learners.search.trainer``).
 
 A trainer describes what its runs write with a ``Layout``: files at the top of the folder,
 and for each sub-folder the patterns of the entries it writes there. With it this module
@@ -14,7 +15,7 @@ and for each sub-folder the patterns of the entries it writes there. With it thi
 - finds the resume point among numbered checkpoint files (``latest_record``, ``load_newest``:
   ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``);
 - holds back a Ctrl-C until the run is whole again (``interrupts_deferred``).
-The lock that keeps a folder to one run at a time is ``pagadores_train.lock``. ``RunError``,
+The lock that keeps a folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
 ``Interrupted``, ``Clock``, ``say`` and ``warn`` are what every trainer reports with;
 ``RunConfig`` gives a trainer's config its ``run_dir`` and ``to_dict``.
 """
@@ -40,7 +41,7 @@ import yaml
 from pagadores_agents.run_folders import CHECKPOINTS, LATEST
 from pagadores_env.core.atomic import write_atomic
 
-from .settings import ConfigError
+from ..settings import ConfigError
 
 T = TypeVar("T")
 #: The saved config of every run.

@@ -2,9 +2,9 @@
 
 A ``Trainer`` is what the command line needs of a kind of run: reading and validating its
 config, training it, the line above its final table, and the step a rerun resumes from. A
-config with a ``search:`` section is a search run (``pagadores_train.search``), one with an
-``rllib:`` section an RLlib run (``pagadores_train.rllib``; Ray is imported only when one
-trains), any other an SB3 run (``pagadores_train.sb3``).
+config with a ``search:`` section is a search run (``pagadores_train.learners.search.trainer``), one
+with an ``rllib:`` section an RLlib run (``pagadores_train.learners.rllib``; Ray is imported only
+when one trains), any other an SB3 run (``pagadores_train.learners.sb3``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .reports import RunResult
+from ..run.reports import RunResult
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Trainer:
 
 def sb3_trainer() -> Trainer:
     """The SB3 trainer (imports torch and stable-baselines3)."""
-    from . import checkpoints, config, sb3
+    from ..run import checkpoints, config
+    from . import sb3
 
     return Trainer(config.load_config, config.config_from_dict, sb3.train, sb3.headline,
                    checkpoints.resume_step)
@@ -46,7 +47,8 @@ def rllib_trainer() -> Trainer:
 
 def search_trainer() -> Trainer:
     """The search trainer (numpy; imported when a config asks for it)."""
-    from . import search, search_config
+    from .search import config as search_config
+    from .search import trainer as search
 
     return Trainer(search_config.load_search_config, search_config.search_config_from_dict,
                    search.train, search.headline, search.resume_step)
@@ -57,7 +59,7 @@ def trainer_for(path: str | Path) -> Trainer:
     ``search`` section, RLlib's for one with an ``rllib`` section, else SB3's (an unreadable
     file is SB3's, whose loader then says what is wrong)."""
     from .rllib_config import is_rllib_config
-    from .search_config import is_search_config
+    from .search.config import is_search_config
 
     if is_search_config(path):
         return search_trainer()

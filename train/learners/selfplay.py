@@ -7,7 +7,7 @@ copy that later training of the learner does not touch. A new pool is empty;
 ``restore(up_to)`` reloads the folder's pool up to a resumed checkpoint's step (the next
 snapshot then rewrites the listing without the later ones), so a resumed run continues with
 the same pool. ``SnapshotEvery`` (an SB3 callback) adds a snapshot every N timesteps after the
-pool's last, after an update (``pagadores_train.callbacks``); the first one is added before
+pool's last, after an update (``pagadores_train.run.callbacks``); the first one is added before
 ``learn``, whose first reset already draws opponents.
 
 A pool keeps at most ``max_snapshots`` (``env.selfplay.max_snapshots``) that may be drawn, so
@@ -76,8 +76,8 @@ from pagadores_env.core.opponents import reseed_opponents
 from pagadores_env.core.policies import BasePolicy, Policy, batch_actions, make_policy
 from pagadores_env.pagadores.rules import MAX_PLAYERS
 
-from .callbacks import AfterUpdate, isolated_rng
-from .config import SAMPLES
+from ..run.callbacks import AfterUpdate, isolated_rng
+from ..run.config import SAMPLES
 
 POOL_FILE = "pool.json"
 
@@ -319,7 +319,7 @@ def _grown(table: np.ndarray, games: int) -> np.ndarray:
 
 class SnapshotEvery(AfterUpdate):
     """Adds the learner to ``pool`` after the update that is ``every`` timesteps or more past
-    the pool's last snapshot (so a resumed run keeps the pace; ``pagadores_train.callbacks``:
+    the pool's last snapshot (so a resumed run keeps the pace; ``pagadores_train.run.callbacks``:
     a snapshot labelled N holds the policy trained on N steps); the pool must hold the first
     one already."""
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from pagadores_env.core.atomic import write_atomic
 
+from ..evaluation.yardstick import DRAWN, decimals
 from .model_eval import Evaluation
-from .yardstick import DRAWN, decimals
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
                "ci_low", "ci_high", "mean_placement", "exact_win", "percent_of_best_response",

@@ -1,6 +1,6 @@
 """The benchmark's aggregate, with ``rliable`` (Agarwal et al., 2021, "Deep RL at the edge of
 the statistical precipice"): from the trial records under ``DIR/trials/``
-(``pagadores_train.benchmark``), per algorithm the IQM and the mean of the normalised scores
+(``pagadores_train.benchmark.suite``), per algorithm the IQM and the mean of the normalised scores
 over all its runs and tasks, each with a stratified-bootstrap 95 % CI; performance profiles
 (fraction of runs scoring above τ); and the probability of improvement P(X > Y) of every pair
 of algorithms. Written as ``DIR/summary.md`` (Markdown tables) and three PNGs beside it.
@@ -24,9 +24,9 @@ import numpy as np
 
 from pagadores_env.core.atomic import write_atomic
 
-from .benchmark import TRIALS
-from .evaluate import figure, save_figure
-from .reports import provenance
+from ..evaluation.evaluate import figure, save_figure
+from ..run.reports import provenance
+from .suite import TRIALS
 
 SUMMARY = "summary.md"
 PLOTS = {"aggregates": "aggregates.png", "profile": "performance_profile.png",

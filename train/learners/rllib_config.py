@@ -1,7 +1,7 @@
 """An RLlib run's configuration (``pagadores train`` with a config that has an ``rllib:``
 section, e.g. ``configs/rllib_selfplay_3p.yaml``): the dataclasses, validated like an SB3
 run's (``pagadores_train.settings``), and which of their keys may change when a run resumes.
-The trainer is ``pagadores_train.rllib``; this module imports no Ray, so ``--help`` and the
+The trainer is ``pagadores_train.learners.rllib``; this module imports no Ray, so ``--help`` and the
 config checks stay light.
 """
 
@@ -14,9 +14,10 @@ from typing import Any
 from pagadores_env.core.rewards import REWARDS
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .config import ACTIVATIONS, cards_spec, check_table_run, spec_list
-from .run_folder import RESUMABLE_CHANGES, RunConfig
-from .settings import (
+from ..run.algorithms import ACTIVATIONS
+from ..run.config import cards_spec, check_table_run, spec_list
+from ..run.folder import RESUMABLE_CHANGES, RunConfig
+from ..settings import (
     ConfigError,
     boolean,
     build_section,

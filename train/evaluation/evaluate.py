@@ -1,11 +1,11 @@
 """Pit agents against each other and report who is better, with honest error bars.
 
-``evaluate_agents`` (a round-robin of such matches is ``pagadores_train.tournament``) is seeded
-and reproducible bit for bit, playing on the batch engine
+``evaluate_agents`` (a round-robin of such matches is ``pagadores_train.evaluation.tournament``) is
+seeded and reproducible bit for bit, playing on the batch engine
 (``pagadores_env.pagadores.vector.evaluate.play_lineup``: ``CHUNK`` games in lock-step, pinned to
-``engine.Game`` by the differential test), so each agent answers all its pending decisions in
-one ``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked
-row by row):
+``engine.Game`` by the differential test), so each agent answers all its pending decisions in one
+``act_batch`` call (one forward pass for a model; an agent without ``act_batch`` is asked row by
+row):
 
 ``evaluate_agents(agents, num_players, num_games, seed, cards, progress, exact, label)``
     ``agents[0]`` is the agent under test; the rest fill the other seats, either one entry per
@@ -25,21 +25,20 @@ Per agent ``EvalResult`` reports: win rate with a 95 % Wilson confidence interva
 placement (1 = winner; players knocked out together share a place), mean cards lost per round
 played (cards lost over the game / rounds it was in), and the mean game length in rounds.
 
-Evaluations also carry the exact yardstick (``exact``; ``pagadores_train.yardstick``). At two
-players (on by default): each agent's exact win probability against the other, averaged over
-who insteeks first exactly as the seat rotation averages, its % of the best response's value
-against that opponent, and its exploitability. Tabulating an agent asks it about all 512 500
-decision states once (well under a second with a vectorised ``act_batch``, ~9 s for
-``lookahead``, longer for a scalar-only ``act``). At three or more players
-(``yardstick.lineup_exact``): each agent's exact win probability averaged over the same seat
-rotation the games play (so it is what the Monte-Carlo win rate estimates), what its seats
-gain by switching to their best response (``BR gain``) and the lineup's NashConv; one solver
-pass per rotation, asking every policy about every decision (3 players with 10 cards: about
-6e7 rows a pass, a model's forward passes being slower than a heuristic). By default they
-are computed when the passes ask at most ``yardstick.QUICK_ROWS`` rows; ``exact=True``
-computes them whenever the solver covers the table. The table's note says which: exact,
-skipped (and why) or not covered (naming the limit), Monte Carlo only. ``exact=False`` skips
-the exact columns at any table.
+Evaluations also carry the exact yardstick (``exact``; ``pagadores_train.evaluation.yardstick``). At
+two players (on by default): each agent's exact win probability against the other, averaged over who
+insteeks first exactly as the seat rotation averages, its % of the best response's value against
+that opponent, and its exploitability. Tabulating an agent asks it about all 512 500 decision states
+once (well under a second with a vectorised ``act_batch``, ~9 s for ``lookahead``, longer for a
+scalar-only ``act``). At three or more players (``yardstick.lineup_exact``): each agent's exact win
+probability averaged over the same seat rotation the games play (so it is what the Monte-Carlo win
+rate estimates), what its seats gain by switching to their best response (``BR gain``) and the
+lineup's NashConv; one solver pass per rotation, asking every policy about every decision (3 players
+with 10 cards: about 6e7 rows a pass, a model's forward passes being slower than a heuristic). By
+default they are computed when the passes ask at most ``yardstick.QUICK_ROWS`` rows; ``exact=True``
+computes them whenever the solver covers the table. The table's note says which: exact, skipped (and
+why) or not covered (naming the limit), Monte Carlo only. ``exact=False`` skips the exact columns at
+any table.
 
 Randomness (``pagadores_env.core.seeding``): agent row ``r``'s own generator is seeded with
 ``child_seed(seed, 1, r)``; the dice of all games come from one generator,
@@ -85,7 +84,7 @@ from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 from pagadores_env.pagadores.vector.evaluate import Totals, play_lineup, seat_players
 
-from .progress import Reporter, reporter
+from ..progress import Reporter, reporter
 from .yardstick import (
     DRAWN,
     QUICK_ROWS,
@@ -128,7 +127,7 @@ class AgentStats:
     mean_placement: float
     cards_lost_per_round: float
     seat_counts: tuple[int, ...]  # games played in each seat (all copies together)
-    # The exact yardstick (None where not computed): see ``pagadores_train.yardstick``.
+    # The exact yardstick (None where not computed): see ``pagadores_train.evaluation.yardstick``.
     exact_win_probability: float | None = None
     # Two players only: the best response's win against the same opponent, the agent's % of
     # it and the agent's exploitability.

@@ -1,13 +1,13 @@
 """Search self-play training at one Pagadores table: ``pagadores train`` with a config that has
 a ``search:`` section (``configs/search_3p.yaml``, ``configs/search_2p.yaml``).
 
-What it trains: the value net of the search player (``pagadores_agents.search``: the round at
+What it trains: the value net of the search player (``pagadores_agents.search.player``: the round at
 hand searched exactly over the dice, the net's values where it ends), by the learner of
-``pagadores_train.search_learn`` (``ValueLearner``): an **iteration** plays ``search.games``
-self-play games of the player in every seat, backs up the round starts they reached, fewest
-cards first, and fits the net after each slice of them. Everything is numpy; the trained
-player is ``search:path=OUTPUT_DIR/NAME`` (``depth=`` as ``search.depth``), playable wherever a
-player spec goes.
+``pagadores_train.learners.search.learn`` (``ValueLearner``): an **iteration** plays
+``search.games`` self-play games of the player in every seat, backs up the round starts they
+reached, fewest cards first, and fits the net after each slice of them. Everything is numpy; the
+trained player is ``search:path=OUTPUT_DIR/NAME`` (``depth=`` as ``search.depth``), playable
+wherever a player spec goes.
 
 What a step is: ``total_timesteps``, ``checkpoint_every`` and ``eval.every`` count
 **decisions** (stop / throw again) of every seat in the self-play games, as an RLlib self-play
@@ -36,17 +36,17 @@ tensorboard/          tensorboard events (``torch.utils.tensorboard``, as SB3 wr
                       ``search/iteration_s``; per evaluation the SB3 run's ``eval/…``
 eval.csv              the player against each evaluation opponent at step 0 and every
                       ``eval.every`` decisions: an SB3 run's columns
-                      (``pagadores_train.reports``), exact where the solver covers the table
+                      (``pagadores_train.run.reports``), exact where the solver covers the table
 final_eval.csv        the same columns for the final evaluation
 learning_curve.png    eval.csv drawn (``reports.plot_learning_curve``)
 results.md            the final table as printed, with what printed it
-run.lock              while a run holds the folder (``pagadores_train.lock``)
+run.lock              while a run holds the folder (``pagadores_train.run.lock``)
 ====================  ===========================================================
 
 Every file is written atomically (``pagadores_env.core.atomic``; tensorboard's events
 excepted), the checkpoint's files before ``latest.json``, so a kill at any moment leaves the
 previous resume point whole. A folder holding such files but no search run's ``config.yaml``
-is refused (``pagadores_train.run_folder``); ``--fresh`` removes exactly the files above and
+is refused (``pagadores_train.run.folder``); ``--fresh`` removes exactly the files above and
 nothing else.
 
 Resume: running the same config again continues from ``latest.json``'s learner state, and
@@ -86,26 +86,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pagadores_agents.run_folders import CHECKPOINT_NET, CHECKPOINTS, FINAL_NET, LATEST
-from pagadores_agents.value_net import ValueNet
+from pagadores_agents.search.value_net import ValueNet
 from pagadores_env.core.atomic import write_atomic
 
-from .callbacks import Every, evaluation_missing
-from .config import evaluation_config
-from .lock import hold_run_folder
-from .model_eval import Evaluation, evaluate_player, evaluate_run, exact_pass
-from .progress import BARS, LINES, Phase, Reporter
-from .reports import (
-    RESULTS,
-    RunResult,
-    eval_rows,
-    eval_scalars,
-    plot_learning_curve,
-    read_rows,
-    truncate_rows,
-    wall_time_at,
-    write_csv,
-)
-from .run_folder import (
+from ...progress import BARS, LINES, Phase, Reporter
+from ...run.callbacks import Every, evaluation_missing
+from ...run.config import evaluation_config
+from ...run.folder import (
     CONFIG,
     Clock,
     Interrupted,
@@ -121,14 +108,21 @@ from .run_folder import (
     warn,
     write_config,
 )
-from .search_config import (
-    RESUMABLE,
-    SearchConfig,
-    SearchSettings,
-    is_search_config,
-    load_search_config,
+from ...run.lock import hold_run_folder
+from ...run.model_eval import Evaluation, evaluate_player, evaluate_run, exact_pass
+from ...run.reports import (
+    RESULTS,
+    RunResult,
+    eval_rows,
+    eval_scalars,
+    plot_learning_curve,
+    read_rows,
+    truncate_rows,
+    wall_time_at,
+    write_csv,
 )
-from .search_learn import IterationReport, LearnSettings, ValueLearner
+from .config import RESUMABLE, SearchConfig, SearchSettings, is_search_config, load_search_config
+from .learn import IterationReport, LearnSettings, ValueLearner
 
 #: The learner's whole state at a checkpoint (``ValueLearner.save``).
 CHECKPOINT_LEARNER = re.compile(r"learner_(\d+)_steps\.npz")
@@ -288,7 +282,7 @@ def train(config: SearchConfig, fresh: bool = False, force: bool = False,
           progress: Reporter | None = None) -> RunResult:
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
     ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
-    for a folder another run holds: ``pagadores_train.lock``, ``force`` as there),
+    for a folder another run holds: ``pagadores_train.run.lock``, ``force`` as there),
     ``Interrupted`` on Ctrl-C once the run has started. ``progress`` reports the long phases
     (default: bars, or status lines with ``progress_bar: false``)."""
     saved_run(config, fresh)  # refuses a folder that is not ours before locking it

@@ -5,7 +5,7 @@ nashconv --approximate``).
 For each seat, the learner of ``search_learn`` (``ValueLearner`` with the other seats
 ``fixed``) learns that seat's win probability at round starts while the others play the
 profile, and plays the round at hand by a search in which that seat maximises and the others
-play their policies (``pagadores_agents.search.RoundSearch`` with ``fixed``). That player is
+play their policies (``pagadores_agents.search.player.RoundSearch`` with ``fixed``). That player is
 the seat's approximate best response. Its gain is then measured in **paired games**: game
 ``g`` is played twice from the same dice (the ``k``-th throw of both games is the same draw),
 once with the response in the seat and once with the profile's own agent there; the gain is
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pagadores_agents.search import RoundSearch, SearchPolicy
+from pagadores_agents.search.player import RoundSearch, SearchPolicy
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import Policy, SupportsForSeat
 from pagadores_env.core.pool import in_pool
@@ -66,8 +66,8 @@ from pagadores_env.pagadores.solver.scores import score_states
 from pagadores_env.pagadores.solver.table_play import stop_values
 from pagadores_env.pagadores.solver.two_player import throws_again
 
-from .progress import LINES, SILENT, Reporter
-from .search_learn import BOTH, LearnSettings, ValueLearner
+from ..progress import LINES, SILENT, Reporter
+from .search.learn import BOTH, LearnSettings, ValueLearner
 
 #: Round states whose throw values ``round_luck`` keeps: the two games of a pair are one
 #: game until the response deviates, so the second reads the first's.

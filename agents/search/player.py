@@ -8,7 +8,8 @@ probabilities (R2, R7.2), specials at the card counts they leave (R4.1, R4.2), P
 kampen (R5) and knock-outs (R6.2), every player maximising their own win probability, as
 the solver's round recursion does (``solver.sweep.Sweep.solve_position``, reused here with
 other values at the round's ends). Where the round ends, the values are the learned
-``ValueNet``'s (``pagadores_agents.value_net``) instead of solved ones: the only learned part.
+``ValueNet``'s (``pagadores_agents.search.value_net``) instead of solved ones: the only learned
+part.
 At ``depth=2`` the round after it is searched exactly too (its end valued by the net), and so
 on; each extra round costs about ten times the one before.
 
@@ -34,7 +35,7 @@ evaluators' rotation give each seat its copy (``for_seat``). Play is determinist
 stop), so it states no probabilities.
 
 The net is read from ``path``: a search run folder (its newest checkpoint,
-``pagadores_train.search``) or a saved net (``.npz``).
+``pagadores_train.learners.search.trainer``) or a saved net (``.npz``).
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ from pagadores_env.pagadores.solver.model import PENALTY, SPECIALS
 from pagadores_env.pagadores.solver.multi_kampen import Cards, Kampen
 from pagadores_env.pagadores.solver.sweep import Key, Position, Sweep, lost
 
-from .search_memory import FLOOR, LEDGER, position_bytes
-from .seats import SeatCopies
+from ..seats import SeatCopies
+from .memory import FLOOR, LEDGER, position_bytes
 from .value_net import ValueNet
 
 #: Round positions a search keeps by default (least recently used go first).
@@ -279,7 +280,7 @@ class _Positions(Mapping[tuple[Cards, int], Position]):
 def load_net(path: str | Path) -> ValueNet:
     """The value net ``path`` names: a search run folder's newest checkpoint or an ``.npz``
     file (``ValueError`` in one line otherwise)."""
-    from .run_folders import search_run_net
+    from ..run_folders import search_run_net
 
     folder = Path(str(path))
     found = search_run_net(folder) if folder.is_dir() else folder

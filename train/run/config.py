@@ -46,7 +46,7 @@ import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import gymnasium
 import yaml
@@ -62,15 +62,13 @@ from pagadores_env.perudo.exact import PLAYERS as EXACT_PLAYERS
 from pagadores_env.perudo.policies import GAME as PERUDO
 from pagadores_env.perudo.rules import MAX_DICE
 
-from .settings import (
-    Check,
+from ..settings import (
     ConfigError,
     boolean,
     build_section,
     checked_later,
     choice,
     integer,
-    like_default,
     mapping,
     number,
     optional,
@@ -79,50 +77,21 @@ from .settings import (
     setting,
     text,
 )
+from .algorithms import (
+    ALGORITHMS,
+    POLICIES,
+    algorithm_class,
+    check_hyperparams,
+)
 
-
-class Algorithm(NamedTuple):
-    """Where an algorithm's class lives, whether it takes action masks, and the one network
-    family (``algo.policy``) it trains here."""
-
-    module: str
-    cls: str
-    masking: bool
-    policy: str = "MlpPolicy"
-
-
-#: Algorithm name → ``Algorithm``. Only MaskablePPO takes action masks; the others meet an
-#: illegal action through ``env.illegal_action`` (in Pagadores both actions are always legal,
-#: R3.6). RecurrentPPO's policy is an LSTM (``MlpLstmPolicy``).
-ALGORITHMS: dict[str, Algorithm] = {
-    "MaskablePPO": Algorithm("sb3_contrib", "MaskablePPO", True),
-    "PPO": Algorithm("stable_baselines3", "PPO", False),
-    "A2C": Algorithm("stable_baselines3", "A2C", False),
-    "DQN": Algorithm("stable_baselines3", "DQN", False),
-    "QRDQN": Algorithm("sb3_contrib", "QRDQN", False),
-    "RecurrentPPO": Algorithm("sb3_contrib", "RecurrentPPO", False, "MlpLstmPolicy"),
-}
-#: Every network family some algorithm trains (``Algorithm.policy``).
-POLICIES = tuple(dict.fromkeys(a.policy for a in ALGORITHMS.values()))
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
-#: How a self-play seat picks its snapshot of the learner (``pagadores_train.selfplay``):
+#: How a self-play seat picks its snapshot of the learner (``pagadores_train.learners.selfplay``):
 #: the newest, uniformly, or weighted to the ones the learner loses to (``priority_weights``).
 SAMPLES = ("latest", "uniform", "priority")
 #: What a Perudo config takes where it names no players: Pagadores' defaults name Pagadores'.
 PERUDO_DEFAULTS = {"env": {"opponents": ["probabilistic"]},
                    "eval": {"opponents": ["random", "probabilistic", "bluffer"]}}
-#: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
-ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
-#: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
-#: (the rl-baselines3-zoo convention; the trainer builds the schedule).
-SCHEDULES = frozenset({"learning_rate", "clip_range"})
-LINEAR = "lin_"
-#: Constructor arguments the trainer sets itself, so a config may not.
-TRAINER_OWNED = frozenset({
-    "self", "policy", "env", "seed", "tensorboard_log", "verbose", "device",
-    "_init_setup_model", "rollout_buffer_class", "replay_buffer_class",
-})
 
 
 # --------------------------------------------------------------------------- value checks
@@ -212,7 +181,7 @@ class AlgoConfig:
 @dataclass
 class SelfPlayConfig:
     """``env.selfplay``: opponents drawn per game and seat from frozen snapshots of the
-    learner (``pagadores_train.selfplay``), off with ``every: 0``."""
+    learner (``pagadores_train.learners.selfplay``), off with ``every: 0``."""
 
     every: int = setting(0, integer(0), "add a snapshot of the learner every N timesteps "
                         "(0: no self-play, env.opponents play)")
@@ -246,10 +215,10 @@ class EnvConfig:
     dice: int = setting(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
     shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
-                            "(pagadores_train.perudo.DiceShaping)")
+                            "(pagadores_train.evaluation.perudo.DiceShaping)")
     best_response: bool = setting(False, boolean, "perudo, 2 players with 1 die: the opponent "
                                   "is the exact best response to the learner, recomputed "
-                                  "every rollout (pagadores_train.best_response); "
+                                  "every rollout (pagadores_train.learners.best_response); "
                                   "env.opponents is then unused")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
@@ -258,7 +227,7 @@ class EnvConfig:
         objects given as ``opponents`` sit in place of ``env.opponents``."""
         opponents = list(self.opponents if opponents is None else opponents)
         if self.game == PERUDO:
-            from .perudo import DiceShaping
+            from ..evaluation.perudo import DiceShaping
 
             env = gymnasium.make("Perudo-v1", num_players=self.num_players, dice=self.dice,
                                  opponents=opponents,
@@ -302,7 +271,7 @@ class EvalConfig:
                          "with one card count for both; skipped otherwise)")
     compare: list[str] = setting([], spec_list_or_none,
                                 "agents the final table measures like the trained policy "
-                                "(written to compare.csv; pagadores_train.compare)")
+                                "(written to compare.csv; pagadores_train.evaluation.compare)")
 
 
 @dataclass
@@ -336,86 +305,6 @@ class Config:
 
 
 # --------------------------------------------------------------------------- building
-
-
-def algorithm_class(name: str) -> type:
-    """The SB3 class for an algorithm name (imported lazily: torch is slow to import)."""
-    import importlib
-
-    algorithm = ALGORITHMS[name]
-    return getattr(importlib.import_module(algorithm.module), algorithm.cls)
-
-
-#: Allowed values of the common hyper-parameters, wherever an algorithm takes them (SB3's
-#: constructors check few of them, and fail late and obscurely on the rest).
-_POSITIVE_INT, _PROBABILITY = integer(1), number(0, 1)
-HYPERPARAMS: dict[str, Check] = {
-    "n_steps": _POSITIVE_INT, "batch_size": _POSITIVE_INT, "n_epochs": _POSITIVE_INT,
-    "buffer_size": _POSITIVE_INT, "train_freq": _POSITIVE_INT,
-    "target_update_interval": _POSITIVE_INT, "stats_window_size": _POSITIVE_INT,
-    "learning_starts": integer(0),
-    "gradient_steps": integer(-1),  # -1: as many gradient steps as env steps (SB3)
-    "learning_rate": number(0, above=True), "clip_range": number(0, above=True),
-    "clip_range_vf": number(0, above=True), "max_grad_norm": number(0, above=True),
-    "target_kl": number(0, above=True), "rms_prop_eps": number(0, above=True),
-    "gamma": _PROBABILITY, "gae_lambda": _PROBABILITY, "tau": _PROBABILITY,
-    "exploration_fraction": _PROBABILITY, "exploration_initial_eps": _PROBABILITY,
-    "exploration_final_eps": _PROBABILITY,
-    "ent_coef": number(0), "vf_coef": number(0),
-}
-
-
-def _check_hyperparams(algo: AlgoConfig) -> None:
-    """Names against the constructor's signature; values against ``HYPERPARAMS``, or else by
-    the type of their default."""
-    params = inspect.signature(algorithm_class(algo.name).__init__).parameters
-    allowed = [p for p in params if p not in TRAINER_OWNED]
-    for name, value in algo.hyperparams.items():
-        key = f"algo.hyperparams.{name}"
-        if name not in allowed:
-            owned = " (set by the trainer)" if name in TRAINER_OWNED else ""
-            raise ConfigError(
-                f"unknown key '{key}'{owned} for {algo.name} (allowed: {', '.join(allowed)})")
-        default = params[name].default
-        check = HYPERPARAMS.get(name) or like_default(default)
-        if name in SCHEDULES and isinstance(value, str) and value.startswith(LINEAR):
-            check(value[len(LINEAR):], key)  # the start value must be allowed
-        elif not (value is None and default is None):  # None where SB3's default is None
-            algo.hyperparams[name] = check(value, key)
-    kwargs = algo.hyperparams.get("policy_kwargs")
-    if kwargs is not None:
-        mapping(kwargs, "algo.hyperparams.policy_kwargs")
-        if "activation_fn" in kwargs:
-            choice(*ACTIVATIONS)(kwargs["activation_fn"],
-                                 "algo.hyperparams.policy_kwargs.activation_fn")
-        _check_lstm_kwargs(algo, kwargs)
-
-
-#: Allowed values of the LSTM's own ``policy_kwargs`` (``MlpLstmPolicy``, RecurrentPPO's).
-LSTM_KWARGS: dict[str, Check] = {
-    "lstm_hidden_size": _POSITIVE_INT, "n_lstm_layers": _POSITIVE_INT,
-    "shared_lstm": boolean, "enable_critic_lstm": boolean,
-}
-
-
-def _check_lstm_kwargs(algo: AlgoConfig, kwargs: dict[str, Any]) -> None:
-    """The LSTM's ``policy_kwargs``: only with an LSTM policy, each in range, and the critic
-    either sharing the actor's LSTM or having its own, not both (SB3 asserts that only when
-    it builds the model, after a benchmark suite has started)."""
-    given = [name for name in LSTM_KWARGS if name in kwargs]
-    if given and algo.name != "RecurrentPPO":
-        raise ConfigError(f"algo.hyperparams.policy_kwargs.{given[0]} is for RecurrentPPO's "
-                          f"LSTM, not {algo.name}'s {algo.policy}")
-    for name in given:
-        kwargs[name] = LSTM_KWARGS[name](kwargs[name], f"algo.hyperparams.policy_kwargs.{name}")
-    if given:
-        policy = algorithm_class(algo.name).policy_aliases[algo.policy]
-        chosen = {name: p.default for name, p in
-                  inspect.signature(policy.__init__).parameters.items()} | kwargs
-        if chosen["shared_lstm"] and chosen["enable_critic_lstm"]:
-            raise ConfigError("algo.hyperparams.policy_kwargs.shared_lstm needs "
-                              "enable_critic_lstm: false (the critic shares the actor's LSTM "
-                              "or has its own, not both)")
 
 
 def _check_normalisation(config: Config) -> None:
@@ -554,7 +443,7 @@ def config_from_dict(data: Any, name: str | None = None) -> Config:
     _check_specs(config)
     if config.name is None and name is not None:
         config.name = run_name(name, "name")
-    _check_hyperparams(config.algo)
+    check_hyperparams(config.algo)
     _check_normalisation(config)
     _check_env(config)
     return config

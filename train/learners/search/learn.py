@@ -1,6 +1,6 @@
 """The search player's learner: fitted value iteration on round-start positions from its own
 games (``pagadores train`` with a ``search:`` config; the player is
-``pagadores_agents.search``).
+``pagadores_agents.search.player``).
 
 Why this method. A decision's value is the win probability of the positions it leads to,
 and the two actions of a decision lead to neighbouring positions: learned separately from
@@ -50,15 +50,15 @@ from pathlib import Path
 
 import numpy as np
 
-from pagadores_agents.search import RoundSearch, SearchPolicy, check_specials, searcher
-from pagadores_agents.value_net import ValueNet
+from pagadores_agents.search.player import RoundSearch, SearchPolicy, check_specials, searcher
+from pagadores_agents.search.value_net import ValueNet
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.rules import THROWS
 
-from .search_fit import Adam, fit
+from .fit import Adam, fit
 
 Position = tuple[tuple[int, ...], int]
 #: The mask of a decision: stop and throw again are both legal at every one (R3.6).

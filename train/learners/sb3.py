@@ -1,12 +1,12 @@
 """Train a stable-baselines3 agent on Pagadores-v1 (or Perudo-v1) from a YAML config.
 
 Read top to bottom, ``train(config)`` does: check the run folder and hold it
-(``pagadores_train.lock``) → make the vectorised env → build the model, or resume it from the
-folder's newest good checkpoint (``pagadores_train.checkpoints``) → set up the folder → learn
+(``pagadores_train.run.lock``) → make the vectorised env → build the model, or resume it from the
+folder's newest good checkpoint (``pagadores_train.run.checkpoints``) → set up the folder → learn
 with callbacks that evaluate, keep the learner's opponents current and checkpoint after
-updates (``pagadores_train.callbacks``) → save the final model → evaluate it against every
-evaluation opponent (``pagadores_train.model_eval``) → draw the learning curve
-(``pagadores_train.reports``). It says in one line what it does: starting a new run, resuming
+updates (``pagadores_train.run.callbacks``) → save the final model → evaluate it against every
+evaluation opponent (``pagadores_train.run.model_eval``) → draw the learning curve
+(``pagadores_train.run.reports``). It says in one line what it does: starting a new run, resuming
 from step N, or re-evaluating a complete run; and, when ``total_timesteps`` is not a whole
 number of rollouts, the step it will really stop at. The command line is ``pagadores train``
 (``pagadores_cli.train``).
@@ -27,13 +27,13 @@ checkpoints/          ``model_<timesteps>_steps.zip`` (the newest ``keep_checkpo
                       for off-policy algorithms
 selfplay/             with ``env.selfplay``: the learner's frozen snapshots
                       (``snapshot_<timesteps>.zip``) and their list ``pool.json``
-                      (``pagadores_train.selfplay``), the pool its opponents are drawn from
+                      (``pagadores_train.learners.selfplay``), the pool its opponents are drawn from
 tensorboard/          SB3's tensorboard logs (plus ``eval/win_rate/<opponent>``,
                       ``eval/exact_win/<opponent>``, ``eval/exploitability`` and
                       ``eval/nash_conv``)
 eval.csv              the model against each evaluation opponent during training: games,
                       win rate with 95 % CI, trained steps, wall time; the solver's exact
-                      numbers where it covers the table (``pagadores_train.model_eval``);
+                      numbers where it covers the table (``pagadores_train.run.model_eval``);
                       ``nash_conv`` at two players is twice the exploitability
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 compare.csv           with ``eval.compare``: each of those agents measured on the final
@@ -41,14 +41,14 @@ compare.csv           with ``eval.compare``: each of those agents measured on th
 learning_curve.png    eval.csv drawn: win rates over trained steps (+ exploitability at two
                       players, NashConv at three or more, when exact)
 results.md            the final table as printed, with the commit, platform and library
-                      versions it was printed with (``pagadores_train.reports``)
-run.lock              while a run holds the folder (``pagadores_train.lock``)
+                      versions it was printed with (``pagadores_train.run.reports``)
+run.lock              while a run holds the folder (``pagadores_train.run.lock``)
 ====================  ===========================================================
 
 Every file the trainer writes itself (all but SB3's tensorboard logs) is written atomically
 (``pagadores_env.core.atomic``), so a kill at any moment leaves each file as it was or complete.
 Nothing else in the folder is touched: a folder holding run files (names above) but no run's
-``config.yaml`` is refused (``pagadores_train.run_folder``).
+``config.yaml`` is refused (``pagadores_train.run.folder``).
 
 **Several table sizes** (``env.num_players`` a list): every training game draws its size
 from the list (``pagadores_env.pagadores.vec_env``), and every evaluation measures the model at each
@@ -77,16 +77,16 @@ anything is removed or written, so a config SB3 refuses changes nothing.
 **Ctrl-C** once the run has started lets the rollout in progress and its update finish (a few
 seconds), saves a checkpoint there; during an evaluation it stops at once and saves the
 checkpoint of the step evaluated. A second Ctrl-C stops at once and keeps the previous
-checkpoint (``pagadores_train.callbacks``). ``train`` then raises ``Interrupted``.
+checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrupted``.
 
 **Progress.** Every long phase (training, each evaluation, the exact solver passes, each
 compared agent) reports through ``pagadores_train.progress``: bars, or with
 ``progress_bar: false`` status lines on stdout, one per step of the phase.
 
-**Perudo** (``env.game: perudo``, ``pagadores_train.config``): the same run folder and
+**Perudo** (``env.game: perudo``, ``pagadores_train.run.config``): the same run folder and
 resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine;
 ``env.best_response`` trains there against the exact best response to the learner,
-recomputed every rollout (``pagadores_train.best_response``).
+recomputed every rollout (``pagadores_train.learners.best_response``).
 """
 
 from __future__ import annotations
@@ -110,39 +110,23 @@ from pagadores_agents.sb3_adapter import PerudoSB3Policy
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
-from .best_response import BestResponseOpponent, RespondEachRollout
-from .callbacks import (
+from ..progress import BARS, LINES, SILENT, Reporter
+from ..run.algorithms import ACTIVATIONS, LINEAR, algorithm_class
+from ..run.callbacks import (
     EvaluateEvery,
     RunCallbacks,
     TrainingProgress,
     planned_timesteps,
     rollout_steps,
 )
-from .checkpoints import CheckpointEvery, resume
-from .config import (
-    ACTIVATIONS,
-    LINEAR,
+from ..run.checkpoints import CheckpointEvery, resume
+from ..run.config import (
     Config,
-    algorithm_class,
     load_config,
     make_env_in_worker,
     table_sizes,
 )
-from .lock import hold_run_folder
-from .model_eval import Evaluation, compare_agents, final_evaluation, forget_exact
-from .progress import BARS, LINES, SILENT, Reporter
-from .reports import (
-    COMPARE,
-    COMPARE_FIELDS,
-    RESULTS,
-    RunResult,
-    eval_rows,
-    plot_learning_curve,
-    saved_bytes,
-    truncate_rows,
-    write_csv,
-)
-from .run_folder import (
+from ..run.folder import (
     CONFIG,
     RESUMABLE_CHANGES,
     Clock,
@@ -155,8 +139,22 @@ from .run_folder import (
     warn,
     write_config,
 )
+from ..run.lock import hold_run_folder
+from ..run.model_eval import Evaluation, compare_agents, final_evaluation, forget_exact
+from ..run.reports import (
+    COMPARE,
+    COMPARE_FIELDS,
+    RESULTS,
+    RunResult,
+    eval_rows,
+    plot_learning_curve,
+    saved_bytes,
+    truncate_rows,
+    write_csv,
+)
+from ..settings import ConfigError
+from .best_response import BestResponseOpponent, RespondEachRollout
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
-from .settings import ConfigError
 
 #: The run's sub-folder of self-play snapshots (``selfplay.SnapshotPool``).
 SELFPLAY = "selfplay"
@@ -192,7 +190,7 @@ def train(config: Config, fresh: bool = False, force: bool = False,
           progress: Reporter | None = None) -> RunResult:
     """Train (or continue training) ``config`` and evaluate the result; see the module doc.
     Raises ``ConfigError``/``RunError`` before changing anything in the run folder (among
-    them a folder another run holds: ``pagadores_train.lock``; ``force`` takes over a lock
+    them a folder another run holds: ``pagadores_train.run.lock``; ``force`` takes over a lock
     another host left), and ``Interrupted`` on Ctrl-C once the run has started. ``progress``
     reports the long phases (default: bars, or status lines with ``progress_bar: false``)."""
     torch.set_num_threads(config.torch_threads)
@@ -295,7 +293,7 @@ def learn_and_evaluate(model: BaseAlgorithm, config: Config, clock: Clock,
     if config.eval.compare:
         count = len(config.eval.compare)
         say(f"measuring {count} agent{'s' if count > 1 else ''} for comparison (exact numbers "
-            "from the cache, else solver passes: pagadores_train.compare)")
+            "from the cache, else solver passes: pagadores_train.evaluation.compare)")
     compared = compare_agents(config, progress)
     if compared:
         write_csv(run_dir / COMPARE, [{"agent": spec} | r.row() for spec, results
@@ -347,7 +345,7 @@ def set_up_run_dir(config: Config, new: bool, timesteps: int) -> None:
 def make_vec_env(config: Config, pool: SnapshotPool | None = None,
                  responder: BestResponseOpponent | None = None) -> VecEnv:
     """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
-    SubprocVecEnv unpickle ``pagadores_train.config.make_env_in_worker``, which imports only
+    SubprocVecEnv unpickle ``pagadores_train.run.config.make_env_in_worker``, which imports only
     the light config module and leaves Ctrl-C to this process. With a self-play ``pool``
     (only with the batch engine, which ``env.selfplay`` requires) one ``SelfPlayOpponent``
     sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``;

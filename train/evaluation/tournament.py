@@ -5,10 +5,10 @@ gives the win-rate matrix and a Bradley–Terry rating per agent with a 95 % int
 fit's Hessian, so deterministic) and the range of ranks the uncertainty allows: with a few
 hundred games a pair, agents within a few Elo points of each other (the good heuristics and
 ``optimal``) share a range instead of a false order. The matches are
-``pagadores_train.evaluate.evaluate_agents``' unless ``match`` plays them another way (Perudo's
-tournament passes ``pagadores_train.perudo.perudo_match``). A pair ``(i, j)`` is played with
-the seed ``child_seed(seed, 2, i, j)``, so a result depends only on its arguments; progress is
-one step per pair. The result writes CSV, JSON and a heatmap, each file atomically.
+``pagadores_train.evaluation.evaluate.evaluate_agents``' unless ``match`` plays them another way
+(Perudo's tournament passes ``pagadores_train.evaluation.perudo.perudo_match``). A pair ``(i, j)``
+is played with the seed ``child_seed(seed, 2, i, j)``, so a result depends only on its arguments;
+progress is one step per pair. The result writes CSV, JSON and a heatmap, each file atomically.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.seeding import child_seed
 
+from ..progress import Reporter, reporter
 from .evaluate import (
     Z95,
     AgentLike,
@@ -39,7 +40,6 @@ from .evaluate import (
     rounding_note,
     save_figure,
 )
-from .progress import Reporter, reporter
 
 ELO = 400.0 / math.log(10)  # Elo points per unit of natural-log Bradley–Terry strength
 

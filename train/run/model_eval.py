@@ -4,7 +4,7 @@ seeded games each time (so points of the learning curve and rows of the final ta
 comparable), plus the solver's exact numbers where it covers the table.
 
 **Exact numbers at two players**: the player's tabulation against each opponent's
-(``pagadores_train.yardstick``: exact win, % of the best response's, exploitability).
+(``pagadores_train.evaluation.yardstick``: exact win, % of the best response's, exploitability).
 
 **Exact numbers at three or more players** (``eval.exact``): the NashConv of the model
 playing every seat and its exact win against each evaluation opponent (reused in every other
@@ -21,12 +21,12 @@ that command. The final evaluation reuses the
 exact numbers of an evaluation of the same weights (the scheduled one at the last step)
 instead of solving again (``measured_exactly``).
 
-**Perudo** evaluations play through the Perudo engine (``pagadores_train.perudo``) and are
-Monte Carlo; ``eval.exact`` adds, at 2 players with 1 die each, the policy's exact
+**Perudo** evaluations play through the Perudo engine (``pagadores_train.evaluation.perudo``) and
+are Monte Carlo; ``eval.exact`` adds, at 2 players with 1 die each, the policy's exact
 exploitability (``perudo.exact_measures``).
 
 **Comparisons** (``eval.compare``): each agent measured as the final evaluation measures the
-model, its exact numbers from the cache of ``pagadores_train.compare``.
+model, its exact numbers from the cache of ``pagadores_train.evaluation.compare``.
 """
 
 from __future__ import annotations
@@ -43,12 +43,10 @@ from pagadores_env.core.policies import Policy, make_policy
 from pagadores_env.pagadores.solver.passes import plan
 from pagadores_env.perudo.policies import GAME as PERUDO
 
-from .compare import cache_key, cached_exact
-from .config import Config, table_sizes
-from .evaluate import AgentStats, evaluate_agents
-from .perudo import evaluate_perudo, exact_measures
-from .progress import SILENT, Phase, Reporter
-from .yardstick import (
+from ..evaluation.compare import cache_key, cached_exact
+from ..evaluation.evaluate import AgentStats, evaluate_agents
+from ..evaluation.perudo import evaluate_perudo, exact_measures
+from ..evaluation.yardstick import (
     NOISE,
     ExactMetrics,
     LearnerExact,
@@ -57,6 +55,8 @@ from .yardstick import (
     opponent_yardstick,
     yardstick,
 )
+from ..progress import SILENT, Phase, Reporter
+from .config import Config, table_sizes
 
 #: Policy rows (``yardstick.learner_cost``) the exact numbers of a 3+-player run may ask at
 #: every evaluation: 3 players with 10 cards and one opponent (1.05e8 rows; two ask 1.47e8;
@@ -71,9 +71,9 @@ FINAL_ROWS = 32 * 10**7
 @dataclass(frozen=True)
 class Evaluation:
     """The model against one opponent: Monte-Carlo games (``stats``, the model's row) and, at
-    two-player tables, the solver's exact numbers (``pagadores_train.yardstick``). ``drawn`` marks
-    exact numbers against a stochastic opponent: they hold for the one deterministic table
-    its calls drew, not for the opponent itself."""
+    two-player tables, the solver's exact numbers (``pagadores_train.evaluation.yardstick``).
+    ``drawn`` marks exact numbers against a stochastic opponent: they hold for the one deterministic
+    table its calls drew, not for the opponent itself."""
 
     opponent: str
     stats: AgentStats
@@ -222,7 +222,8 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
 
 def compare_agents(config: Config, progress: Reporter = SILENT) -> dict[str, list[Evaluation]]:
     """Every ``eval.compare`` agent measured as the final evaluation measures the model
-    (``evaluate_player``), its exact numbers from the cache of ``pagadores_train.compare``."""
+    (``evaluate_player``), its exact numbers from the cache of
+    ``pagadores_train.evaluation.compare``."""
     compared = {}
     for i, spec in enumerate(config.eval.compare):
         player = make_policy(spec, game=config.env.game, seed=config.seed)

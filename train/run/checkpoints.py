@@ -23,14 +23,15 @@ from stable_baselines3.common.vec_env import VecEnv
 from pagadores_agents.run_folders import CHECKPOINT_MODEL, CHECKPOINTS, LATEST
 from pagadores_env.core.atomic import write_atomic
 
+from .algorithms import algorithm_class
 from .callbacks import AfterUpdate, Every
-from .config import Config, algorithm_class
+from .config import Config
+from .folder import Clock, load_newest, newest_first, saved_step, warn
 from .reports import saved_bytes, wall_time_at
-from .run_folder import Clock, load_newest, newest_first, saved_step, warn
 
 #: What ``latest.json`` records a checkpoint's step to mean (``step_means``): the policy
 #: after training on that many steps. Checkpoints from before it was recorded were saved
-#: before their rollout's update (``pagadores_train.callbacks``).
+#: before their rollout's update (``pagadores_train.run.callbacks``).
 TRAINED_STEPS = "trained"
 
 

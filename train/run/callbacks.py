@@ -21,9 +21,9 @@ A second Ctrl-C stops at once; the update in progress is then lost and the previ
 stands (``RunCallbacks.mid_rollout`` tells).
 
 ``EvaluateEvery`` writes the run's ``eval.csv`` and its tensorboard points at the evaluation
-steps (checkpoints: ``pagadores_train.checkpoints``; snapshots: ``pagadores_train.selfplay``);
-``TrainingProgress`` reports the training phase, up to the step ``learn`` will really stop at
-(``planned_timesteps``: whole rollouts).
+steps (checkpoints: ``pagadores_train.run.checkpoints``; snapshots:
+``pagadores_train.learners.selfplay``); ``TrainingProgress`` reports the training phase, up to the
+step ``learn`` will really stop at (``planned_timesteps``: whole rollouts).
 
 Work between updates must not change the training either: loading a saved model to evaluate or
 to seat as a snapshot builds a network, which draws its initial weights from torch's global
@@ -45,11 +45,11 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 
+from ..progress import SILENT, Phase, Reporter
 from .config import Config
+from .folder import Clock, interrupts_deferred
 from .model_eval import evaluate_model
-from .progress import SILENT, Phase, Reporter
 from .reports import eval_rows, eval_scalars, read_rows, write_csv
-from .run_folder import Clock, interrupts_deferred
 
 
 @contextmanager

@@ -7,7 +7,7 @@ asked in a few large ``act_batch`` calls) into a :class:`Yardstick`, which also 
 best response against it. Comparing two yardsticks is then one backward pass:
 
 - **exact win probability** of A against B, averaged over who insteeks the first round (R3.1):
-  the very quantity a seat-rotated ``evaluate_agents`` (``pagadores_train.evaluate``)
+  the very quantity a seat-rotated ``evaluate_agents`` (``pagadores_train.evaluation.evaluate``)
   estimates by Monte Carlo;
 - **% of best-response value**: A's exact win probability against B divided by the best
   response's against B, × 100. 100 means A beats B as well as anything can; a training curve
@@ -67,7 +67,7 @@ from pagadores_env.pagadores.solver.equilibrium import nash_conv_and_evaluate
 from pagadores_env.pagadores.solver.model import check_cards
 from pagadores_env.pagadores.vector.evaluate import seated
 
-from .progress import Reporter, reporter
+from ..progress import Reporter, reporter
 
 #: Marks an exact number that belongs to the deterministic table a stochastic agent drew.
 DRAWN = "†"

@@ -1,8 +1,8 @@
 """A search run's configuration (``pagadores train`` with a config that has a ``search:``
 section, e.g. ``configs/search_3p.yaml``): the dataclasses, validated like every other run's
 (``pagadores_train.settings``), and which of their keys may change when a run resumes. The
-trainer is ``pagadores_train.search``; the learner whose settings the ``search:`` section holds
-is ``pagadores_train.search_learn`` (its defaults are ``LearnSettings``').
+trainer is ``pagadores_train.learners.search.trainer``; the learner whose settings the ``search:``
+section holds is ``pagadores_train.learners.search.learn`` (its defaults are ``LearnSettings``').
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from typing import Any
 
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .config import cards_spec, check_table_run, spec_list
-from .rllib_config import layers
-from .run_folder import RESUMABLE_CHANGES, RunConfig
-from .search_learn import LearnSettings
-from .settings import (
+from ...run.config import cards_spec, check_table_run, spec_list
+from ...run.folder import RESUMABLE_CHANGES, RunConfig
+from ...settings import (
     ConfigError,
     boolean,
     build_section,
@@ -31,6 +29,8 @@ from .settings import (
     setting,
     text,
 )
+from ..rllib_config import layers
+from .learn import LearnSettings
 
 #: The section that makes a YAML config a search one (``is_search_config``).
 SECTION = "search"
@@ -81,7 +81,7 @@ class SearchSettings:
     specials: int | str | None = setting(
         LEARN.specials, optional(choice(0, 1, 2, 3, "all")), "specials in a row the round's "
         "search follows exactly, in self-play and at evaluation (0–3 or all; absent: all at "
-        "2–3 players, none from 4 on, pagadores_agents.search.default_specials)")
+        "2–3 players, none from 4 on, pagadores_agents.search.player.default_specials)")
     depth: int = setting(1, integer(1, 3), "rounds the player searches at evaluation, the "
                         "round at hand first (each more costs about ten times as much); "
                         "self-play searches one")

@@ -1,5 +1,5 @@
 """Perudo's evaluation: agents against each other through the Perudo engine, with honest
-error bars (the Perudo counterpart of ``pagadores_train.evaluate.evaluate_agents``).
+error bars (the Perudo counterpart of ``pagadores_train.evaluation.evaluate.evaluate_agents``).
 
 ``evaluate_perudo(agents, num_players, num_games, seed, dice, progress, label)`` plays
 ``perudo.engine.Game`` tables in lock-step, so each agent answers all its pending decisions
@@ -57,6 +57,7 @@ from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.policies import GAME, SupportsActionProbabilities
 from pagadores_env.perudo.rules import MAX_DICE, legal_mask
 
+from ..progress import Phase, Reporter, reporter
 from .evaluate import (
     BACK,
     FRONT,
@@ -70,7 +71,6 @@ from .evaluate import (
     rounding_note,
     wilson_interval,
 )
-from .progress import Phase, Reporter, reporter
 from .tournament import TournamentResult, tournament
 
 #: Why a Perudo run's evaluations carry no exact columns.

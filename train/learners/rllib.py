@@ -49,7 +49,7 @@ checkpoints/          ``step_<N>/``: the newest RLlib algorithm checkpoint (all 
 final_eval.csv        the final evaluation, the same columns as an SB3 run's
 ====================  ===========================================================
 
-A run holds its folder while it runs (``pagadores_train.lock``: a second run of the folder is
+A run holds its folder while it runs (``pagadores_train.run.lock``: a second run of the folder is
 refused in one line), and its steps are trained steps: a checkpoint is saved after
 ``algo.train()`` returns, every ``checkpoint_every`` steps and at the end, into a temporary
 folder in ``checkpoints/`` that is renamed to ``step_<N>`` once complete; then ``latest.json``
@@ -70,11 +70,11 @@ checkpoint (a PPO iteration cut short leaves no consistent state to save); the c
 exits with status 130 and prints the command that resumes.
 
 Evaluation: at the end the policy plays as ``rllib:path=…`` through the same reports as an
-SB3 run (``pagadores_train.model_eval.evaluate_player``, the same final table): Monte Carlo games
-against each ``eval.opponents`` and, at 3 or more players where the solver covers the table,
+SB3 run (``pagadores_train.run.model_eval.evaluate_player``, the same final table): Monte Carlo
+games against each ``eval.opponents`` and, at 3 or more players where the solver covers the table,
 its exact NashConv and exact win against each opponent from one solver pass
-(``pagadores_train.yardstick.learner_exact``; 3 players with 10 cards ask the policy about
-1.05e8 decisions, a few CPU minutes).
+(``pagadores_train.evaluation.yardstick.learner_exact``; 3 players with 10 cards ask the policy
+about 1.05e8 decisions, a few CPU minutes).
 
 Seeding: ``seed`` is RLlib's seed (``config.debugging(seed=...)``: the module's initial
 weights, torch's and numpy's generators, each env runner's env seeds) and the evaluation's.
@@ -98,13 +98,9 @@ from pagadores_agents.run_folders import ALGORITHM_MARKER, CHECKPOINTS, LATEST, 
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.integrations.ray_cluster import join_or_start
 
-from .config import evaluation_config
-from .lock import hold_run_folder
-from .model_eval import Evaluation, evaluate_run
-from .progress import BARS, LINES, Reporter
-from .reports import RESULTS, RunResult, eval_rows, write_csv
-from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
-from .run_folder import (
+from ..progress import BARS, LINES, Reporter
+from ..run.config import evaluation_config
+from ..run.folder import (
     CONFIG,
     Clock,
     Interrupted,
@@ -116,7 +112,11 @@ from .run_folder import (
     warn,
     write_config,
 )
-from .settings import ConfigError
+from ..run.lock import hold_run_folder
+from ..run.model_eval import Evaluation, evaluate_run
+from ..run.reports import RESULTS, RunResult, eval_rows, write_csv
+from ..settings import ConfigError
+from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
 
 STEP = re.compile(r"step_(\d+)")
 #: The name RLlib knows the env by (``tune.register_env``).
@@ -246,7 +246,7 @@ def train(config: RLlibConfig, fresh: bool = False, force: bool = False,
           progress: Reporter | None = None) -> RunResult:
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
     ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
-    for a folder another run holds: ``pagadores_train.lock``, ``force`` as there),
+    for a folder another run holds: ``pagadores_train.run.lock``, ``force`` as there),
     ``Interrupted`` on Ctrl-C once the run has started (its ``timesteps``: the last
     checkpoint's step). ``progress`` reports the long phases (default: bars, or status lines
     with ``progress_bar: false``)."""

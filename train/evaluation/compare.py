@@ -31,7 +31,7 @@ from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.policies import parse_spec
 from pagadores_env.pagadores.solver import cache_dir
 
-from .progress import Reporter, reporter
+from ..progress import Reporter, reporter
 from .yardstick import LearnerExact
 
 CACHE_NAME = "exact_agents_v1.json"

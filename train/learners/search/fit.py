@@ -1,4 +1,4 @@
-"""Fitting the search player's value net (``pagadores_agents.value_net``) to target values:
+"""Fitting the search player's value net (``pagadores_agents.search.value_net``) to target values:
 cross-entropy between the target win probabilities and the net's, minimised with Adam
 (Kingma & Ba 2015) in numpy, so a search run needs no torch."""
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pagadores_agents.value_net import ValueNet, features, turned
+from pagadores_agents.search.value_net import ValueNet, features, turned
 
 
 @dataclass
