@@ -73,6 +73,9 @@ def test_the_wheel_holds_our_packages_under_our_names_only(wheel: Path) -> None:
                 f"{path.relative_to(ROOT / path.relative_to(ROOT).parts[0]).as_posix()}"
                 for folder in PACKAGES for path in (ROOT / folder).rglob("*.py")}
     assert expected <= set(names), sorted(expected - set(names))
+    shipped = {f"pagadores_agents/{path.relative_to(ROOT / 'agents').as_posix()}"
+               for path in (ROOT / "agents" / "search" / "shipped").glob("search-*")}
+    assert len(shipped) == 6 and shipped <= set(names)  # the trained search players (issue 48)
     metadata = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     entry_points = zipfile.ZipFile(wheel).read(metadata).decode()
     assert "pagadores = pagadores_cli.main:main" in entry_points
@@ -101,6 +104,11 @@ def test_the_installed_wheel_runs_beside_a_users_train_py_and_agents(wheel: Path
     assert "usage: pagadores" in run([venv / "bin" / "pagadores", "--help"], user).stdout
     # with the folder first on sys.path, as `python -m` and scripts have it
     assert "random" in run([python, "-m", "pagadores_cli.main", "--help"], user).stdout
+    # the shipped search players load from the wheel's package data, without training
+    played = run([python, "-c", "from pagadores_env.core.policies import make_policy\n"
+                  "p = make_policy('search-2p')\nprint(type(p).__name__, p.net.num_players)"],
+                 user)
+    assert played.stdout.split() == ["SearchPolicy", "2"]
     snippets = readme_snippets()
     assert len(snippets) >= 3 and any(f".learn({TRAINING_STEPS})" in s for s in snippets)
     for k, snippet in enumerate(snippets):
