@@ -22,5 +22,7 @@ module             holds
                    (``StrictOrderEnforcing``)
 ``single_agent``   the Gymnasium envs' base (``SingleAgentEnv``): episodes, illegal actions,
                    the one final reward, infos, render
+``picture``        the pieces of every game's ``rgb_array`` picture: canvas, colours, seats'
+                   panels round the table, dice faces, text, badges (imports Pillow)
 =================  ============================================================================
 """
