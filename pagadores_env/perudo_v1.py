@@ -162,6 +162,13 @@ line and returns None.
   raise `ImportError` in one line naming v1. What changed since v0: nothing in play; the
   Gymnasium env's `opponents` name Perudo's own players only (a Pagadores player is refused
   in one line), and a seed other than None or an integer ≥ 0 is refused in one line.
+* v1 (pagadores-env 0.3.0): the same games. No trajectory that was valid before changes,
+  so the ids stay v1. What changed:
+  - The Gymnasium env `Perudo-v1` replaces an illegal action by default
+    (`illegal_action="replace"`, was `"raise"`): Gymnasium's contract is that every element
+    of `action_space` is a valid argument of `step()`, which Gymnasium's and SB3's
+    `check_env` test by stepping unmasked samples. The replaced step is flagged in
+    `info["illegal_action"]`; mask-aware learners never meet it; `"raise"` is still there.
 """
 
 from .perudo.aec import env, raw_env

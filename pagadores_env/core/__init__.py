@@ -26,5 +26,7 @@ module             holds
                    which the exact yardsticks size themselves by before any work
 ``pool``           independent work in a pool of spawned processes that end with the command
 ``moved``          import paths that moved keep working, warning with the new home
+``picture``        the pieces of every game's ``rgb_array`` picture: canvas, colours, seats'
+                   panels round the table, dice faces, text, badges (imports Pillow)
 =================  ============================================================================
 """

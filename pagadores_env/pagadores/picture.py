@@ -14,100 +14,59 @@ straight to a video encoder. Drawn are:
 - in the middle, the latest throw as three dice faces with its thrower, the throws used this
   turn out of those allowed, and the winner when the game is over.
 
-Shapes (panels, dice, cards, badges) are drawn once at four times their size, shrunk smoothly
-and cached, and so is the text of each label, so a frame mostly pastes cached pieces.
+The table, its seats' panels, dice, badges and text are the games' shared pieces
+(``core.picture``); the card icons are this game's own, drawn and cached the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from ..core.checks import check_int
+from ..core.picture import (
+    BAND_H,
+    BIG_DIE,
+    BLUE,
+    CENTRE_X,
+    CENTRE_Y,
+    GOLD,
+    HEIGHT,
+    ORANGE,
+    PALE,
+    PANEL_W,
+    PLACES,
+    RED,
+    SMALL_DIE,
+    STYLES,
+    SUPERSAMPLE,
+    WHITE,
+    WIDTH,
+    backdrop,
+    badge,
+    dice,
+    fit,
+    gap,
+    paste,
+    seat_names,
+    seat_slot,
+    shrink,
+    text,
+)
 from ..core.protocol import Event
-from ..core.seats import player
 from .engine import Game, Phase
 from .render import _count
 from .rules import Throw, classify
 
-WIDTH, HEIGHT = 640, 480
-_SS = 4  # cached shapes are drawn this many times larger, then shrunk for smooth edges
+#: ``HEIGHT`` and ``WIDTH`` are the picture's size (``core.picture``'s, named here as the env
+#: pages name them).
+__all__ = ["HEIGHT", "WIDTH", "draw"]
 
-Colour = tuple[int, int, int]
-FELT: Colour = (20, 66, 48)
-TABLE: Colour = (30, 104, 72)
-RIM: Colour = (96, 62, 34)
-BAND: Colour = (12, 36, 27)
-PAPER: Colour = (249, 245, 234)
-INK: Colour = (34, 34, 34)
-MUTED: Colour = (112, 112, 108)
-WHITE: Colour = (255, 255, 255)
-GOLD: Colour = (246, 186, 28)
-RED: Colour = (196, 36, 44)
-BLUE: Colour = (44, 94, 172)
-ORANGE: Colour = (224, 112, 24)
-GREY: Colour = (150, 154, 151)
-FADED: Colour = (92, 96, 94)
-WIN: Colour = (255, 230, 146)
-PALE: Colour = (196, 218, 206)
-
-
-class _Style(NamedTuple):
-    """How a seat's panel looks: its paper, its text, its secondary text."""
-
-    paper: Colour
-    ink: Colour
-    muted: Colour
-
-
-#: Panel looks by seat state; the player to act also gets a gold frame.
-_STYLES = {
-    "playing": _Style(PAPER, INK, MUTED),
-    "out": _Style(GREY, FADED, FADED),
-    "winner": _Style(WIN, INK, (120, 92, 20)),
-}
-
-# Layout. Panels are PANEL_W × PANEL_H; SLOTS are their top-left corners around the table and
-# SEATING says, per table size, which slot each seat takes (seat 0 at the bottom, then
-# clockwise on screen as play goes clockwise, R1.2).
-BAND_H = 34
-PANEL_W, PANEL_H = 184, 84
-_LEFT, _MID, _RIGHT = 14, (WIDTH - PANEL_W) // 2, WIDTH - 14 - PANEL_W
-SLOTS = {
-    "bottom": (_MID, HEIGHT - 8 - PANEL_H),
-    "top": (_MID, BAND_H + 10),
-    "left": (_LEFT, 210),
-    "right": (_RIGHT, 210),
-    "upper_left": (_LEFT, 130),
-    "lower_left": (_LEFT, 290),
-    "upper_right": (_RIGHT, 130),
-    "lower_right": (_RIGHT, 290),
-}
-SEATING = {
-    2: ("bottom", "top"),
-    3: ("bottom", "upper_left", "upper_right"),
-    4: ("bottom", "left", "top", "right"),
-    5: ("bottom", "lower_left", "upper_left", "upper_right", "lower_right"),
-    6: ("bottom", "lower_left", "upper_left", "top", "upper_right", "lower_right"),
-}
-_CENTRE_X, _CENTRE_Y = WIDTH // 2, 262
-BIG_DIE, SMALL_DIE = 52, 19
 CARD_W, CARD_H, CARD_GAP = 11, 16, 3
-PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
-
-#: Pip centres on a die face, as fractions of its side.
-_PIPS = {
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
 
 
 # ---------------------------------------------------------------------- what to show
@@ -183,7 +142,7 @@ def _caption(game: Game, labels: Sequence[str]) -> tuple[str, str]:
 
 
 def _seat_state(game: Game, seat: int) -> str:
-    """The key of the seat's look in ``_STYLES``."""
+    """The key of the seat's look in ``core.picture.STYLES``."""
     if not game.cards[seat]:
         return "out"
     return "winner" if game.winner == seat else "playing"
@@ -221,207 +180,64 @@ def _badges(game: Game, seat: int) -> tuple[str, ...]:
 _BADGE_COLOURS = {"insteeks": BLUE, "kampen": ORANGE}
 
 
-def _names(game: Game, names: Sequence[str] | None) -> list[str]:
-    n = game.num_players
-    if names is None:
-        return [player(seat) for seat in range(n)]
-    if (isinstance(names, str) or not isinstance(names, Sequence) or len(names) != n
-            or not all(isinstance(name, str) for name in names)):
-        raise ValueError(f"names must be {n} strings, one per seat, got {names!r}")
-    return list(names)
-
-
-# ---------------------------------------------------------------------- cached shapes
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)  # Pillow's own font: no system fonts needed
-
-
-@lru_cache(maxsize=512)
-def _fit(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis so it is at most ``width`` pixels wide."""
-    font = _font(size)
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def _shrink(big: Image.Image) -> Image.Image:
-    return big.resize((big.width // _SS, big.height // _SS), Image.Resampling.LANCZOS)
-
-
-@cache
-def _background() -> Image.Image:
-    """Felt, the table with its wooden rim, and the top band."""
-    big = Image.new("RGB", (WIDTH * _SS, HEIGHT * _SS), FELT)
-    pen = ImageDraw.Draw(big)
-    box = (70 * _SS, 78 * _SS, (WIDTH - 70) * _SS, (HEIGHT - 34) * _SS)
-    pen.ellipse(box, fill=RIM)
-    rim = 9 * _SS
-    pen.ellipse((box[0] + rim, box[1] + rim, box[2] - rim, box[3] - rim), fill=TABLE)
-    pen.rectangle((0, 0, WIDTH * _SS, BAND_H * _SS), fill=BAND)
-    return _shrink(big)
-
-
-@cache
-def _panel(state: str, turn: bool) -> Image.Image:
-    """A seat's panel with a soft shadow; gold-framed for the player to act."""
-    pad = 6
-    w, h = (PANEL_W + 2 * pad) * _SS, (PANEL_H + 2 * pad) * _SS
-    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    pen = ImageDraw.Draw(big)
-    radius = 10 * _SS
-    body = (pad * _SS, pad * _SS, w - pad * _SS - 1, h - pad * _SS - 1)
-    shadow = tuple(c + 3 * _SS for c in body)
-    pen.rounded_rectangle(shadow, radius, fill=(0, 0, 0, 70))
-    frame = (GOLD, 4) if turn else ((60, 60, 56), 1)
-    pen.rounded_rectangle(body, radius, fill=_STYLES[state].paper, outline=frame[0],
-                          width=frame[1] * _SS)
-    return _shrink(big)
-
-
-@lru_cache(maxsize=64)
-def _backdrop(num_players: int, states: tuple[str, ...], turn: int) -> Image.Image:
-    """The background with every seat's empty panel: the same for many frames in a row."""
-    image = _background().copy()
-    for seat, state in enumerate(states):
-        x, y = SLOTS[SEATING[num_players][seat]]
-        _paste(image, _panel(state, seat == turn), x - 6, y - 6)
-    return image
-
-
-@cache
-def _die(face: int, size: int, dim: bool) -> Image.Image:
-    """A die showing ``face`` (0: an empty outline); ``dim`` for a throw of an earlier round."""
-    s = size * _SS
-    drop = max(1, size // 18) * _SS  # the shadow's offset
-    big = Image.new("RGBA", (s + drop, s + drop), (0, 0, 0, 0))
-    pen = ImageDraw.Draw(big)
-    paper, pip, one = ((215, 212, 202), (120, 120, 116), (170, 100, 100)) if dim else (
-        (255, 253, 246), (28, 28, 28), RED)
-    if face == 0:
-        pen.rounded_rectangle((0, 0, s - 1, s - 1), s // 6, outline=(255, 255, 255, 90),
-                              width=max(_SS, s // 28))
-        return _shrink(big)
-    pen.rounded_rectangle((drop, drop, s + drop - 1, s + drop - 1), s // 6, fill=(0, 0, 0, 80))
-    pen.rounded_rectangle((0, 0, s - 1, s - 1), s // 6, fill=paper, outline=(40, 40, 40),
-                          width=max(_SS, s // 28))
-    r = s * (0.12 if face == 1 else 0.085)
-    for fx, fy in _PIPS[face]:
-        pen.ellipse((fx * s - r, fy * s - r, fx * s + r, fy * s + r),
-                    fill=one if face == 1 else pip)
-    return _shrink(big)
-
-
 @cache
 def _cards(start: int, held: int) -> Image.Image:
     """A row of ``start`` card icons: red cards for the ``held`` ones, outlines for the lost."""
-    w, h, step = CARD_W * _SS, CARD_H * _SS, (CARD_W + CARD_GAP) * _SS
+    ss = SUPERSAMPLE
+    w, h, step = CARD_W * ss, CARD_H * ss, (CARD_W + CARD_GAP) * ss
     big = Image.new("RGBA", (start * step, h), (0, 0, 0, 0))
     pen = ImageDraw.Draw(big)
     for k in range(start):
         box = (k * step, 0, k * step + w - 1, h - 1)
         if k < held:
-            pen.rounded_rectangle(box, 2 * _SS, fill=RED, outline=(110, 20, 26), width=_SS)
-            inner = (box[0] + 2 * _SS, 2 * _SS, box[2] - 2 * _SS, h - 1 - 2 * _SS)
-            pen.rounded_rectangle(inner, _SS, outline=(255, 255, 255, 170), width=_SS)
+            pen.rounded_rectangle(box, 2 * ss, fill=RED, outline=(110, 20, 26), width=ss)
+            inner = (box[0] + 2 * ss, 2 * ss, box[2] - 2 * ss, h - 1 - 2 * ss)
+            pen.rounded_rectangle(inner, ss, outline=(255, 255, 255, 170), width=ss)
         else:
-            pen.rounded_rectangle(box, 2 * _SS, outline=(0, 0, 0, 60), width=_SS)
-    return _shrink(big)
-
-
-@lru_cache(maxsize=4096)
-def _glyphs(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """``text`` as an antialiased mask, with the offset of its corner from the anchor point.
-    Rendering text is the slow part of a frame, and a game repeats the same few strings."""
-    font = _font(size)
-    left, top, right, bottom = map(int, font.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-@cache
-def _badge(text: str) -> Image.Image:
-    """A coloured pill with white text."""
-    size = 11
-    font = _font(size * _SS)
-    w = int(font.getlength(text)) + 12 * _SS
-    h = 17 * _SS
-    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    pen = ImageDraw.Draw(big)
-    pen.rounded_rectangle((0, 0, w - 1, h - 1), h // 2, fill=_BADGE_COLOURS[text])
-    pen.text((w / 2, h / 2), text, font=font, fill=WHITE, anchor="mm")
-    return _shrink(big)
+            pen.rounded_rectangle(box, 2 * ss, outline=(0, 0, 0, 60), width=ss)
+    return shrink(big)
 
 
 # ---------------------------------------------------------------------- drawing
-def _paste(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    image.paste(sprite, (round(x), round(y)), sprite)
-
-
-def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: Colour,
-          anchor: str = "lm") -> None:
-    """Write ``text`` at ``xy`` (placed by its ``anchor``, as in Pillow's ``ImageDraw.text``)."""
-    mask, left, top = _glyphs(text, size, anchor)
-    image.paste(colour, (round(xy[0]) + left, round(xy[1]) + top), mask)
-
-
-def _gap(size: int) -> int:
-    """Space between dice of a given size."""
-    return max(3, size // 5)
-
-
-def _dice(image: Image.Image, dice: Sequence[int], x: float, y: float, size: int,
-          dim: bool = False) -> float:
-    """Three dice from (x, y); returns the x just after them."""
-    for face in dice:
-        _paste(image, _die(face, size, dim), x, y)
-        x += size + _gap(size)
-    return x
-
-
 def _draw_seat(image: Image.Image, game: Game, view: _RoundView, seat: int, label: str,
                state: str, lowest: bool) -> None:
-    """Fill in a seat's panel (drawn by ``_backdrop``)."""
-    x, y = SLOTS[SEATING[game.num_players][seat]]
-    style = _STYLES[state]
+    """Fill in a seat's panel (drawn by ``core.picture.backdrop``)."""
+    x, y = seat_slot(game.num_players, seat)
+    style = STYLES[state]
     right = x + PANEL_W - 10
-    for text in _badges(game, seat):  # tabs on the top edge, so names keep the full width
-        sprite = _badge(text)
+    for name in _badges(game, seat):  # tabs on the top edge, so names keep the full width
+        sprite = badge(name, _BADGE_COLOURS[name])
         right -= sprite.width
-        _paste(image, sprite, right, y - sprite.height // 2)
+        paste(image, sprite, right, y - sprite.height // 2)
         right -= 4
-    _text(image, (x + 10, y + 17), _fit(label, 16, PANEL_W - 20), 16, style.ink)
+    text(image, (x + 10, y + 17), fit(label, 16, PANEL_W - 20), 16, style.ink)
     if game.start_cards[seat]:  # a seat may start out of the game (per-seat cards)
-        _paste(image, _cards(game.start_cards[seat], game.cards[seat]), x + 10, y + 31)
-    _text(image, (x + PANEL_W - 10, y + 39), str(game.cards[seat]), 18, style.ink, "rm")
+        paste(image, _cards(game.start_cards[seat], game.cards[seat]), x + 10, y + 31)
+    text(image, (x + PANEL_W - 10, y + 39), str(game.cards[seat]), 18, style.ink, "rm")
     throw = _seat_throw(game, view, seat)
     if throw is None:
-        _text(image, (x + 10, y + 66), _seat_note(game, seat), 14, style.muted)
+        text(image, (x + 10, y + 66), _seat_note(game, seat), 14, style.muted)
         return
-    after = _dice(image, throw.dice, x + 10, y + 57, SMALL_DIE)
-    _text(image, (after + 3, y + 66), throw.name, 15, RED if lowest else style.ink)
+    after = dice(image, throw.dice, x + 10, y + 57, SMALL_DIE)
+    text(image, (after + 3, y + 66), throw.name, 15, RED if lowest else style.ink)
 
 
 def _draw_middle(image: Image.Image, game: Game, view: _RoundView,
                  labels: Sequence[str]) -> None:
     title, subtitle = _caption(game, labels)
-    _text(image, (_CENTRE_X, _CENTRE_Y - 70), _fit(title, 20, 230), 20,
-          WHITE if game.winner is None else GOLD, "mm")
-    _text(image, (_CENTRE_X, _CENTRE_Y - 48), _fit(subtitle, 14, 230), 14, PALE, "mm")
-    span = 3 * BIG_DIE + 2 * _gap(BIG_DIE)
-    top = _CENTRE_Y - 30
+    text(image, (CENTRE_X, CENTRE_Y - 70), fit(title, 20, 230), 20,
+         WHITE if game.winner is None else GOLD, "mm")
+    text(image, (CENTRE_X, CENTRE_Y - 48), fit(subtitle, 14, 230), 14, PALE, "mm")
+    span = 3 * BIG_DIE + 2 * gap(BIG_DIE)
+    top = CENTRE_Y - 30
     if view.last is None:
-        _dice(image, (0, 0, 0), _CENTRE_X - span / 2, top, BIG_DIE)
+        dice(image, (0, 0, 0), CENTRE_X - span / 2, top, BIG_DIE)
         return
     seat, throw = view.last
-    _dice(image, throw.dice, _CENTRE_X - span / 2, top, BIG_DIE, dim=not view.fresh)
-    _text(image, (_CENTRE_X, top + BIG_DIE + 16), str(throw), 17, WHITE, "mm")
+    dice(image, throw.dice, CENTRE_X - span / 2, top, BIG_DIE, dim=not view.fresh)
+    text(image, (CENTRE_X, top + BIG_DIE + 16), str(throw), 17, WHITE, "mm")
     by = f"thrown by {labels[seat]}" if view.fresh else f"last throw, by {labels[seat]}"
-    _text(image, (_CENTRE_X, top + BIG_DIE + 36), _fit(by, 13, 220), 13, PALE, "mm")
+    text(image, (CENTRE_X, top + BIG_DIE + 36), fit(by, 13, 220), 13, PALE, "mm")
 
 
 def draw(game: Game, names: Sequence[str] | None = None,
@@ -432,18 +248,18 @@ def draw(game: Game, names: Sequence[str] | None = None,
     frame in gold (default: the player to throw or decide; nobody once the game is over).
     Raises ``ValueError`` for names that are not one string per seat or a seat out of range.
     """
-    labels = _names(game, names)
+    labels = seat_names(game.num_players, names)
     turn = (game.current_player if highlight is None
             else check_int("highlight", highlight, 0, game.num_players - 1))
     view = _read_round(game.log)
     lowest = _lowest(game, view)
     states = tuple(_seat_state(game, seat) for seat in range(game.num_players))
-    image = _backdrop(game.num_players, states, turn).copy()
+    image = backdrop(game.num_players, states, turn).copy()
     left, middle, right = _header(game, view, labels)
     band = BAND_H // 2
-    _text(image, (14, band), left, 18, WHITE)
-    _text(image, (150, band), middle, 15, PALE)
-    _text(image, (WIDTH - 14, band), _fit(right, 15, 250), 15, GOLD, "rm")
+    text(image, (14, band), left, 18, WHITE)
+    text(image, (150, band), middle, 15, PALE)
+    text(image, (WIDTH - 14, band), fit(right, 15, 250), 15, GOLD, "rm")
     for seat in range(game.num_players):
         _draw_seat(image, game, view, seat, labels[seat], states[seat], seat in lowest)
     _draw_middle(image, game, view, labels)

@@ -6,7 +6,7 @@ drives ``perudo.engine.Game`` directly, and seats and seeds its opponents with t
 (``pagadores_env.core.opponents``)::
 
     env = gymnasium.make("Perudo-v1", num_players=2, dice=5, opponents=["random"],
-                         learner_seat="random", reward="win", illegal_action="raise",
+                         learner_seat="random", reward="win", illegal_action="replace",
                          render_mode=None)
 
 Spaces
@@ -36,12 +36,21 @@ Episode
     reward is paid then, once, and is 0 on every other step. Nothing truncates.
 
 Illegal actions (a value that is no action, or a bid that is not legal now)
-    ``"raise"`` (default): ``IllegalMoveError`` in one line naming the learner's seat and what
-    is allowed; nothing changes. ``"replace"``: the first legal action (dudo when there is a
-    bid, else the lowest opening bid) is played instead and ``info["illegal_action"]`` is
-    True. ``"penalty"``: reward -1, the episode ends and the learner counts as last. The
-    environment checkers step random actions, most of them illegal bids: they pass with
-    ``"replace"`` or ``"penalty"``.
+    ``"replace"`` (default): the first legal action (dudo when there is a bid, else the
+    lowest opening bid) is played instead and ``info["illegal_action"]`` is True for that
+    step. ``"raise"``: ``IllegalMoveError`` in one line naming the learner's seat and what is
+    allowed; nothing changes. ``"penalty"``: reward -1, the episode ends and the learner
+    counts as last.
+
+    Why ``"replace"`` is the default: Gymnasium's contract is that every element of
+    ``action_space`` is a valid argument of ``step()``, and most of the 181 actions are
+    illegal at any moment (bids that do not raise, quantities above the dice in play).
+    Gymnasium's and SB3's ``check_env``, and any learner without masks, step unmasked samples
+    of the space; ``"replace"`` honours the contract without ending episodes, and says so in
+    ``info["illegal_action"]``. A mask-aware learner (sb3-contrib's MaskablePPO, with
+    ``action_masks()``) never plays an illegal action, so never meets it. ``"raise"`` is there
+    for whoever wants misuse to fail loudly. (``Pagadores-v1`` keeps ``"raise"``: at its
+    decisions both of its two actions are legal, so every element of its space is one.)
 
 Info (the same keys and shapes at every step)
     ``action_mask``; ``learner_seat``; ``illegal_action``; ``placement``: the learner's final
@@ -80,7 +89,7 @@ class PerudoGymEnv(SingleAgentEnv):
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
-                 reward: str = "win", illegal_action: str = "raise",
+                 reward: str = "win", illegal_action: str = "replace",
                  render_mode: str | None = None) -> None:
         self.num_players, self.dice = check_start(num_players, dice)
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
