@@ -30,7 +30,8 @@ def test_decode_reads_back_the_public_state_from_every_seat(n):
             assert list(seen.scores[:n]) == [game.scores[s] for s in slot_of]
             assert list(seen.blocks[:n]) == [game.blocks[s] for s in slot_of]
             for k, s in enumerate(slot_of):
-                held = [v for v, c in zip(CARD_VALUES, seen.hands[k], strict=True) for _ in range(c)]
+                held = [v for v, c in zip(CARD_VALUES, seen.hands[k], strict=True)
+                        for _ in range(c)]
                 assert held == list(game.hands[s])
                 assert seen.played[k] == (-2 if game.played[s] is None else game.played[s])
             discs = {s: (cls, k) for k, (s, cls) in enumerate(game.discs)}
