@@ -51,6 +51,7 @@ from .rules import (
     HANDS,
     HIGHEST_CARD,
     LOWEST_CARD,
+    MAX_BLOCKS,
     MAX_THROWS,
     REL_STOP,
     Actions,
@@ -61,11 +62,13 @@ from .rules import (
 from .turn import Given, H, Level, levels, solve_turn, tables
 
 PLAYERS = (2, 3)  # X9.2
-#: The most decisions (states a policy is asked about) an evaluation takes on: beyond it a
-#: position is refused, as asking would take minutes.
-MAX_ASKED = 24_000_000
+#: The most decisions (states a policy is asked about) an evaluation takes on, about a
+#: minute with a scripted player: beyond it a position is refused, as asking would take long.
+MAX_ASKED = 12_000_000
 CHUNK_ROWS = 1 << 16  # observation rows asked at once
-CHUNK_VALUES = 1 << 22  # values of one candidate array in one pass of a turn (32 MB)
+CHUNK_VALUES = 1 << 20  # values of one candidate array in one pass of a turn (8 MB)
+#: What one pass of a turn holds at most: its candidate actions' arrays and the levels kept.
+TURN_BYTES = 64 * CHUNK_VALUES * 8
 _CHOOSE_PHASE, _BLOCKS_PHASE = 1, 2  # observation.PHASES indices
 
 
@@ -139,16 +142,34 @@ def _solve_chunked(U: np.ndarray, blocks: int, mover: int, **kwargs: Any) -> np.
 
 
 # ---------------------------------------------------------------------- the equilibrium
-@dataclass(frozen=True, eq=False)  # by identity: its tables are kept per solved round
 class LastRound:
-    """The solved last round (``solve_last_round``): ``shares`` of the win per seat in its
-    equilibrium, and per turn ``payoffs[j]`` ``(37, 1, 37 ** j, n)``: each seat's
-    equilibrium share once the j-th seat to play places at a class, given the classes
-    before it."""
+    """The last round's equilibrium (``solve_last_round``), solved backwards turn by turn as
+    far as it is asked: ``shares`` needs every turn; a seat's ``table`` only the turns after
+    it. ``payoffs(j)`` ``(37, 1, 37 ** j, n)`` is each seat's equilibrium share once the j-th
+    seat to play places at a class, given the classes before it."""
 
-    position: Position
-    shares: tuple[float, ...]
-    payoffs: tuple[np.ndarray, ...]
+    def __init__(self, position: Position) -> None:
+        check_size(position, 0)
+        self.position = position
+        self._starts: dict[int, np.ndarray] = {}  # turn j -> its start values (37 ** j, n)
+        self._tables: dict[tuple[int, int, int], np.ndarray] = {}
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """Each seat's share of the win in the equilibrium."""
+        return tuple(float(v) for v in self._start(0)[0])
+
+    def payoffs(self, j: int) -> np.ndarray:
+        """The payoffs of the j-th turn (class docstring)."""
+        n = self.position.n
+        after = final_shares(self.position) if j == n - 1 else self._start(j + 1)
+        return after.reshape(CLASSES ** j, CLASSES, n).transpose(1, 0, 2)[:, None]
+
+    def _start(self, j: int) -> np.ndarray:
+        if j not in self._starts:
+            mover = self.position.order[j]
+            self._starts[j] = _solve_chunked(self.payoffs(j), self.position.blocks[mover], mover)
+        return self._starts[j]
 
     def act(self, context: Sequence[int], dice: Sequence[int], throws: int,
             blocks_left: int, choosing: bool) -> int:
@@ -164,40 +185,49 @@ class LastRound:
         row = throws - 1 if choosing and throws < MAX_THROWS else MAX_THROWS - 1 + blocks_left
         return int(table[row, HAND_INDEX[check_dice(dice)]])
 
-    def table(self, context: Sequence[int]) -> np.ndarray:
+    def table(self, context: Sequence[int], blocks: int | None = None) -> np.ndarray:
         """The equilibrium's relative dice actions of the seat to play after the discs of
-        the classes ``context``: row t - 1 after throw t = 1, 2 (stop or throw again), row
-        2 + b in its blocks phase with b blocks left; a column per sorted hand (``HANDS``)."""
+        the classes ``context``, with ``blocks`` blocks at its turn (its position's by
+        default; its actions do not depend on how many it started with): row t - 1 after
+        throw t = 1, 2 (stop or throw again), row 2 + b in its blocks phase with b blocks
+        left; a column per sorted hand (``HANDS``)."""
         j = len(context)
         if not 0 <= j < self.position.n or not all(0 <= c < CLASSES for c in context):
             raise ValueError(f"context must be the classes 0–{CLASSES - 1} of the discs placed "
                              f"before the seat's turn (fewer than {self.position.n}), got "
                              f"{list(context)!r}")
         index = int(np.ravel_multi_index(tuple(context), (CLASSES,) * j)) if j else 0
-        return self._table(j, index)
+        return self.tables(j, np.array([index]), blocks)[0]
 
-    @functools.lru_cache(maxsize=4096)  # noqa: B019  # one entry per turn and context played
-    def _table(self, j: int, index: int) -> np.ndarray:
+    def tables(self, j: int, indices: np.ndarray, blocks: int | None = None) -> np.ndarray:
+        """``table`` for the j-th turn at many contexts at once (``indices`` into its
+        ``37 ** j`` contexts): ``(len(indices), 3 + blocks, H)``, the missing ones solved in
+        one pass."""
         mover = self.position.order[j]
-        blocks = self.position.blocks[mover]
-        U = self.payoffs[j][:, :, index:index + 1]
-        choices = solve_turn(U, blocks, mover, keep=True).choices
-        table = np.stack([choices[("choose", t)][:, 0] for t in (1, 2)]
-                         + [choices[("blocks", MAX_THROWS, b)][:, 0] for b in range(blocks + 1)])
-        table.flags.writeable = False
-        return table
+        blocks = self.position.blocks[mover] if blocks is None else blocks
+        if isinstance(blocks, bool) or not 0 <= blocks <= MAX_BLOCKS:
+            raise ValueError(f"blocks must be a whole number 0–{MAX_BLOCKS} (X1.3), got "
+                             f"{blocks!r}")
+        missing = sorted({int(i) for i in indices} - {i for (k, i, b) in self._tables
+                                                      if k == j and b == blocks})
+        if missing:
+            U = self.payoffs(j)[:, :, missing]
+            step = max(1, CHUNK_VALUES // (H * self.position.n))
+            for x in range(0, len(missing), step):
+                choices = solve_turn(U[:, :, x:x + step], blocks, mover, keep=True).choices
+                levels_ = [choices[("choose", t)] for t in (1, 2)] + [
+                    choices[("blocks", MAX_THROWS, b)] for b in range(blocks + 1)]
+                stacked = np.stack(levels_).astype(np.int8)  # relative actions 0–48
+                for k, index in enumerate(missing[x:x + step]):
+                    table = stacked[:, :, k].copy()
+                    table.flags.writeable = False
+                    self._tables[(j, index, blocks)] = table
+        return np.stack([self._tables[(j, int(i), blocks)] for i in indices])
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def _solve(position: Position) -> LastRound:
-    n, order = position.n, position.order
-    start = final_shares(position)  # the values after the last turn
-    payoffs = []
-    for j in reversed(range(n)):
-        U = start.reshape(CLASSES ** j, CLASSES, n).transpose(1, 0, 2)[:, None]
-        payoffs.append(U)
-        start = _solve_chunked(U, position.blocks[order[j]], order[j])
-    return LastRound(position, tuple(float(v) for v in start[0]), tuple(reversed(payoffs)))
+    return LastRound(position)
 
 
 def solve_last_round(scores: Sequence[int], last_cards: Sequence[int],
@@ -216,12 +246,16 @@ def last_round(scores: Sequence[int], last_cards: Sequence[int],
 
 
 def last_round_keys(view: ObsFields) -> np.ndarray:
-    """Per decoded observation row of a last round, its position and discs as integers, in
-    the observer's slots: ``[n, scores, last cards, blocks left, starter, the classes of the
-    discs placed in order]`` (each part n long; padded with -1 to one width). The blocks of a
-    seat that has placed are written 0: they no longer matter (``EquilibriumPolicy``)."""
+    """Per decoded observation row of a last round, in the observer's slots (the observer
+    is the seat to play): ``[n, scores, last cards, blocks, starter, the classes of the
+    discs placed in order]`` (each part n long; padded with -1 to one width), then the
+    observer's blocks left in the last column. In ``blocks`` the observer's and those of
+    the seats that have placed are 0: the turns after the observer's do not depend on them
+    (``EquilibriumPolicy``)."""
     rows = len(view.players)
-    keys = np.full((rows, 2 + 3 * max(PLAYERS) + max(PLAYERS) - 1), -1, dtype=np.int64)
+    most = max(PLAYERS)
+    keys = np.full((rows, 4 * most + 2), -1, dtype=np.int64)
+    keys[:, -1] = view.blocks[:, 0]
     for n in PLAYERS:
         at = view.players == n
         if not at.any():
@@ -230,9 +264,10 @@ def last_round_keys(view: ObsFields) -> np.ndarray:
         cards = np.where(view.played[at, :n] > -2, view.played[at, :n], held)
         placed = view.disc[at, :n] >= 0
         blocks = np.where(placed, 0, view.blocks[at, :n])
+        blocks[:, 0] = 0
         order = np.argsort(np.where(placed, view.disc_order[at, :n], n), axis=1)
         context = np.take_along_axis(np.where(placed, view.disc[at, :n], -1), order, axis=1)
-        keys[at, :2 + 4 * n - 1] = np.concatenate(
+        keys[at, :4 * n + 1] = np.concatenate(
             [np.full((int(at.sum()), 1), n), view.scores[at, :n], cards, blocks,
              view.starter[at, None], context[:, :n - 1]], axis=1)
     return keys
@@ -340,20 +375,23 @@ def _players(players: Policy | Sequence[Policy], n: int) -> list[Policy]:
 
 
 def check_size(position: Position, systems: int) -> None:
-    """Refuse in one line a round whose evaluation would ask more than ``MAX_ASKED``
-    decisions or hold more than the memory allows."""
+    """Refuse in one line a round too big to take on: its equilibrium alone
+    (``systems=0``), or an evaluation of players in ``systems`` value systems side by side,
+    which asks them about every decision (at most ``MAX_ASKED``) and keeps every turn's
+    payoffs; either must fit the memory this process may use (``core.memory``)."""
     asked = stored = 0
     for j, seat in enumerate(position.order):
-        contexts = int(np.prod([CLASSES * (position.blocks[s] + 1)
-                                for s in position.order[:j]], dtype=np.int64))
-        asked += contexts * H * len(levels(position.blocks[seat], True))
-        stored += systems * contexts * CLASSES * (position.blocks[seat] + 1) * position.n * 8
-    budget = memory_limit()
-    if asked > MAX_ASKED or 2 * stored > budget:
+        kept = [position.blocks[s] + 1 if systems else 1 for s in position.order[:j]]
+        contexts = int(np.prod([CLASSES * k for k in kept], dtype=np.int64))
+        asked += contexts * H * len(levels(position.blocks[seat], True)) if systems else 0
+        stored += (max(systems, 1) * contexts * CLASSES * (position.blocks[seat] + 1)
+                   * position.n * 8)
+    needed, budget = 2 * stored + TURN_BYTES, memory_limit()
+    if asked > MAX_ASKED or needed > budget:
         raise ValueError(
             f"the last round at {position.n} players with blocks {list(position.blocks)} has "
-            f"{asked:,} decisions to ask the players about and needs {2 * stored / 1e9:.1f} GB; "
-            f"at most {MAX_ASKED:,} and {budget / 1e9:.1f} GB are evaluated exactly (fewer "
+            f"{asked:,} decisions to ask the players about and needs {needed / 1e9:.1f} GB; "
+            f"at most {MAX_ASKED:,} and {budget / 1e9:.1f} GB are taken on exactly (fewer "
             "blocks make it smaller)")
 
 
@@ -374,6 +412,9 @@ def _sweep(players: Policy | Sequence[Policy], position: Position, hand: Sequenc
     systems = 1 + len(responders)
     check_size(position, systems)
     seated = _players(players, n)
+    if not set(position.cards) <= set(hand):
+        raise ValueError(f"last_cards must be cards of the hand {list(hand)} (X1.3), got "
+                         f"{list(position.cards)}")
     game = Game(n, hand, position.blocks, hands=[[c] for c in position.cards],
                 scores=position.scores, starter=position.starter)
     base = facts(game)

@@ -186,15 +186,16 @@ class ObsFields(NamedTuple):
 def decode(obs: np.ndarray) -> ObsFields:
     """The integers an observation says (``ObsFields``), from one observation
     ``(OBS_SIZE,)`` or rows ``(..., OBS_SIZE)``; ``ValueError`` for another shape."""
-    obs = layout.observation_rows(obs, OBS_SIZE, np.float64)
+    obs = layout.observation_rows(obs, OBS_SIZE, np.float32)  # every value is k / scale
 
     def field(name: str, scale: float = 1) -> np.ndarray:
-        return np.rint(obs[..., SLICES[name]] * scale).astype(np.int64)
+        return np.rint(obs[..., SLICES[name]] * np.float32(scale)).astype(np.int64)
 
     def slot(values: np.ndarray) -> np.ndarray:
         return np.where(values.max(axis=-1) > 0, values.argmax(axis=-1), -1)
 
     dice = field("dice").reshape(*obs.shape[:-1], DICE, FACES)
+    has_played = field("has_played") > 0
     return ObsFields(
         hands=field("hands", MAX_HAND).reshape(*obs.shape[:-1], MAX_PLAYERS, CARDS),
         players=field("present").sum(axis=-1),
@@ -204,7 +205,7 @@ def decode(obs: np.ndarray) -> ObsFields:
         last_round=field("last_round")[..., 0] > 0,
         scores=field("scores", SCORE_SCALE),
         blocks=field("blocks", MAX_BLOCKS),
-        played=np.where(field("has_played") > 0, field("played", MAX_HAND), -2),
+        played=np.where(has_played, field("played", MAX_HAND), -2),
         disc=field("disc", CLASSES) - 1,
         disc_order=field("disc_order", MAX_PLAYERS) - 1,
         best_disc=field("best_disc", CLASSES)[..., 0] - 1,

@@ -236,7 +236,7 @@ def test_X9_2_the_equilibrium_players_value_is_the_equilibrium_and_its_nash_conv
 @pytest.mark.slow
 def test_X9_2_three_players_equilibrium_has_nash_conv_0():
     player = exact.EquilibriumPolicy()
-    position = ([10, 8, 9], [5, 3, -1], [0, 0, 0], 2)
+    position = ([10, 8, 9], [5, 3, -1], [0, 1, 0], 2)
     shares = exact.last_round(*position)
     assert sum(shares) == pytest.approx(1.0) and min(shares) > 0
     assert exact.exact_evaluate(player, *position) == pytest.approx(list(shares), abs=1e-12)
@@ -306,6 +306,8 @@ def test_X9_2_the_players_are_asked_exactly_what_the_engine_shows_them():
      r"^the last round at 3 players with blocks \[3, 3, 3\] has [\d,]+ decisions to ask"),
     (lambda: exact.exact_evaluate([RandomPolicy()] * 3, [1, 2], [1, 1], 0, 0),
      r"^players must be one policy per seat \(2\) or one for all"),
+    (lambda: exact.exact_evaluate(RandomPolicy(), [1, 2], [1, 7], 0, 0),
+     r"^last_cards must be cards of the hand \[-1, 1, 2, 3, 4, 5\] \(X1\.3\), got \[1, 7\]"),
 ])
 def test_X9_2_bad_positions_are_refused_in_one_line(call, named):
     with pytest.raises(ValueError, match=named) as err:
