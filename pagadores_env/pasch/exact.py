@@ -32,9 +32,10 @@ from .last_round import (
     LastRound,
     exact_evaluate,
     last_round,
-    last_round_keys,
     nash_conv,
+    seen_last_round,
     solve_last_round,
+    solve_seen,
 )
 from .observation import decode
 from .rules import (
@@ -159,29 +160,18 @@ class EquilibriumPolicy(BasePolicy):
         if not (view.last_round & np.isin(view.players, PLAYERS) & (phase >= 1)).all():
             raise ValueError("the equilibrium plays the dice decisions of a last round at 2 or "
                              "3 players (X9.2) only")
-        keys = last_round_keys(view)
-        columns = np.arange(keys.shape[1])
-        at_context = 2 + 3 * keys[:, :1] + np.arange(max(PLAYERS) - 1)  # the discs' columns
-        context = np.take_along_axis(keys, at_context, axis=1)
-        context[at_context >= 4 * keys[:, :1] + 1] = -1  # past the n - 1 discs there can be
-        placed = (context >= 0).sum(axis=1)
-        index = np.where(placed == 2, context[:, 0] * CLASSES + context[:, 1],
-                         np.maximum(context[:, 0], 0))
+        seen = seen_last_round(view)
         # one group per position, turn and blocks: its contexts are solved in one pass
-        is_context = (columns >= 2 + 3 * keys[:, :1]) & (columns < 4 * keys[:, :1] + 1)
-        group = np.ascontiguousarray(np.concatenate(
-            [np.where(is_context, -1, keys), placed[:, None]], axis=1).astype(np.int16))
+        group = np.ascontiguousarray(np.column_stack([seen.position, seen.turn, seen.blocks]))
         as_bytes = group.view(np.dtype((np.void, group.itemsize * group.shape[1]))).ravel()
         _, firsts, inverse = np.unique(as_bytes, return_index=True, return_inverse=True)
-        rows = np.where(phase == 1, view.throws - 1, MAX_THROWS - 1 + view.blocks[:, 0])
+        rows = np.where(phase == 1, view.throws - 1, MAX_THROWS - 1 + seen.blocks)
         hands = hand_indices(view.dice)
         out = np.empty(len(phase), dtype=np.int64)
         for u, first_row in enumerate(firsts):
-            key = keys[first_row].tolist()
-            n, at = key[0], inverse.reshape(-1) == u
-            solved = solve_last_round(key[1:1 + n], key[1 + n:1 + 2 * n], key[1 + 2 * n:1 + 3 * n],
-                                      key[1 + 3 * n])
-            unique, where = np.unique(index[at], return_inverse=True)
-            tables = solved.tables(int(placed[first_row]), unique, key[-1])
+            at = inverse.reshape(-1) == u
+            contexts, where = np.unique(seen.context[at], return_inverse=True)
+            tables = solve_seen(seen.position[first_row].tolist()).tables(
+                int(seen.turn[first_row]), contexts, int(seen.blocks[first_row]))
             out[at] = tables[where.reshape(-1), rows[at], hands[at]]
         return out + first

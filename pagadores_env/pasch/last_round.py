@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -245,32 +245,50 @@ def last_round(scores: Sequence[int], last_cards: Sequence[int],
     return solve_last_round(scores, last_cards, blocks_left, starter).shares
 
 
-def last_round_keys(view: ObsFields) -> np.ndarray:
-    """Per decoded observation row of a last round, in the observer's slots (the observer
-    is the seat to play): ``[n, scores, last cards, blocks, starter, the classes of the
-    discs placed in order]`` (each part n long; padded with -1 to one width), then the
-    observer's blocks left in the last column. In ``blocks`` the observer's and those of
-    the seats that have placed are 0: the turns after the observer's do not depend on them
-    (``EquilibriumPolicy``)."""
-    rows = len(view.players)
-    most = max(PLAYERS)
-    keys = np.full((rows, 4 * most + 2), -1, dtype=np.int64)
-    keys[:, -1] = view.blocks[:, 0]
+class Seen(NamedTuple):
+    """Decoded observation rows of a last round at 2 or 3 players, as the equilibrium reads
+    them, in the observer's slots (the observer is the seat to play): ``position`` is
+    ``[n, starter, scores, last cards, blocks]`` (each part 3 long, padded with 0), the
+    blocks of the observer and of the seats that have placed written 0, as the turns after
+    the observer's do not depend on them; ``turn`` the discs placed so far (the observer's
+    turn in the round), ``context`` their classes in placing order as one index into the
+    turn's ``37 ** turn`` contexts, ``blocks`` the observer's blocks left."""
+
+    position: np.ndarray
+    turn: np.ndarray
+    context: np.ndarray
+    blocks: np.ndarray
+
+
+def seen_last_round(view: ObsFields) -> Seen:
+    """The rows ``view`` as a ``Seen``; rows at other tables are left zero."""
+    rows, most = len(view.players), max(PLAYERS)
+    position = np.zeros((rows, 2 + 3 * most), dtype=np.int64)
+    turn, context = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
     for n in PLAYERS:
         at = view.players == n
-        if not at.any():
-            continue
         held = np.asarray(CARD_VALUES)[view.hands[at, :n].argmax(axis=-1)]
-        cards = np.where(view.played[at, :n] > -2, view.played[at, :n], held)
         placed = view.disc[at, :n] >= 0
         blocks = np.where(placed, 0, view.blocks[at, :n])
         blocks[:, 0] = 0
+        position[at, 0], position[at, 1] = n, view.starter[at]
+        cards = np.where(view.played[at, :n] > -2, view.played[at, :n], held)
+        for part, values in enumerate((view.scores[at, :n], cards, blocks)):
+            position[np.ix_(at, 2 + most * part + np.arange(n))] = values
         order = np.argsort(np.where(placed, view.disc_order[at, :n], n), axis=1)
-        context = np.take_along_axis(np.where(placed, view.disc[at, :n], -1), order, axis=1)
-        keys[at, :4 * n + 1] = np.concatenate(
-            [np.full((int(at.sum()), 1), n), view.scores[at, :n], cards, blocks,
-             view.starter[at, None], context[:, :n - 1]], axis=1)
-    return keys
+        classes = np.take_along_axis(np.where(placed, view.disc[at, :n], 0), order, axis=1)
+        turn[at] = placed.sum(axis=1)
+        for k in range(n - 1):  # the classes in placing order, the first most significant
+            context[at] = np.where(k < turn[at], context[at] * CLASSES + classes[:, k],
+                                   context[at])
+    return Seen(position, turn, context, view.blocks[:, 0].astype(np.int64))
+
+
+def solve_seen(position: Sequence[int]) -> LastRound:
+    """The equilibrium of a ``Seen.position`` row (``solve_last_round``)."""
+    n, most = position[0], max(PLAYERS)
+    part = [list(position[2 + most * k:2 + most * k + n]) for k in range(3)]
+    return solve_last_round(part[0], part[1], part[2], position[1])
 
 
 # ---------------------------------------------------------------------- players in it
