@@ -19,8 +19,8 @@ from tests.imports import imported_modules
 TESTS = Path(__file__).resolve().parents[1]
 OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
 #: Each folder's rank: a folder imports our packages and test folders of its rank or below.
-RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "solver": 0, "agents": 1, "train": 2,
-         "cli": 3, "package": 4, "docs": 4}
+RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "pasch": 0, "solver": 0, "agents": 1,
+         "train": 2, "cli": 3, "package": 4, "docs": 4}
 PACKAGE_RANKS = dict(zip(OURS, range(4), strict=True))
 
 

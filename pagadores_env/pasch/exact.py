@@ -1,0 +1,177 @@
+"""The exact yardstick of Pasch (X9).
+
+**The single turn** (X9.1): ``best_chance(goal, blocks)`` is the largest probability that a
+fresh turn (three throws, then ``blocks`` action blocks) ends at or above the field ``goal``
+(``(row, column)``, rows by name, ordered as X7.1; an equal field counts as reached, since
+the new disc lies on top of the old one, X6.4). ``best_policy(goal, blocks)`` is a policy
+that achieves it, as a table over the 252 sorted hands (``TurnPolicy``): it throws again and
+spends a block only where that raises its chance (ties within 1e-12 go to stopping and
+placing, then to the lowest action). Both come from the backward induction of
+``pasch.turn``, which solves all 37 goals at once in well under a second.
+
+**The last round** (X9.2, at 2 or 3 players; ``pasch.last_round``): ``last_round(scores,
+last_cards, blocks_left, starter)`` is each seat's share of the win in the round's
+subgame-perfect equilibrium, ``solve_last_round`` the equilibrium itself (its actions, for
+a player), ``exact_evaluate(players, ...)`` each seat's share when given players play the
+round, and ``nash_conv(players, ...)`` how much the seats together could gain by deviating
+alone.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.policies import BasePolicy
+from .last_round import (
+    PLAYERS,
+    LastRound,
+    exact_evaluate,
+    last_round,
+    nash_conv,
+    seen_last_round,
+    solve_last_round,
+    solve_seen,
+)
+from .observation import decode
+from .rules import (
+    CLASSES,
+    DICE_ACTIONS,
+    HAND_INDEX,
+    MAX_BLOCKS,
+    MAX_THROWS,
+    check_dice,
+    check_field,
+    class_field,
+    hand_indices,
+)
+from .turn import solve_turn
+
+__all__ = ["EquilibriumPolicy", "LastRound", "TurnPolicy", "best_chance", "best_policy",
+           "chance_table", "exact_evaluate", "last_round", "nash_conv", "solve_last_round"]
+
+
+def _check_blocks(blocks: Any) -> int:
+    if isinstance(blocks, bool) or not isinstance(blocks, int | np.integer) \
+            or not 0 <= blocks <= MAX_BLOCKS:
+        raise ValueError(f"blocks must be a whole number 0–{MAX_BLOCKS} (X1.3), got {blocks!r}")
+    return int(blocks)
+
+
+@functools.cache
+def _solved(blocks: int) -> tuple[np.ndarray, dict[Any, np.ndarray]]:
+    """Every goal's chance and thrifty policy with ``blocks`` blocks: one backward pass with
+    a column per goal class (37 columns)."""
+    goals = np.arange(CLASSES)
+    U = (goals[:, None] >= goals[None, :]).astype(float)[:, None, None, :]
+    solution = solve_turn(U, blocks, None, thrifty=True, keep=True)
+    chances = np.minimum(solution.start[0], 1.0)  # sums of probabilities may pass 1 by 1 ulp
+    return chances, {level: c[:, 0, :] for level, c in solution.choices.items()}
+
+
+def chance_table(blocks: int = 0) -> np.ndarray:
+    """``best_chance`` of every goal class (0 beside the board, then the 36 fields in the
+    order of X7.1), read-only: ``(37,)``."""
+    chances = _solved(_check_blocks(blocks))[0].copy()
+    chances.flags.writeable = False
+    return chances
+
+
+def best_chance(goal: Any, blocks: int = 0) -> float:
+    """The largest probability that a fresh turn with ``blocks`` blocks ends at or above the
+    field ``goal`` (module docstring)."""
+    return float(chance_table(blocks)[check_field(goal)])
+
+
+@dataclass(frozen=True)
+class TurnPolicy:
+    """The single-turn policy reaching ``goal`` with the largest probability, ``chance``
+    (``best_policy``). ``act`` gives its relative dice action (X8.1: add the hand's number
+    of card values C for the action id)."""
+
+    goal: tuple[str, int]
+    blocks: int
+    chance: float
+    #: relative action after throw t (index t - 1) per sorted hand (``rules.HANDS`` order)
+    choose: np.ndarray
+    #: relative action with b blocks left (index b) per sorted hand, after the throws
+    spend: np.ndarray
+
+    def act(self, dice: Sequence[int], throws: int, blocks_left: int) -> int:
+        """The relative action with the sorted ``dice`` after ``throws`` throws (1–3; after
+        throws 1 and 2 it stops or throws again, X3.2) and ``blocks_left`` blocks (at most
+        the policy's ``blocks``; from a stop on, it spends blocks or places, X4)."""
+        hand = HAND_INDEX[check_dice(dice)]
+        if isinstance(throws, bool) or throws not in range(1, MAX_THROWS + 1):
+            raise ValueError(f"throws must be 1–{MAX_THROWS}, got {throws!r}")
+        if isinstance(blocks_left, bool) or blocks_left not in range(self.blocks + 1):
+            raise ValueError(f"this policy plays 0–{self.blocks} blocks left, got "
+                             f"{blocks_left!r}: ask best_policy(goal, blocks) for more")
+        if throws < MAX_THROWS:
+            return int(self.choose[throws - 1, hand])
+        return int(self.spend[blocks_left, hand])
+
+    def after_stop(self, dice: Sequence[int], blocks_left: int) -> int:
+        """The relative action once the player has stopped (its blocks phase, X4)."""
+        return self.act(dice, MAX_THROWS, blocks_left)
+
+
+@functools.cache
+def _policy(goal: int, blocks: int) -> TurnPolicy:
+    chances, choices = _solved(blocks)
+    choose = np.stack([choices[("choose", t)][:, goal] for t in (1, 2)])
+    spend = np.stack([choices[("blocks", 3, b)][:, goal] for b in range(blocks + 1)])
+    for table in (choose, spend):
+        table.flags.writeable = False
+    return TurnPolicy(class_field(goal), blocks,  # type: ignore[arg-type]  # a field
+                      float(chances[goal]), choose, spend)
+
+
+def best_policy(goal: Any, blocks: int = 0) -> TurnPolicy:
+    """The policy achieving ``best_chance(goal, blocks)`` (module docstring)."""
+    return _policy(check_field(goal), _check_blocks(blocks))
+
+
+
+class EquilibriumPolicy(BasePolicy):
+    """The last round's subgame-perfect equilibrium (X9.2) as a player: from each
+    observation of a last round at 2 or 3 players it reads the position (scores before the
+    round, last cards, blocks left, starter, in the observer's slots: the equilibrium does
+    not depend on how seats are numbered) and the discs placed so far, solves the round
+    (``solve_last_round``, kept for positions met again) and plays its action. A row of any
+    other decision raises ``ValueError``."""
+
+    name = "equilibrium"
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The equilibrium's action for one observation."""
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The equilibrium's actions for rows of observations, one solve per position and
+        discs placed (``LastRound.table``)."""
+        view = decode(obs)
+        first = np.asarray(mask).shape[-1] - DICE_ACTIONS  # C, the hand's card values (X8.1)
+        phase = view.phase
+        if not (view.last_round & np.isin(view.players, PLAYERS) & (phase >= 1)).all():
+            raise ValueError("the equilibrium plays the dice decisions of a last round at 2 or "
+                             "3 players (X9.2) only")
+        seen = seen_last_round(view)
+        # one group per position, turn and blocks: its contexts are solved in one pass
+        group = np.ascontiguousarray(np.column_stack([seen.position, seen.turn, seen.blocks]))
+        as_bytes = group.view(np.dtype((np.void, group.itemsize * group.shape[1]))).ravel()
+        _, firsts, inverse = np.unique(as_bytes, return_index=True, return_inverse=True)
+        rows = np.where(phase == 1, view.throws - 1, MAX_THROWS - 1 + seen.blocks)
+        hands = hand_indices(view.dice)
+        out = np.empty(len(phase), dtype=np.int64)
+        for u, first_row in enumerate(firsts):
+            at = inverse.reshape(-1) == u
+            contexts, where = np.unique(seen.context[at], return_inverse=True)
+            tables = solve_seen(seen.position[first_row].tolist()).tables(
+                int(seen.turn[first_row]), contexts, int(seen.blocks[first_row]))
+            out[at] = tables[where.reshape(-1), rows[at], hands[at]]
+        return out + first
