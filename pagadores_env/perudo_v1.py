@@ -54,7 +54,7 @@ print(env.render())
 | `num_players` | 2–6                                 | players, seats 0…n−1 (P1.1)             |
 | `dice`        | 1–5 (5 = official game), or a list  | dice each player starts with (P1.2), or |
 |               | of n counts 0–5, two at least > 0   | per seat (a seat with 0 is out)         |
-| `render_mode` | None, "ansi", "human"               | see Rendering                           |
+| `render_mode` | None, "ansi", "human", "rgb_array"  | see Rendering                           |
 | `reward`      | "win", "placement"                  | see Rewards                             |
 
 A value outside these raises `ValueError` in one line naming the argument and what it
@@ -151,8 +151,15 @@ dice stream.
 `render_mode="ansi"`: `render()` returns the public table (round, palifico, bid to beat, each
 seat's dice count and latest bid, the dice revealed at the last dudo; nobody's hidden dice).
 `render_mode="human"`: after `reset()` and every step the env prints the events since its
-last print as sentences, then the table. Without a `render_mode`, `render()` warns in one
-line and returns None.
+last print as sentences, then the table. `render_mode="rgb_array"`: `render()` returns a
+picture of the table, an RGB uint8 array of `picture.HEIGHT × picture.WIDTH × 3`
+(`pagadores_env.perudo.picture.draw`: the seats' cups and dice counts, each seat's latest
+bid, the bid to beat, the player to act framed in gold), for video recorders;
+`metadata["render_fps"]` is 2. Whose dice it shows: the seat to act's, face up, and every
+other cup closed, as that agent sees the table; right after a dudo, until the next bid, every
+seat's dice of the round just counted (those that counted bright), as all players see them
+then (P4.1, P7.2); once the game is over, the last dudo's. Without a `render_mode`,
+`render()` warns in one line and returns None.
 
 ### Version History
 
@@ -169,6 +176,9 @@ line and returns None.
     of `action_space` is a valid argument of `step()`, which Gymnasium's and SB3's
     `check_env` test by stepping unmasked samples. The replaced step is flagged in
     `info["illegal_action"]`; mask-aware learners never meet it; `"raise"` is still there.
+  - `render_mode="rgb_array"` in both envs: a picture of the table (see Rendering), so
+    Gymnasium's `RecordVideo` records games and SB3's `make_vec_env` (which asks for it)
+    builds `Perudo-v1`.
 """
 
 from .perudo.aec import env, raw_env

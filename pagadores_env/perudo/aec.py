@@ -9,7 +9,7 @@ every agent leaves through PettingZoo's dead-step protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -30,7 +30,7 @@ from .render import describe_events, render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 
 #: The render modes of both Perudo environments.
-RENDER_MODES = (None, "ansi", "human")
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
 _WAIT = np.zeros(NUM_ACTIONS, dtype=np.int8)  # the mask of every agent not to act
 _WAIT.flags.writeable = False
 
@@ -43,6 +43,14 @@ def check_start(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]
     return len(start), start if per_seat else start[0]
 
 
+def picture_drawer() -> Callable[..., np.ndarray]:
+    """``picture.draw``, imported only for ``render_mode="rgb_array"``: importing the package
+    does not load Pillow."""
+    from .picture import draw
+
+    return draw
+
+
 def roll_to_decision(game: Game, faces: FaceStream) -> None:
     """Roll the round's dice if the game is at a chance node (P2.1)."""
     if game.is_chance_node():
@@ -52,7 +60,7 @@ def roll_to_decision(game: Game, faces: FaceStream) -> None:
 class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Perudo as a PettingZoo AEC environment; see ``perudo_v1`` for the guide."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v1",
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "perudo_v1",
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
     _describe_events = staticmethod(describe_events)
     _render_table = staticmethod(render_table)
@@ -63,6 +71,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.num_players, self.dice = check_start(num_players, dice)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
+        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         self.possible_agents = [player(seat) for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         # One space object per agent, so seeding one agent's space leaves the others alone.
@@ -161,19 +170,25 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         if self.render_mode == "human":
             self._print_news()
 
-    def render(self) -> str | None:
-        """``"ansi"``: return the public table as text; ``"human"``: print it."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: return the public table as text; ``"human"``: print it;
+        ``"rgb_array"``: return a picture of the table (``picture.draw``) with the dice of the
+        seat to act face up (every die at a dudo's reveal)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi' or "
-                "'human' to perudo_v1.env()")
+                "render() was called without a render_mode; pass render_mode='ansi', "
+                "'human' or 'rgb_array' to perudo_v1.env()")
             return None
         if not hasattr(self, "game"):
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
+        if self._draw_picture is not None:
+            to_act = self.game.current_player
+            return self._draw_picture(self.game, self.possible_agents,
+                                      shown=() if to_act < 0 else (to_act,))
         return self._render_text()
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Nothing to release: pictures are drawn in memory, text is printed."""
 
     # ------------------------------------------------------------------ internals
     def _end_game(self) -> None:

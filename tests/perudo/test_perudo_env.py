@@ -3,6 +3,7 @@ conformance, hidden information, rewards, seeding and one-line errors that chang
 
 from __future__ import annotations
 
+import os
 import random
 import warnings
 
@@ -14,6 +15,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, seed_test
 
 from pagadores_env import IllegalMoveError, perudo_v1
+from pagadores_env.core.picture import HEIGHT, WIDTH
 from pagadores_env.core.policies import make_policy, registered_policies
 from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
@@ -26,6 +28,7 @@ from pagadores_env.perudo.observation import (
     encode,
     field_table,
 )
+from pagadores_env.perudo.picture import draw
 from pagadores_env.perudo.render import render_table
 from pagadores_env.perudo.rules import DUDO, NUM_ACTIONS, bid_action
 
@@ -146,7 +149,7 @@ def test_a_dudo_rolls_the_next_round_inside_step():
     ({"dice": 6}, "dice must be 1–5"),
     ({"dice": [5, 0]}, "dice per seat must be 2 numbers from 0 to 5"),
     ({"reward": "cash"}, "reward must be one of"),
-    ({"render_mode": "rgb_array"}, "render_mode must be one of"),
+    ({"render_mode": "video"}, "render_mode must be one of"),
 ])
 def test_bad_arguments_raise_one_line_naming_the_argument(kwargs, named):
     for make in (perudo_v1.env, lambda **k: gymnasium.make("Perudo-v1", **k)):
@@ -331,6 +334,153 @@ def test_step_after_the_episode_says_reset():
         _, _, done, _, _ = env.step(env.game.legal_actions()[0])
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(DUDO)
+
+
+# ---------------------------------------------------------------- pictures (rgb_array)
+def test_aec_rgb_array_shows_the_dice_of_the_seat_to_act_at_every_step():
+    env = perudo_v1.env(num_players=3, dice=2, render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    pick = random.Random(0)
+    env.reset(seed=0)
+    frames = 0
+    for _agent in env.agent_iter():
+        game = env.unwrapped.game
+        to_act = [game.current_player] if game.current_player >= 0 else []
+        frame = env.render()
+        assert frame.shape == (HEIGHT, WIDTH, 3) and frame.dtype == np.uint8
+        assert np.array_equal(frame, draw(game, env.possible_agents, shown=to_act))
+        frames += 1
+        obs, _, terminated, _, _ = env.last()
+        env.step(None if terminated else pick.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert frames > 5
+
+
+def test_gym_rgb_array_shows_the_learners_dice_and_names_its_seat():
+    env = gymnasium.make("Perudo-v1", num_players=3, dice=2, render_mode="rgb_array")
+    assert env.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+    pick = random.Random(1)
+    _, info = env.reset(seed=1)
+    ended, frames = False, []
+    while not ended:
+        unwrapped = env.unwrapped
+        seat = unwrapped.seat
+        names = [f"player_{s}" + (" (learner)" if s == seat else "") for s in range(3)]
+        frames.append(env.render())
+        assert np.array_equal(frames[-1], draw(unwrapped.game, names, shown=[seat]))
+        _, _, ended, _, info = env.step(pick.choice(np.flatnonzero(info["action_mask"]).tolist()))
+    assert len({frame.tobytes() for frame in frames}) == len(frames)
+
+
+def colours(frame: np.ndarray) -> int:
+    """How many colours an RGB frame has."""
+    return len(np.unique(frame.astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], np.uint32)))
+
+
+def test_render_collection_gathers_every_frame_of_an_episode():
+    """``RecordVideo`` needs moviepy, which none of this package's extras installs; the
+    frames it records come from ``render()`` at every step, as Gymnasium's
+    ``RenderCollection`` gathers them here."""
+    from gymnasium.wrappers import RenderCollection
+
+    env = RenderCollection(gymnasium.make("Perudo-v1", num_players=2, dice=2,
+                                          render_mode="rgb_array"))
+    pick = random.Random(2)
+    _, info = env.reset(seed=2)
+    steps, ended = 0, False
+    while not ended:
+        _, _, ended, _, info = env.step(pick.choice(np.flatnonzero(info["action_mask"]).tolist()))
+        steps += 1
+    frames = env.render()
+    assert len(frames) == steps + 1
+    assert all(f.shape == (HEIGHT, WIDTH, 3) and f.dtype == np.uint8 for f in frames)
+    assert all(colours(f) > 50 for f in frames)  # pictures, not blanks
+
+
+def test_record_video_records_the_frames_of_each_episode(tmp_path, monkeypatch):
+    """Gymnasium's ``RecordVideo`` records our frames: moviepy, which encodes them and which
+    no extra of this package installs, is stood in for by a clip that keeps the frames and
+    writes them as a NumPy file where the video goes."""
+    import sys
+    import types
+
+    written = {}
+
+    class Clip:  # moviepy's ImageSequenceClip, as far as RecordVideo uses it
+        def __init__(self, frames, fps):
+            self.frames, self.fps = list(frames), fps
+
+        def write_videofile(self, path, logger=None):
+            written[path] = (np.stack(self.frames), self.fps)
+            (tmp_path / "written").touch()
+
+    clip_module = types.ModuleType("moviepy.video.io.ImageSequenceClip")
+    clip_module.ImageSequenceClip = Clip
+    for name in ("moviepy", "moviepy.video", "moviepy.video.io"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "moviepy.video.io.ImageSequenceClip", clip_module)
+    from gymnasium.wrappers import RecordVideo
+
+    env = RecordVideo(gymnasium.make("Perudo-v1", num_players=2, dice=1,
+                                     render_mode="rgb_array"),
+                      str(tmp_path / "videos"), episode_trigger=lambda episode: True)
+    pick = random.Random(3)
+    for episode in range(2):
+        _, info = env.reset(seed=episode)
+        ended = False
+        while not ended:
+            _, _, ended, _, info = env.step(
+                pick.choice(np.flatnonzero(info["action_mask"]).tolist()))
+    env.close()
+    assert sorted(os.path.basename(path) for path in written) == [
+        "rl-video-episode-0.mp4", "rl-video-episode-1.mp4"]
+    for frames, fps in written.values():
+        assert frames.shape[1:] == (HEIGHT, WIDTH, 3) and frames.dtype == np.uint8
+        assert len(frames) >= 2 and fps == 2
+
+
+def test_sb3_make_vec_env_builds_perudo_with_its_default_rgb_array():
+    """SB3's ``make_vec_env`` asks for ``render_mode="rgb_array"``: the envs are built, play,
+    and ``get_images`` gives each one's picture."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec = make_vec_env("Perudo-v1", n_envs=2, seed=0, env_kwargs={"dice": 2})
+    try:
+        play_vec_env(vec)
+    finally:
+        vec.close()
+
+
+def play_vec_env(vec) -> None:
+    """Masked random actions for 60 steps; every picture of the table is one."""
+    obs = vec.reset()
+    assert obs.shape == (2, OBS_SIZE)
+    rng, ended = np.random.default_rng(0), 0
+    for _ in range(60):
+        masks = np.stack(vec.env_method("action_masks"))
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        obs, rewards, dones, _ = vec.step(actions)
+        assert set(rewards[~dones]) <= {0.0} and set(rewards[dones]) <= {-1.0, 1.0}
+        ended += dones.sum()
+    assert ended > 0
+    images = vec.get_images()
+    assert len(images) == 2 and all(i.shape == (HEIGHT, WIDTH, 3) for i in images)
+
+
+@pytest.mark.slow
+def test_sb3_make_vec_env_with_subprocess_workers():
+    """Under ``SubprocVecEnv`` (forkserver workers) the ``module:id`` form imports the
+    package, which registers the id, in each worker."""
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    vec = make_vec_env("pagadores_env:Perudo-v1", n_envs=2, seed=0, env_kwargs={"dice": 2},
+                       vec_env_cls=SubprocVecEnv)
+    try:
+        play_vec_env(vec)
+    finally:
+        vec.close()
 
 
 # ---------------------------------------------------------------- the random policy
