@@ -22,7 +22,7 @@ pytest.importorskip("torch")
 import torch
 import yaml
 
-from pagadores_env import IllegalMoveError, pagadores_v1
+from pagadores_env import pagadores_v1
 from pagadores_env.core.policies import make_policy
 from pagadores_train.evaluate import evaluate_agents
 from pagadores_train.rllib import LAYOUT, saved_run, train
@@ -303,16 +303,25 @@ def test_stay_never_hands_rllib_a_partial_or_dead_observation(players: int, card
             obs = {a: o for a, o in obs.items() if not terminated[a]}
 
 
-def test_leave_hands_rllib_an_agent_already_out_which_is_why_we_stay() -> None:
-    """With ``eliminated="leave"`` a knock-out on the first throws terminates an agent
-    before anyone decides; RLlib's wrapper still hands that agent to RLlib to act after
-    reset (mask [0, 0]), and the action RLlib sends back is refused."""
+@pytest.mark.parametrize("eliminated", ["stay", "leave"])
+def test_rllib_is_never_handed_an_agent_already_out_after_reset(eliminated: str) -> None:
+    """With ``eliminated="leave"`` a knock-out on the first throws used to terminate an agent
+    in ``reset()``; RLlib's wrapper then handed that agent to RLlib to act (mask [0, 0]) and
+    the env refused the action RLlib sent back. Now ``reset()`` terminates nobody: the agent
+    handed over has a decision, and whole games play (issue 45)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    env = PettingZooEnv(pagadores_v1.env(num_players=3, cards=1, eliminated="leave"))
-    dead = [seed for seed in range(200)
-            if next(iter(env.reset(seed=seed)[0].values()))["action_mask"].sum() == 0]
-    assert dead  # it happens (seeds are deterministic)
-    obs, _ = env.reset(seed=dead[0])
-    with pytest.raises(IllegalMoveError, match="is terminated"):
-        env.step({next(iter(obs)): 0})
+    env = PettingZooEnv(pagadores_v1.env(num_players=3, cards=1, eliminated=eliminated))
+    rng = np.random.default_rng(0)
+    early = 0
+    for seed in range(200):
+        obs, _ = env.reset(seed=seed)
+        early += env.env.unwrapped.game.cards.count(0) > 0
+        while True:
+            [(agent, o)] = obs.items()
+            assert o["action_mask"].tolist() == [1, 1]
+            obs, _, terminated, _, _ = env.step({agent: int(rng.integers(2))})
+            if terminated["__all__"]:
+                break
+            obs = {a: o for a, o in obs.items() if not terminated[a]}
+    assert early > 0  # resets with a seat already out were met (seeds are deterministic)
