@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from ..core.aec import StrictOrderEnforcing, TableEnv
 from ..core.checks import check_choice, check_flag, check_int, check_seed
 from ..core.errors import IllegalMoveError
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
+from ..core.options import ELIMINATED, ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import REWARD_SCHEMES, REWARDS
 from ..core.seats import player
 from .dice import DiceStream
@@ -50,7 +50,6 @@ for _mask in (DECIDE_MASK, WAIT_MASK):
 
 #: The render modes of both environments (this one and the Gymnasium ``Pagadores-v1``).
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
-ELIMINATED = ("stay", "leave")
 
 
 def check_cards(num_players: int, cards: Any) -> int | tuple[int, ...]:

@@ -325,3 +325,43 @@ def test_rllib_is_never_handed_an_agent_already_out_after_reset(eliminated: str)
                 break
             obs = {a: o for a, o in obs.items() if not terminated[a]}
     assert early > 0  # resets with a seat already out were met (seeds are deterministic)
+
+
+# --------------------------------------------------------------------------- RLlib's env check
+@pytest.mark.parametrize("game", ["pagadores_v1", "perudo_v1"])
+def test_rllibs_env_pre_check_passes_on_both_games_with_replace(game: str) -> None:
+    """RLlib's env runner checks a ``MultiAgentEnv`` by stepping one unmasked sample of the
+    action space (``check_multiagent_environments``): with ``illegal_action="replace"``, as
+    the recipe in ``docs/ray.md`` passes it, both games pass, seed after seed."""
+    import importlib
+
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    module = importlib.import_module(f"pagadores_env.{game}")
+    for seed in range(20):
+        env = PettingZooEnv(module.env(num_players=3, illegal_action="replace"))
+        env.action_space.seed(seed)
+        check_multiagent_environments(env)
+
+
+def test_rllibs_env_pre_check_hides_the_illegal_move_that_raise_makes() -> None:
+    """Why the recipe passes ``"replace"``: with the default ``"raise"`` a Perudo bid sampled
+    from the whole action space is mostly illegal, and RLlib reports the env as not abiding
+    by "the new gymnasium-style API", the ``IllegalMoveError`` only as its cause."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from pagadores_env import IllegalMoveError, perudo_v1
+
+    failed = 0
+    for seed in range(20):
+        env = PettingZooEnv(perudo_v1.env(num_players=3))
+        env.action_space.seed(seed)
+        try:
+            check_multiagent_environments(env)
+        except ValueError as err:
+            assert "does not abide to the new gymnasium-style API" in str(err)
+            assert isinstance(err.__cause__, IllegalMoveError)
+            failed += 1
+    assert failed > 10
