@@ -1,15 +1,17 @@
 """RLlib's PPO module with our action masks: the network RLlib training builds and the
 ``rllib:path=…`` player loads.
 
-Our observations are dicts ``{"observation": (49,) float32, "action_mask": (2,) int8}``
-(``pagadores_v1``). RLlib's example masking module reads the key ``observations``; this one
-reads ours, so the environment keeps the key every other client reads. The network sees only
+Our observations are dicts ``{"observation": float32 row, "action_mask": int8 row}``: (49,)
+and (2,) in ``pagadores_v1``, (267,) and (181,) in ``perudo_v1``. RLlib's example masking
+module reads the key ``observations``; this one reads ours, so the environment keeps the key
+every other client reads. The network sees only
 ``observation``; the mask is applied to its action logits, RLlib's way: the log of the mask,
 clamped at the float minimum, is added, so a masked action's logit is about -3.4e38 and its
 softmax probability is exactly 0 (it is never sampled and never the argmax while any action is
 legal). It is applied in every forward pass (inference, exploration and training), so PPO's
 ratios and entropy are those of the masked distribution. In Pagadores both actions are always
-legal at a decision (R3.6), so the mask only matters for other masks (tests, other games).
+legal at a decision (R3.6); in Perudo most bids are illegal at any moment, and the mask keeps
+the policy to the legal ones.
 
 Imports ray and torch: only ``pagadores_train.learners.rllib`` and
 ``pagadores_agents.rllib_adapter`` import this module, lazily, so importing the package never loads
@@ -26,7 +28,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-#: The observation dict's keys (``pagadores_env.pagadores.aec.raw_env.observation_spaces``).
+#: The observation dict's keys (both games' ``raw_env.observation_spaces``).
 OBS_KEY, MASK_KEY = "observation", "action_mask"
 
 

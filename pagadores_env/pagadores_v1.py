@@ -165,9 +165,12 @@ same dice stream.
 
 `eliminated="leave"` (v0's only behaviour): a knocked-out agent is terminated at once and is
 selected next, before anyone decides again, for its dead step; when the game ends every
-remaining agent is terminated and leaves the same way. In rare games (few `cards`) someone
-is knocked out by the first throws, before any decision: the same protocol then starts right
-after `reset()`, and the whole game may already be over.
+remaining agent is terminated and leaves the same way. `reset()` terminates nobody
+(PettingZoo's API: every agent is live after a reset): in rare games (few `cards`) someone is
+knocked out by the first throws, before any decision, and a seat dealt 0 cards is out from
+the start; such an agent stays in `agents`, never selected, until the end of the first step,
+which terminates it (with whoever that step knocks out) for its dead step. A game over
+before anyone decides is dealt again, as with "stay".
 
 There is no truncation: each round costs at least one card, so every game ends.
 
@@ -255,6 +258,11 @@ returns None.
     game's inputs when read (read it again after a step). Seeded games are the same for the
     same decisions, except the ones `"stay"` deals again; what `agent_iter()` yields changes
     with the default mode, since knocked-out agents no longer step mid-game.
+* v1 (pagadores-env 0.3.0): with `eliminated="leave"`, `reset()` terminates nobody, which
+  PettingZoo's `api_test` requires ("terminations must all be False after reset"; it failed
+  at 3 players with 1 card): a seat out before the first decision is terminated by the first
+  step, and a game over before anyone decides is dealt again, as with "stay". Seeded games
+  are the same for the same decisions, except those "leave" now deals again.
 """
 
 from .pagadores.aec import env, raw_env

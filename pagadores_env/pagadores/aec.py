@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from ..core.aec import StrictOrderEnforcing, TableEnv
 from ..core.checks import check_choice, check_flag, check_int, check_seed
 from ..core.errors import IllegalMoveError
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
+from ..core.options import ELIMINATED, ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import REWARD_SCHEMES, REWARDS
 from ..core.seats import player
 from .dice import DiceStream
@@ -50,7 +50,6 @@ for _mask in (DECIDE_MASK, WAIT_MASK):
 
 #: The render modes of both environments (this one and the Gymnasium ``Pagadores-v1``).
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
-ELIMINATED = ("stay", "leave")
 
 
 def check_cards(num_players: int, cards: Any) -> int | tuple[int, ...]:
@@ -140,19 +139,21 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         (a fresh unseeded generator on the very first reset). A seed other than None or an
         integer ≥ 0 raises ``ValueError`` and leaves the env as it was (``core.checks.check_seed``).
 
-        With ``eliminated="stay"`` a game that is over before anyone has a decision (possible
-        with 1 card) is no episode: the env deals again from the same dice stream, so the
-        selected agent always has a decision after ``reset()``."""
+        A game that is over before anyone has a decision (possible with 1 card) is no
+        episode: the env deals again from the same dice stream, so the selected agent always
+        has a decision after ``reset()``. Nobody is terminated by ``reset()`` (PettingZoo's
+        API: every agent is live after a reset): with ``eliminated="leave"`` a seat out
+        before the first decision (knocked out by the first throws, or dealt no cards) is
+        terminated at the end of the first step, with whoever that step knocks out."""
         seed = check_seed(seed)
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
             self._dice = DiceStream(self.np_random)
         table = new_one_game(self.num_players, self._start_cards, self._dice)
-        if not self._leave:
-            # Ends quickly: the first throw of a game is a decision unless it is a special,
-            # and specials are rare (R4).
-            while table.decider < 0:
-                table = new_one_game(self.num_players, self._start_cards, self._dice)
+        # Ends quickly: the first throw of a game is a decision unless it is a special, and
+        # specials are rare (R4).
+        while table.decider < 0:
+            table = new_one_game(self.num_players, self._start_cards, self._dice)
         self._table = table
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -166,7 +167,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self._eliminations = 0
         self._forfeit: str | None = None
         self._printed = 0
-        self._advance()
+        self._advance(settle=False)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, building only the selected agent's info when infos are stale."""
@@ -279,14 +280,16 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         table = cast("OneGame", self._table)
         return len(table.game.log) if self.info_events else table.decisions
 
-    def _advance(self) -> None:
+    def _advance(self, settle: bool = True) -> None:
         """Settle the agents that are terminated now (the game has just reached a decision or
-        its end); select the next agent."""
+        its end); select the next agent. ``settle=False`` (from ``reset``, which leaves the
+        game at a decision) terminates nobody: those out by then are settled by the first
+        step."""
         table = cast("OneGame", self._table)
         seat = table.decider
         # Agents are terminated when the game ends, or ("leave") as they are knocked out.
-        settle = (seat < 0 and table.over) or (
-            self._leave and table.eliminations != self._eliminations)
+        settle = settle and ((seat < 0 and table.over) or (
+            self._leave and table.eliminations != self._eliminations))
         if settle:
             self._settle_places()
         if seat >= 0:

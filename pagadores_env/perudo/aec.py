@@ -1,15 +1,17 @@
 """The PettingZoo AEC environment behind ``perudo_v1`` (whose docstring is the user guide).
 
 The env drives a Perudo :class:`~pagadores_env.perudo.engine.Game`: it rolls every round's
-dice from its own seeded stream (P7.1), so every agent step is one bid or dudo. Rewards go
-to every agent once, when the game ends (P1.3); players who are out stay in ``agents``,
-never selected, until then, as in ``pagadores_v1``'s default ``eliminated="stay"``; then
-every agent leaves through PettingZoo's dead-step protocol.
+dice from its own seeded stream (P7.1), so every agent step is one bid or dudo. It takes the
+options of ``pagadores_v1`` with the same meanings. Rewards go to an agent exactly once, when
+it is terminated: by default (``eliminated="stay"``) every agent when the game ends (P1.3),
+players who are out staying in ``agents``, never selected, until then; with
+``eliminated="leave"`` a player as it loses its last die. A terminated agent then leaves
+through PettingZoo's dead-step protocol.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -18,9 +20,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.aec import StrictOrderEnforcing, TableEnv
-from ..core.checks import check_choice, check_seed
+from ..core.checks import check_choice, check_flag, check_seed
 from ..core.errors import IllegalMoveError
-from ..core.options import RENDER_FPS
+from ..core.options import ELIMINATED, ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import REWARD_SCHEMES, REWARDS
 from ..core.seats import player
 from .dice import FaceStream
@@ -30,7 +32,7 @@ from .render import describe_events, render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 
 #: The render modes of both Perudo environments.
-RENDER_MODES = (None, "ansi", "human")
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
 _WAIT = np.zeros(NUM_ACTIONS, dtype=np.int8)  # the mask of every agent not to act
 _WAIT.flags.writeable = False
 
@@ -43,6 +45,14 @@ def check_start(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]
     return len(start), start if per_seat else start[0]
 
 
+def picture_drawer() -> Callable[..., np.ndarray]:
+    """``picture.draw``, imported only for ``render_mode="rgb_array"``: importing the package
+    does not load Pillow."""
+    from .picture import draw
+
+    return draw
+
+
 def roll_to_decision(game: Game, faces: FaceStream) -> None:
     """Roll the round's dice if the game is at a chance node (P2.1)."""
     if game.is_chance_node():
@@ -52,17 +62,25 @@ def roll_to_decision(game: Game, faces: FaceStream) -> None:
 class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the unwrapped env
     """Perudo as a PettingZoo AEC environment; see ``perudo_v1`` for the guide."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "perudo_v1",
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "perudo_v1",
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
     _describe_events = staticmethod(describe_events)
     _render_table = staticmethod(render_table)
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
-                 render_mode: str | None = None, reward: str = "win") -> None:
+                 render_mode: str | None = None, reward: str = "win",
+                 illegal_action: str = "raise", eliminated: str = "stay",
+                 info_events: bool = False, info_mask: bool = False) -> None:
         super().__init__()
         self.num_players, self.dice = check_start(num_players, dice)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
         self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.eliminated = check_choice("eliminated", eliminated, ELIMINATED)
+        self.info_events = check_flag("info_events", info_events)
+        self.info_mask = check_flag("info_mask", info_mask)
+        self._leave = eliminated == "leave"
+        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         self.possible_agents = [player(seat) for seat in range(self.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         # One space object per agent, so seeding one agent's space leaves the others alone.
@@ -78,6 +96,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.np_random: np.random.Generator | None = None
         self.agents: list[str] = []  # no game until reset()
         self.agent_selection: str | None = None
+        self._deciding: str | None = None  # the agent to bid or call dudo; None once over
         self._faces: FaceStream  # made with the generator in reset()
         self._printed = 0
 
@@ -93,7 +112,9 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game and roll its first dice. ``seed`` reseeds the dice; without it the
         stream goes on (a fresh unseeded generator on the very first reset). A seed other than
-        None or an integer ≥ 0 raises ``ValueError`` and leaves the env as it was."""
+        None or an integer ≥ 0 raises ``ValueError`` and leaves the env as it was. Nobody is
+        terminated by ``reset()`` (PettingZoo's API): with ``eliminated="leave"`` a seat dealt
+        no dice is terminated at the end of the first step."""
         seed = check_seed(seed)
         if seed is not None or self.np_random is None:
             self.np_random = np.random.default_rng(seed)
@@ -105,12 +126,13 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[game.current]
         self._skip_agent_selection = None
+        self._seen = dict.fromkeys(self.agents, 0)  # log length when each agent last acted
+        self._replaced: dict[str, int] = {}  # agent → _seen at its last illegal action
+        self._eliminations = 0  # those of the game settled so far ("leave")
+        self._forfeit: str | None = None
         self._printed = 0
-        if self.render_mode == "human":
-            self._print_news()
+        self._advance(settle=False)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, with a one-line error once every agent has left."""
@@ -122,7 +144,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's own view (P7.2: its dice, the public rest), from its own seat; its
-        mask marks the legal actions when it is to act and is all zeros otherwise."""
+        mask marks the legal actions when it is selected to act and is all zeros otherwise."""
         try:
             seat = self._seat[agent]
             game = self.game
@@ -131,62 +153,132 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                              f"{', '.join(self.possible_agents)}") from None
         except AttributeError:  # no game yet
             raise IllegalMoveError(f"observe(): {self._no_agent_reason()}") from None
-        to_act = game.rolled and seat == game.current and agent == self.agent_selection
-        mask = legal_mask(game.bid_action, game.total_dice, game.palifico) if to_act else _WAIT
-        return {"observation": encode(game, seat), "action_mask": mask.copy()}
+        to_act = agent == self._deciding and agent == self.agent_selection
+        return {"observation": encode(game, seat), "action_mask": self._mask(agent, to_act)}
 
     def step(self, action: Any) -> None:
-        """Apply the selected agent's bid or dudo (or its dead step), then roll the next
-        round's dice if a dudo ended one."""
+        """Apply the selected agent's bid or dudo (an illegal one as ``illegal_action``
+        says), or its dead step; then roll the next round's dice if a dudo ended one."""
         agent = self.agent_selection
         if not self.agents or agent is None:
             raise IllegalMoveError(f"step(): {self._no_agent_reason()}")
         if self.terminations[agent]:
             if action is not None:
+                over = self.game.winner is not None or self._forfeit is not None
+                why = "the game is over" if over else "it has no dice left"
                 raise IllegalMoveError(
-                    f"{agent} is terminated (the game is over): the only valid action is None, "
-                    f"which removes it from the game (PettingZoo dead step); got {action!r}")
+                    f"{agent} is terminated ({why}): the only valid action is None, which "
+                    f"removes it from the game (PettingZoo dead step); got {action!r}")
             self._was_dead_step(None)
             return
         game = self.game
+        mark = len(game.log)
         try:
             game.apply_action(action)
         except IllegalMoveError as err:
-            raise IllegalMoveError(f"{agent} played an illegal action: {err}") from None
-        if game.winner is not None:
-            self._end_game()
-        else:
-            roll_to_decision(game, self._faces)
-            self.agent_selection = self.possible_agents[game.current]
-        if self.render_mode == "human":
-            self._print_news()
+            if self.illegal_action == "raise":
+                raise IllegalMoveError(f"{agent} played an illegal action: {err}") from None
+            self._replaced[agent] = mark
+            if self.illegal_action == "penalty":
+                self._seen[agent] = mark
+                self._penalise(agent, action)
+                return
+            game.apply_action(game.legal_actions()[0])
+        self._seen[agent] = mark
+        roll_to_decision(game, self._faces)
+        self._advance()
 
-    def render(self) -> str | None:
-        """``"ansi"``: return the public table as text; ``"human"``: print it."""
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: return the public table as text; ``"human"``: print it;
+        ``"rgb_array"``: return a picture of the table (``picture.draw``) with the dice of the
+        seat to act face up (every die at a dudo's reveal)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi' or "
-                "'human' to perudo_v1.env()")
+                "render() was called without a render_mode; pass render_mode='ansi', "
+                "'human' or 'rgb_array' to perudo_v1.env()")
             return None
         if not hasattr(self, "game"):
             raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
+        if self._draw_picture is not None:
+            to_act = self.game.current_player
+            return self._draw_picture(self.game, self.possible_agents,
+                                      shown=() if to_act < 0 else (to_act,))
         return self._render_text()
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Nothing to release: pictures are drawn in memory, text is printed."""
 
     # ------------------------------------------------------------------ internals
-    def _end_game(self) -> None:
-        """Reward every agent for its final place (``core.rewards``) and terminate them all; they
-        then leave by dead step, in seat order."""
-        places = self.game.placements()
-        for agent, seat in self._seat.items():
-            reward = REWARDS[self.reward_scheme](places[seat], places.count(places[seat]),
-                                                 self.num_players)
-            self.rewards[agent] = reward
-            self._cumulative_rewards[agent] = reward
-            self.terminations[agent] = True
+    def _mask(self, agent: str, to_act: bool) -> np.ndarray:
+        """The agent's legal actions if ``to_act`` (a copy), else all zeros."""
+        if not to_act:
+            return _WAIT.copy()
+        game = self.game
+        return legal_mask(game.bid_action, game.total_dice, game.palifico).copy()
+
+    def _advance(self, settle: bool = True) -> None:
+        """Settle the agents whose place is final now (everyone at the end; with "leave"
+        whoever lost their last die), select the agent to act, rebuild the infos.
+        ``settle=False`` (from ``reset``) terminates nobody: the first step settles those
+        out by then."""
+        game = self.game
+        over = game.winner is not None
+        if settle and (over or (self._leave and game.eliminations != self._eliminations)):
+            self._settle_places()
+        self._deciding = None if over else self.possible_agents[game.current]
+        if self._deciding is not None:
+            self.agent_selection = self._deciding
+        self._build_infos()
+        self._deads_step_first()  # the terminated agents step (None) before the decider
+        if self.render_mode == "human":
+            self._print_news()
+
+    def _settle_places(self) -> None:
+        """Terminate and pay every agent whose place is final (``core.rewards``) and who is
+        not yet terminated: everyone once the game is over, else (with "leave") the players
+        who are out."""
+        game = self.game
+        self._eliminations = game.eliminations
+        places = game.placements()
+        for agent in self.agents:
+            seat = self._seat[agent]
+            if (game.winner is not None or not game.dice_counts[seat]) \
+                    and not self.terminations[agent]:
+                place = places[seat]
+                reward = REWARDS[self.reward_scheme](place, places.count(place),
+                                                     self.num_players)
+                self.rewards[agent] = reward
+                self._cumulative_rewards[agent] += reward
+                self.terminations[agent] = True
+
+    def _build_infos(self) -> None:
+        """Every agent's info: whether its latest action was illegal; with ``info_mask`` the
+        mask it will act with when next selected, with ``info_events`` the events since it
+        last acted."""
+        log = self.game.log
+        infos: dict[str, dict[str, Any]] = {}
+        for agent in self.agents:
+            seen = self._seen[agent]
+            info: dict[str, Any] = {"illegal_action": self._replaced.get(agent) == seen}
+            if self.info_mask:
+                info["action_mask"] = self._mask(agent, agent == self._deciding)
+            if self.info_events:
+                info["events"] = log[seen:]
+            infos[agent] = info
+        self.infos = infos
+
+    def _penalise(self, agent: str, action: Any) -> None:
+        """TerminateIllegalWrapper's semantics: the offender gets -1, everyone else 0, and
+        the game ends with every agent terminated."""
+        self._forfeit = agent
+        self._deciding = None
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards[agent] = -1.0
+        self._cumulative_rewards[agent] = -1.0
+        self._build_infos()
         self._deads_step_first()
+        if self.render_mode == "human":
+            print(f"{agent} played the illegal action {action!r} and forfeits: game over")
 
 
 def env(**kwargs: Any) -> AECEnv:

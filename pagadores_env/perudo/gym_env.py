@@ -23,8 +23,13 @@ Options
     skipping the learner, or a single one shared by every other seat
     (``core.opponents.seat_opponents``); ``learner_seat``: a seat or ``"random"`` (drawn per
     game); ``reward``: ``"win"`` or ``"placement"`` (``pagadores_env.core.rewards``, as
-    ``perudo_v1`` pays); ``render_mode``: None, ``"ansi"`` or ``"human"`` (the public table,
-    ``perudo.render``). A wrong value raises ``ValueError`` in one line.
+    ``perudo_v1`` pays); ``illegal_action`` and ``render_mode`` as below. A wrong value
+    raises ``ValueError`` in one line.
+
+    In subprocess workers (SB3's ``SubprocVecEnv`` with the default forkserver/spawn start,
+    ``make_vec_env(..., vec_env_cls=SubprocVecEnv)``) make it as
+    ``gymnasium.make("pagadores_env:Perudo-v1", ...)``: the ``module:`` prefix imports the
+    package, which registers the id, in each worker.
 
 Episode
     ``reset(seed)`` seeds the dice (Gymnasium's ``np_random``), the learner seat draw and the
@@ -55,6 +60,17 @@ Illegal actions (a value that is no action, or a bid that is not legal now)
 Info (the same keys and shapes at every step)
     ``action_mask``; ``learner_seat``; ``illegal_action``; ``placement``: the learner's final
     place (1 = winner) once the episode has ended, 0 before.
+
+Rendering (``render_mode``)
+    ``"ansi"``: ``render()`` returns the public table as text (``perudo.render``: nobody's
+    hidden dice); ``"human"``: the table is printed after ``reset()`` and every step;
+    ``"rgb_array"``: ``render()`` returns a picture of the table as the learner sees it
+    (``perudo.picture.draw``: its own dice face up, the others' cups closed, every die at a
+    dudo's reveal; the learner's seat named "(learner)"), an RGB uint8 array of
+    ``picture.HEIGHT × picture.WIDTH × 3``, so Gymnasium's ``RecordVideo`` (with moviepy
+    installed) can record episodes and SB3's ``make_vec_env``, which asks for it, builds the
+    env (``metadata["render_fps"]`` is 2). Without a ``render_mode``, ``render()`` warns in
+    one line and returns None.
 """
 
 from __future__ import annotations
@@ -69,8 +85,9 @@ from ..core.checks import check_choice
 from ..core.opponents import GameHooks, Opponents, check_learner_seat, seat_opponents
 from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
 from ..core.rewards import check_scheme
+from ..core.seats import player
 from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
-from .aec import RENDER_MODES, check_start, roll_to_decision
+from .aec import RENDER_MODES, check_start, picture_drawer, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -82,10 +99,11 @@ from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 class PerudoGymEnv(SingleAgentEnv):
     """Single-agent Perudo; see the module docstring for the full contract."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
     _encode = staticmethod(encode)
     _render_table = staticmethod(render_table)
-    _render_hint = "render_mode='ansi' or 'human' to gymnasium.make('Perudo-v1', ...)"
+    _render_hint = ("render_mode='ansi', 'human' or 'rgb_array' to "
+                    "gymnasium.make('Perudo-v1', ...)")
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
@@ -98,6 +116,7 @@ class PerudoGymEnv(SingleAgentEnv):
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
+        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
         self.observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
@@ -115,6 +134,14 @@ class PerudoGymEnv(SingleAgentEnv):
         return legal_mask(game.bid_action, game.total_dice, game.palifico).copy()
 
     # ------------------------------------------------------------------ hooks
+    def _picture(self) -> np.ndarray:
+        """The table by ``picture.draw`` as the learner sees it: its own dice face up (every
+        die at a dudo's reveal), its seat named "(learner)"."""
+        assert self._draw_picture is not None  # made in __init__ for "rgb_array"
+        names = [player(s) + (" (learner)" if s == self.seat else "")
+                 for s in range(self.num_players)]
+        return self._draw_picture(self.game, names, shown=(self.seat,))
+
     def _reseed(self, seed: int | None) -> None:
         if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
             self._faces = FaceStream(self.np_random)

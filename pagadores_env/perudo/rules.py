@@ -161,9 +161,13 @@ def check_roll(dice: Any, counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     return tuple(hands)
 
 
-def count_matches(hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int:
-    """The dice on the table that count for a bid on ``face`` (P4.1): that face, plus every
+def counts_for(die: int, face: int, palifico: bool) -> bool:
+    """Whether a die showing ``die`` counts for a bid on ``face`` (P4.1): that face, or a
     joker in a normal round (P5.1) unless the bid is on jokers; in a palifico round the face
     only (P6.3)."""
-    wild = not palifico and face != JOKER
-    return sum(d == face or (wild and d == JOKER) for hand in hands for d in hand)
+    return die == face or (die == JOKER and not palifico and face != JOKER)
+
+
+def count_matches(hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int:
+    """The dice on the table that count for a bid on ``face`` (P4.1, ``counts_for``)."""
+    return sum(counts_for(d, face, palifico) for hand in hands for d in hand)

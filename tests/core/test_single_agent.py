@@ -9,7 +9,7 @@ from pagadores_env.pagadores import render
 from pagadores_env.perudo import render as perudo_render
 
 GAMES = [("Pagadores-v1", render, "render_mode='ansi', 'human' or 'rgb_array'"),
-         ("Perudo-v1", perudo_render, "render_mode='ansi' or 'human'")]
+         ("Perudo-v1", perudo_render, "render_mode='ansi', 'human' or 'rgb_array'")]
 
 
 @pytest.mark.parametrize(("env_id", "game_render", "modes"), GAMES)

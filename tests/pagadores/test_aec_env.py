@@ -84,6 +84,40 @@ def test_pettingzoo_seed_test(num_players, eliminated):
               num_cycles=200)
 
 
+#: Every documented option value that is not a default (``pagadores_v1``'s Arguments).
+OPTIONS = [{}, {"reward": "placement"}, {"illegal_action": "replace"},
+           {"illegal_action": "penalty"}, {"eliminated": "leave"}, {"info_events": True},
+           {"info_mask": True}, {"render_mode": "ansi"}, {"render_mode": "human"},
+           {"render_mode": "rgb_array"}]
+
+
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in
+                                                                    o.items()) or "defaults")
+@pytest.mark.parametrize("cards", range(1, 11))
+def test_every_documented_option_passes_api_test_and_seed_test_at_every_card_count(
+        cards, options, capsys):
+    """Issue 45: ``eliminated="leave"`` at 3 players with 1 card failed ("terminations must
+    all be False after reset"): a seat knocked out before the first decision. The table
+    size goes round 2–6 with the card count, so each size meets each option; one game each
+    (api_test stops at the game's end), so cheap."""
+    num_players = 2 + (cards + 1) % 5  # 1 card: 3 players, the case that failed
+    make = lambda: pagadores_v1.env(num_players=num_players, cards=cards, **options)  # noqa: E731
+    api_test(make(), num_cycles=1000)
+    seed_test(make, num_cycles=50)
+    capsys.readouterr()  # render_mode="human" prints the game
+
+
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+@pytest.mark.parametrize("cards", [[1, 0, 1], [2, 1, 0, 1], [3, 0, 3]])
+@pytest.mark.parametrize("eliminated", MODES)
+def test_api_test_passes_with_seats_dealt_no_cards(cards, eliminated):
+    make = lambda: pagadores_v1.env(num_players=len(cards), cards=cards,  # noqa: E731
+                                    eliminated=eliminated)
+    api_test(make(), num_cycles=1000)
+    seed_test(make, num_cycles=50)
+
+
 def test_docstring_holds_the_observation_field_table():
     assert field_table() in pagadores_v1.__doc__
 
@@ -295,20 +329,34 @@ def test_env_refuses_use_before_reset():
             call()
 
 
-def test_leave_mode_knockouts_during_reset_use_the_same_protocol():
-    # With one card each, the first throw can already end the game (R4.1, R4.4).
-    env = pagadores_v1.env(num_players=2, cards=1, eliminated="leave")
-    assert any((env.reset(seed=s), env.unwrapped.game.is_terminal())[1] for s in range(500))
-    returns = env.unwrapped.game.returns()
-    assert all(env.terminations.values())
-    assert list(env.rewards.values()) == returns
-    left = []
-    for agent in env.agent_iter():
-        _, reward, terminated, _, _ = env.last()
-        assert terminated and reward == returns[env.possible_agents.index(agent)]
-        left.append(agent)
-        env.step(None)
-    assert left == ["player_0", "player_1"]
+@pytest.mark.parametrize("num_players", (2, 3))
+def test_leave_mode_terminates_nobody_at_reset_and_settles_early_knockouts_at_the_first_step(
+        num_players):
+    """PettingZoo's API has every agent live after reset. With one card a special on the first
+    throws can knock a seat out (R4.1, R4.4) or end the game: an ended game is dealt again, as
+    in "stay", and a seat out before the first decision is terminated, paid its place and
+    dead-stepped at the end of the first step (before, reset() terminated it: api_test's
+    "terminations must all be False after reset")."""
+    env = pagadores_v1.env(num_players=num_players, cards=1, eliminated="leave")
+    env.reset(seed=0)
+    early = 0
+    for _ in range(1500):
+        env.reset()
+        game = env.unwrapped.game
+        assert not any(env.terminations.values()) and env.agents == env.possible_agents
+        assert game.is_decision_node() and env.last()[0]["action_mask"].tolist() == [1, 1]
+        out = [env.possible_agents[s] for s, c in enumerate(game.cards) if c == 0]
+        if not out:
+            continue
+        early += 1
+        env.step(0)
+        game = env.unwrapped.game
+        for agent in out:
+            assert env.terminations[agent]
+            assert env.rewards[agent] == -1.0  # "win": every place but the first pays -1
+        assert env.terminations[env.agent_selection]  # leavers go before anyone decides
+    if num_players > 2:  # with two, a knock-out ends the game, which is dealt again
+        assert early > 0, "no knock-out before the first decision seen"
 
 
 @pytest.mark.parametrize(("num_players", "cards"), [(3, 1), (2, 1), (4, [1, 0, 1, 2])])
@@ -390,8 +438,9 @@ def test_a_seat_dealt_no_cards_is_out_from_the_start(eliminated):
         (agent, last[2])))
     assert ("player_1", False) not in selected  # never asked to decide
     assert totals["player_1"] == -1.0 and sorted(totals.values()) == [-1.0, -1.0, 1.0]
-    first = selected[0]
-    assert first == (("player_1", True) if eliminated == "leave" else ("player_0", False))
+    assert selected[0] == ("player_0", False)  # nobody is terminated by reset()
+    if eliminated == "leave":  # terminated by the first step, then it leaves at once
+        assert selected[1] == ("player_1", True)
 
 
 # ---------------------------------------------------------------- illegal actions

@@ -22,7 +22,7 @@ pytest.importorskip("torch")
 import torch
 import yaml
 
-from pagadores_env import IllegalMoveError, pagadores_v1
+from pagadores_env import pagadores_v1
 from pagadores_env.core.policies import make_policy
 from pagadores_train.evaluation.evaluate import evaluate_agents
 from pagadores_train.learners.rllib import LAYOUT, saved_run, train
@@ -303,16 +303,65 @@ def test_stay_never_hands_rllib_a_partial_or_dead_observation(players: int, card
             obs = {a: o for a, o in obs.items() if not terminated[a]}
 
 
-def test_leave_hands_rllib_an_agent_already_out_which_is_why_we_stay() -> None:
-    """With ``eliminated="leave"`` a knock-out on the first throws terminates an agent
-    before anyone decides; RLlib's wrapper still hands that agent to RLlib to act after
-    reset (mask [0, 0]), and the action RLlib sends back is refused."""
+@pytest.mark.parametrize("eliminated", ["stay", "leave"])
+def test_rllib_is_never_handed_an_agent_already_out_after_reset(eliminated: str) -> None:
+    """With ``eliminated="leave"`` a knock-out on the first throws used to terminate an agent
+    in ``reset()``; RLlib's wrapper then handed that agent to RLlib to act (mask [0, 0]) and
+    the env refused the action RLlib sent back. Now ``reset()`` terminates nobody: the agent
+    handed over has a decision, and whole games play (issue 45)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    env = PettingZooEnv(pagadores_v1.env(num_players=3, cards=1, eliminated="leave"))
-    dead = [seed for seed in range(200)
-            if next(iter(env.reset(seed=seed)[0].values()))["action_mask"].sum() == 0]
-    assert dead  # it happens (seeds are deterministic)
-    obs, _ = env.reset(seed=dead[0])
-    with pytest.raises(IllegalMoveError, match="is terminated"):
-        env.step({next(iter(obs)): 0})
+    env = PettingZooEnv(pagadores_v1.env(num_players=3, cards=1, eliminated=eliminated))
+    rng = np.random.default_rng(0)
+    early = 0
+    for seed in range(200):
+        obs, _ = env.reset(seed=seed)
+        early += env.env.unwrapped.game.cards.count(0) > 0
+        while True:
+            [(agent, o)] = obs.items()
+            assert o["action_mask"].tolist() == [1, 1]
+            obs, _, terminated, _, _ = env.step({agent: int(rng.integers(2))})
+            if terminated["__all__"]:
+                break
+            obs = {a: o for a, o in obs.items() if not terminated[a]}
+    assert early > 0  # resets with a seat already out were met (seeds are deterministic)
+
+
+# --------------------------------------------------------------------------- RLlib's env check
+@pytest.mark.parametrize("game", ["pagadores_v1", "perudo_v1"])
+def test_rllibs_env_pre_check_passes_on_both_games_with_replace(game: str) -> None:
+    """RLlib's env runner checks a ``MultiAgentEnv`` by stepping one unmasked sample of the
+    action space (``check_multiagent_environments``): with ``illegal_action="replace"``, as
+    the recipe in ``docs/ray.md`` passes it, both games pass, seed after seed."""
+    import importlib
+
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    module = importlib.import_module(f"pagadores_env.{game}")
+    for seed in range(20):
+        env = PettingZooEnv(module.env(num_players=3, illegal_action="replace"))
+        env.action_space.seed(seed)
+        check_multiagent_environments(env)
+
+
+def test_rllibs_env_pre_check_hides_the_illegal_move_that_raise_makes() -> None:
+    """Why the recipe passes ``"replace"``: with the default ``"raise"`` a Perudo bid sampled
+    from the whole action space is mostly illegal, and RLlib reports the env as not abiding
+    by "the new gymnasium-style API", the ``IllegalMoveError`` only as its cause."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from pagadores_env import IllegalMoveError, perudo_v1
+
+    failed = 0
+    for seed in range(20):
+        env = PettingZooEnv(perudo_v1.env(num_players=3))
+        env.action_space.seed(seed)
+        try:
+            check_multiagent_environments(env)
+        except ValueError as err:
+            assert "does not abide to the new gymnasium-style API" in str(err)
+            assert isinstance(err.__cause__, IllegalMoveError)
+            failed += 1
+    assert failed > 10
