@@ -47,10 +47,14 @@ def _within(name: str, layer: str) -> bool:
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
     ("pagadores_env.core", ("pagadores_env.pagadores", "pagadores_env.perudo",
-                            "pagadores_env.integrations", "pagadores_env.pagadores_v1",
-                            "pagadores_env.perudo_v1")),
-    ("pagadores_env.perudo", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1")),
-    ("pagadores_env.pagadores", ("pagadores_env.perudo", "pagadores_env.perudo_v1")),
+                            "pagadores_env.paye", "pagadores_env.integrations",
+                            "pagadores_env.pagadores_v1", "pagadores_env.perudo_v1")),
+    ("pagadores_env.perudo", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1",
+                              "pagadores_env.paye")),
+    ("pagadores_env.pagadores", ("pagadores_env.perudo", "pagadores_env.perudo_v1",
+                                 "pagadores_env.paye")),
+    ("pagadores_env.paye", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1",
+                            "pagadores_env.perudo", "pagadores_env.perudo_v1")),
     ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_cli")),
 ])
 def test_a_layer_imports_nothing_above_it_or_beside_it(layer, forbidden) -> None:
