@@ -5,7 +5,8 @@ is its PettingZoo AEC environment; importing the package registers the Gymnasium
 environment ``Pagadores-v1`` and, with a PettingZoo that has an environment registry (1.27 and
 later), the AEC environment as ``pagadores-v1`` (``pettingzoo.make("aec", "pagadores-v1")``).
 The second game, Perudo (``perudo``), registers the same way: ``perudo_v1``, ``Perudo-v1`` and
-``perudo-v1``. The v0 names are retired: importing ``pagadores_v0`` or ``perudo_v0``, or
+``perudo-v1``, and so does the third, Paye's dobbelspel (``paye``): ``paye_v1``, ``Paye-v1``
+and ``paye-v1``. The v0 names are retired: importing ``pagadores_v0`` or ``perudo_v0``, or
 making ``pagadores-v0`` / ``perudo-v0`` from PettingZoo's registry, raises ``ImportError`` in
 one line naming v1, and Gymnasium refuses ``Pagadores-v0`` / ``Perudo-v0`` naming v1 itself.
 
@@ -17,6 +18,7 @@ folder             holds
                    imports no game
 ``pagadores``      Dados de Pagadores: rules, engine, observation, kernel, envs, solver
 ``perudo``         Perudo: rules, engine, observation, envs, exact yardstick
+``paye``           Paye's dobbelspel: rules, engine, observation, envs, exact yardstick
 ``integrations``   what needs an extra and is not a game (OpenSpiel)
 =================  ============================================================================
 """
@@ -27,6 +29,10 @@ import pettingzoo
 from gymnasium.envs.registration import register
 
 from . import pagadores_v1, perudo_v1
+
+# isort: split
+# Paye after Perudo: the policy registry lists the games in the order they are imported
+from . import paye_v1
 from .core.errors import IllegalMoveError, retired
 from .core.protocol import Event
 from .pagadores.engine import Action, Game, Phase
@@ -43,9 +49,11 @@ def _retired_creator(old: str, new: str) -> Any:
 
 register(id="Pagadores-v1", entry_point="pagadores_env.pagadores.gym_env:PagadoresGymEnv")
 register(id="Perudo-v1", entry_point="pagadores_env.perudo.gym_env:PerudoGymEnv")
+register(id="Paye-v1", entry_point="pagadores_env.paye.gym_env:PayeGymEnv")
 if hasattr(pettingzoo, "register"):  # older PettingZoo has no registry: nothing to join
     pettingzoo.register("aec", "pagadores-v1", entry_point="pagadores_env.pagadores_v1:env")
     pettingzoo.register("aec", "perudo-v1", entry_point="pagadores_env.perudo_v1:env")
+    pettingzoo.register("aec", "paye-v1", entry_point="pagadores_env.paye_v1:env")
     # Gymnasium refuses a retired version naming the current one by itself; PettingZoo's
     # registry does not, so the v0 ids are entries that say it.
     for _game in ("pagadores", "perudo"):
@@ -54,5 +62,5 @@ if hasattr(pettingzoo, "register"):  # older PettingZoo has no registry: nothing
 
 __all__ = [
     "Action", "Event", "Game", "IllegalMoveError", "Kind", "Phase", "Throw", "classify",
-    "pagadores_v1", "perudo_v1",
+    "pagadores_v1", "paye_v1", "perudo_v1",
 ]

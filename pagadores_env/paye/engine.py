@@ -200,9 +200,11 @@ class Game(Replayable):
         """The outcomes of the throw that comes next: the distinct faces of the die thrown,
         ascending, each with probability multiplicity / 6 (Y5.1). A decision or terminal
         node raises ``IllegalMoveError``."""
-        return list(outcomes(self._faces_to_throw()))
+        return list(outcomes(self.faces_to_throw()))
 
-    def _faces_to_throw(self) -> tuple[int, ...]:
+    def faces_to_throw(self) -> tuple[int, ...]:
+        """The six faces of the die thrown next (the traditional die at a start throw), for
+        whoever throws it; ``IllegalMoveError`` at a decision or terminal node."""
         if self.phase == START:
             return TRADITIONAL
         if self.phase == THROW:
@@ -235,7 +237,7 @@ class Game(Replayable):
     def apply_chance(self, outcome: Any) -> None:
         """Apply one throw: ``outcome`` is a face value of the die thrown next
         (``chance_outcomes``)."""
-        faces = self._faces_to_throw()
+        faces = self.faces_to_throw()
         if isinstance(outcome, bool | np.bool_) or not isinstance(outcome, int | np.integer) \
                 or outcome not in faces:
             die = ("the traditional die" if self.phase == START

@@ -7,9 +7,10 @@ The vector is sufficient for optimal play (Y8.1): a position is the scores, the 
 turn within the round (the slots of the round's first player and of the player to move give
 it), and in the expansion the dice set aside this round, whether the player to move throws a
 blue die too and, at the blue choice, the red die chosen. The faces of the special dice are
-part of it, so one policy can play any ``dice``. Scores and faces are divided by the target
-(50, or 100 in the expansion); a face may exceed the target, so the ``faces`` entries are
-unbounded above (``HIGH``), every other entry lies in [0, 1].
+part of it, so one policy can play any ``dice``. Scores are divided by the target (50, or 100
+in the expansion). A face may exceed the target, so a face ``f`` shows as ``f / (f + target)``:
+0 for 0, ½ for the target, below 1 for any face, read back exactly for faces below 10,000
+(float32), so every entry lies in [0, 1].
 
 ``FIELDS`` is the single source of the layout; ``SLICES`` and ``OBS_SIZE`` derive from it,
 and ``paye_v1``'s docstring table is printed from it (``field_table``). ``encode(game,
@@ -43,13 +44,12 @@ FIELDS: tuple[tuple[str, int, str], ...] = (
     ("chosen", TRADITIONAL_RED + 1, "one-hot: the (red) die chosen this turn, action 0–6"),
     ("aside", NUM_ACTIONS, "1 for each die set aside this round, by action id (Y6.4)"),
     ("faces", SPECIAL_DICE * FACES,
-     "the faces of S0 … S5 / target, each die's ascending (Y1.2)"),
+     "the faces f of S0 … S5 as f / (f + target), each die's ascending (Y1.2)"),
 )
 
 SLICES, OBS_SIZE = layout.field_slices(FIELDS)
-#: The observation space's upper bounds: the faces may exceed the target, nothing else does.
-HIGH = np.ones(OBS_SIZE, dtype=np.float32)
-HIGH[SLICES["faces"]] = np.inf
+#: Faces read back exactly (``decode``) below this: ``f / (f + target)`` in float32.
+EXACT_FACES = 10_000
 
 _AT = {name: part.start for name, part in SLICES.items()}
 #: _SLOT[n][seat][other]: the slot where ``seat`` sees ``other`` (Y1.1).
@@ -58,7 +58,8 @@ _SLOT = {n: tuple(tuple(rotation.index(other) for other in range(n)) for rotatio
 
 
 def _faces(dice: tuple[tuple[int, ...], ...], target: int) -> np.ndarray:
-    return np.array([sorted(die) for die in dice], dtype=np.float64).ravel() / target
+    faces = np.array([sorted(die) for die in dice], dtype=np.float64).ravel()
+    return faces / (faces + target)
 
 
 def encode(game: Game, seat: int) -> np.ndarray:
@@ -122,6 +123,12 @@ def _one_hot(values: np.ndarray) -> np.ndarray:
     return np.where(values.max(axis=-1) > 0.5, values.argmax(axis=-1), -1)
 
 
+def _read_faces(shown: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Faces back from ``f / (f + target)`` (``encode``); exact below ``EXACT_FACES``."""
+    shown = np.minimum(shown, 1.0 - 2.0 ** -24)  # float32's largest value below 1
+    return np.rint(target * shown / (1.0 - shown)).astype(np.int64)
+
+
 def decode(obs: np.ndarray) -> ObsFields:
     """The integers an observation says (:class:`ObsFields`), from one observation
     ``(OBS_SIZE,)`` or from rows ``(..., OBS_SIZE)``. ``ValueError`` for another shape."""
@@ -150,7 +157,7 @@ def decode(obs: np.ndarray) -> ObsFields:
         blue_choice=field("blue_choice")[..., 0] > 0.5,
         chosen=_one_hot(field("chosen")),
         aside=field("aside") > 0.5,
-        dice=np.rint(field("faces") * target[..., None]).astype(np.int64).reshape(
+        dice=_read_faces(field("faces"), target[..., None]).reshape(
             *obs.shape[:-1], SPECIAL_DICE, FACES),
     )
 
