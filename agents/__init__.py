@@ -1,4 +1,5 @@
 """Players for pagadores-env: scripted heuristics, the exact players (optimal, equilibrium),
+Paye's players (``paye``),
 trained models, the search player over a learned value net (``search``), OpenSpiel's MCTS
 bot (``openspiel_mcts``, extra ``openspiel``).
 
@@ -11,11 +12,12 @@ from . import (
     heuristics,
     openspiel_mcts,
     optimal,
+    paye,
     perudo,
     rllib_adapter,
     sb3_adapter,
     search,
 )
 
-__all__ = ["equilibrium", "heuristics", "openspiel_mcts", "optimal", "perudo", "rllib_adapter",
-           "sb3_adapter", "search"]
+__all__ = ["equilibrium", "heuristics", "openspiel_mcts", "optimal", "paye", "perudo",
+           "rllib_adapter", "sb3_adapter", "search"]

@@ -17,6 +17,7 @@ each with 100³ scores), so they are refused in one line.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -41,6 +42,10 @@ from .table_play import ExpansionTablePolicy
 TARGET = TARGETS["expansion"]
 PLAYERS = 2  # the expansion's exact yardstick covers two players (module docstring)
 Aside = tuple[int, ...]
+#: Solutions with their choices kept in this process (``solve_expansion``), the most recently
+#: used last.
+SOLUTIONS = 4
+_SOLVED: OrderedDict[tuple[tuple[tuple[int, ...], ...], int], ExpansionSolution] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -83,12 +88,16 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
                     rounds: int = ROUNDS, keep: bool = True, progress: Progress | None = None
                     ) -> ExpansionSolution:
     """The expansion's optimum at 2 players (module docstring); ``keep`` keeps the choices
-    for a player. ``ValueError`` in one line for 3+ players or a bad argument."""
+    for a player (and the solution in this process for the next call, ``SOLUTIONS`` tables at
+    most). ``ValueError`` in one line for 3+ players or a bad argument."""
     n = check_players(num_players)
     if n != PLAYERS:
         raise ValueError(f"the expansion's exact yardstick covers {PLAYERS} players (the dice "
                          f"set aside multiply the positions beyond), got {n}")
     faces, rounds_ = check_dice(dice), check_rounds(rounds)
+    if (faces, rounds_) in _SOLVED:
+        _SOLVED.move_to_end((faces, rounds_))
+        return _SOLVED[(faces, rounds_)]
     asides = reachable_asides(n)
     need = 3 * layer_bytes(n, TARGET) * max(map(len, asides))
     if need > memory_limit():
@@ -116,7 +125,13 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
             if progress is not None:
                 progress(done, total)
     values = tuple(float(v) for v in following[()][(0,) * n])
-    return ExpansionSolution(n, faces, rounds_, values, red, blue, time.perf_counter() - began)
+    solution = ExpansionSolution(n, faces, rounds_, values, red, blue,
+                                 time.perf_counter() - began)
+    if keep:
+        _SOLVED[(faces, rounds_)] = solution
+        while len(_SOLVED) > SOLUTIONS:
+            _SOLVED.popitem(last=False)
+    return solution
 
 
 class _Matrices:
