@@ -48,6 +48,8 @@ GRAPH = {name: {other for other in imports(name, path) if other in modules()}
          for name, path in modules().items()}
 
 
+#: The games' packages: each imports the core and no other game.
+GAME_PACKAGES = tuple(f"pagadores_env.{game}" for game in ("pagadores", "perudo", "paye", "pasch"))
 #: The jobs of ``pagadores_train`` from the bottom up.
 TRAIN_JOBS = ("pagadores_train.evaluation", "pagadores_train.run", "pagadores_train.learners",
               "pagadores_train.benchmark")
@@ -58,16 +60,11 @@ def _within(name: str, layer: str) -> bool:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("pagadores_env.core", ("pagadores_env.pagadores", "pagadores_env.perudo",
-                            "pagadores_env.pasch", "pagadores_env.integrations",
-                            "pagadores_env.pagadores_v1", "pagadores_env.perudo_v1")),
-    ("pagadores_env.perudo", ("pagadores_env.pagadores", "pagadores_env.pagadores_v1",
-                              "pagadores_env.pasch")),
-    ("pagadores_env.pagadores", ("pagadores_env.perudo", "pagadores_env.perudo_v1",
-                                 "pagadores_env.pasch")),
-    ("pagadores_env.pasch", ("pagadores_env.pagadores", "pagadores_env.perudo",
-                             "pagadores_env.pagadores_v1", "pagadores_env.perudo_v1",
-                             "pagadores_env.integrations")),
+    ("pagadores_env.core", (*GAME_PACKAGES, *(f"{game}_v1" for game in GAME_PACKAGES),
+                            "pagadores_env.integrations")),
+    # a game imports the core and never another game, nor another game's entry module
+    *[(game, tuple(f for other in GAME_PACKAGES if other != game
+                   for f in (other, f"{other}_v1"))) for game in GAME_PACKAGES],
     ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_cli")),
     ("pagadores_agents", ("pagadores_train", "pagadores_cli")),
     ("pagadores_train", ("pagadores_cli",)),

@@ -1,6 +1,6 @@
 """The test suite's own layout (issue 24): tests live in one folder per layer, each a package
 with test modules of unique names, and a layer's tests import nothing from the layers above
-it, function-level imports included: the env tests (core, pagadores, perudo, solver) import
+it, function-level imports included: the env tests (core, pagadores, perudo, paye, solver) import
 only ``pagadores_env`` and get players through its registry, the agents' tests add
 ``pagadores_agents``, the training tests ``pagadores_train``, and only the CLI's (and the
 whole-package checks) import ``pagadores_cli``. The helpers beside the folders
@@ -19,8 +19,8 @@ from tests.imports import imported_modules
 TESTS = Path(__file__).resolve().parents[1]
 OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
 #: Each folder's rank: a folder imports our packages and test folders of its rank or below.
-RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "pasch": 0, "solver": 0, "agents": 1,
-         "train": 2, "cli": 3, "package": 4, "docs": 4}
+RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "paye": 0, "pasch": 0, "solver": 0,
+         "agents": 1, "train": 2, "cli": 3, "package": 4, "docs": 4}
 PACKAGE_RANKS = dict(zip(OURS, range(4), strict=True))
 
 
