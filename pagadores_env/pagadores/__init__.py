@@ -28,3 +28,16 @@ module             holds
 from . import policies
 
 __all__ = ["policies"]
+
+from ..core.games import GameSpec, Option, int_list, register
+from .engine import Game
+from .observation import OBS_SIZE, encode
+
+#: Dados de Pagadores in the table of games (``core.games``).
+SPEC = register(GameSpec(
+    name="pagadores", title="Dados de Pagadores", min_players=2, max_players=6,
+    options=(Option("cards", 10, "cards each at the start, 1–10, or one count per seat "
+                    "(R1.1)", int_list),),
+    new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: 2,
+    gym_id="Pagadores-v1", aec_id="pagadores-v1", opponent="sensible",
+    eval_opponents=("random", "stop-first", "always-throw", "sensible")))

@@ -18,3 +18,17 @@ from .engine import Game
 from .rules import classify
 
 __all__ = ["Game", "classify", "policies"]
+
+from ..core.games import GameSpec, Option, int_list, register
+from .observation import OBS_SIZE, encode
+from .rules import DEFAULT_BLOCKS, DEFAULT_HAND, MAX_PLAYERS, MIN_PLAYERS
+
+#: Pasch in the table of games (``core.games``); its action count follows the hand (X8.1).
+SPEC = register(GameSpec(
+    name="pasch", title="Pasch", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    options=(Option("hand", list(DEFAULT_HAND), "every player's cards, comma-separated: 1–10 "
+                    "whole numbers from -1 to 10 (X1.3)", int_list),
+             Option("blocks", DEFAULT_BLOCKS, "action blocks each, 0–10 (X1.3)")),
+    new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: game.actions.size,
+    gym_id="Pasch-v1", aec_id="pasch-v1", opponent="greedy",
+    eval_opponents=("random", "greedy", "turn_optimal")))

@@ -13,3 +13,27 @@ from . import policies
 from .engine import Game
 
 __all__ = ["Game", "policies"]
+
+import numpy as np
+
+from ..core.games import GameSpec, Option, int_list, register
+from .observation import OBS_SIZE, encode
+from .rules import FACES, MAX_DICE, NUM_ACTIONS
+
+
+def _roll(game: Game, rng: np.random.Generator) -> None:
+    """Roll the round's dice if ``game`` is at a chance node (P2.1)."""
+    if game.is_chance_node():
+        game.apply_roll(tuple(tuple(rng.integers(1, FACES + 1, count).tolist())
+                              for count in game.dice_counts))
+
+
+#: Perudo in the table of games (``core.games``): a chance node rolls every seat's dice, too
+#: many outcomes to list, so its dice come from a stream of faces.
+SPEC = register(GameSpec(
+    name="perudo", title="Perudo", min_players=2, max_players=6,
+    options=(Option("dice", MAX_DICE, "dice each at the start, 1–5, or one count per seat "
+                    "(P1.2)", int_list),),
+    new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: NUM_ACTIONS,
+    gym_id="Perudo-v1", aec_id="perudo-v1", opponent="probabilistic",
+    eval_opponents=("random", "probabilistic", "bluffer"), hidden=True, advance=_roll))
