@@ -100,3 +100,25 @@ def test_the_readme_says_which_torch_build_pip_installs_and_how_to_get_the_cpu_o
     text = (ROOT / "README.md").read_text()
     assert CPU_INDEX in text and "TORCH_INDEX=" in text
     assert "CPU build first" not in text
+
+
+#: The pages that show the two commands, each in its first ```sh block.
+COMMAND_PAGES = ("README.md", "docs/install.md", "docs/index.md")
+#: What make test's recipe does (test_make_test_installs_every_extra_and_keeps_its_steps),
+#: as its description must name it.
+TEST_STEPS = ("ruff", "mypy", "extras-free", "docs strictly", "test suite")
+
+
+def command_block(page: str) -> str:
+    found = re.search(r"```sh\n(.*?)```", (ROOT / page).read_text(), re.S)
+    assert found is not None, f"{page} shows no sh block"
+    return found[1]
+
+
+@pytest.mark.parametrize("page", COMMAND_PAGES)
+def test_every_page_describes_the_two_commands_as_the_readme_does(page: str) -> None:
+    block = command_block(page)
+    assert block == command_block("README.md")
+    described = " ".join(block.split())
+    missing = [step for step in TEST_STEPS if step not in described]
+    assert not missing, f"{page}: make test's description leaves out {missing}"
