@@ -1,13 +1,24 @@
 # Two entry points, each installs what it needs into ./.venv first:
-#   make train   train the default config and print its evaluation (the main job)
+#   make train   train the default config and print its evaluation (the main job); installs
+#                the train extra only
 #   make test    lint with ruff, type-check pagadores_env with mypy, check the extras-free
 #                install in ./.venv-core, build the documentation site strictly, then run the
-#                whole test suite (budget: 15 minutes on 2 cores)
-# For a quick loop while editing: make test-fast (skips the tests marked slow, budget: 3
-# minutes on 2 cores; CI runs make test).
+#                whole test suite (budget: 15 minutes on 2 cores); installs every extra (all)
+# For a quick loop while editing: make test-fast (skips the tests marked slow: 3.6 minutes on
+# 2 cores at a load average of 2-3 from other work, measured; CI runs make test).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# One stamp per install step: the virtualenv with torch, then the package with the extras a
+# target needs. Installing every extra also covers train's.
+TORCH_STAMP := $(VENV)/.installed-torch
+TRAIN_STAMP := $(VENV)/.installed-train
+ALL_STAMP   := $(VENV)/.installed-all
+# torch's wheels come from pip's index unless TORCH_INDEX names another: from PyPI on Linux
+# that is the CUDA build (GBs); make train TORCH_INDEX=https://download.pytorch.org/whl/cpu
+# installs the CPU build. torch goes first, so the extras find their pin satisfied.
+TORCH_INDEX ?=
+TORCH_FROM := $(if $(TORCH_INDEX),$(TORCH_INDEX),pip's index (on Linux PyPI gives the CUDA build: \
+  TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU one))
 # The extras-free install: the package alone, as `pip install pagadores-env` gives it.
 CORE_VENV ?= .venv-core
 CORE_PY   := $(CORE_VENV)/bin/python
@@ -15,19 +26,30 @@ CONFIG ?= configs/default.yaml
 
 .PHONY: install train results measurements benchmark-results test test-fast lint typecheck extras-free docs bench bench-solver clean
 
-$(STAMP): pyproject.toml
+# pip shows what it collects and its download progress: minutes on a first install.
+$(TORCH_STAMP):
+	@echo "== make: [1/3] the virtualenv $(VENV), with pip upgraded"
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	# CPU torch first, so nothing later can pull a multi-GB CUDA build.
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[train,dev,openspiel,benchmark,ray,clients,docs]'
-	touch $(STAMP)
+	$(PY) -m pip install --upgrade pip
+	@echo "== make: [2/3] torch 2.13.0 from $(TORCH_FROM)"
+	$(PY) -m pip install torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	touch $@
 
-install: $(STAMP)
+$(TRAIN_STAMP): $(TORCH_STAMP) pyproject.toml
+	@echo "== make: [3/3] pagadores-env with the train extra, editable"
+	$(PY) -m pip install -e '.[train]'
+	touch $@
+
+$(ALL_STAMP): $(TORCH_STAMP) pyproject.toml
+	@echo "== make: [3/3] pagadores-env with every extra (all), editable"
+	$(PY) -m pip install -e '.[all]'
+	touch $@ $(TRAIN_STAMP)
+
+install: $(ALL_STAMP)
 
 # --fresh: retrain from scratch instead of resuming an earlier runs/<name> folder. The table it
 # prints is also written to runs/<name>/results.md, with the commit, platform and versions.
-train: $(STAMP)
+train: $(TRAIN_STAMP)
 	$(PY) -m pagadores_cli.train $(CONFIG) --fresh
 
 # make train, then publish its results.md as docs/results/<name>.md, the file the docs pages
@@ -70,7 +92,7 @@ MEASUREMENTS := \
   approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
   approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
   eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact
-measurements: $(STAMP)
+measurements: $(TRAIN_STAMP)
 	@mkdir -p docs/results/measured
 	@for entry in $(MEASUREMENTS); do \
 	  name=$${entry%%:*}; args=$$(echo "$${entry#*:}" | tr '^' ' '); \
@@ -86,14 +108,14 @@ measurements: $(STAMP)
 # trials into one folder (a rerun goes on where a killed one stopped), then its summary and
 # plots published as docs/results/benchmark/, the page the docs link as the baseline table,
 # with the trial records it aggregates (each names the commit that ran it) under trials/.
-benchmark-results: $(STAMP)
+benchmark-results: $(ALL_STAMP)
 	$(PY) -m pagadores_cli.benchmark configs/benchmark/default.yaml --out runs/benchmark --workers 2
 	$(PY) -m pagadores_cli.benchmark configs/benchmark/search.yaml --out runs/benchmark --workers 2
 	mkdir -p docs/results/benchmark/trials
 	cp runs/benchmark/summary.md runs/benchmark/*.png docs/results/benchmark/
 	cp runs/benchmark/trials/*.json docs/results/benchmark/trials/
 
-lint: $(STAMP)
+lint: $(ALL_STAMP)
 	$(VENV)/bin/ruff check .
 
 # What mypy checks and how strictly lives in pyproject.toml ([tool.mypy]).
@@ -108,10 +130,11 @@ typecheck: lint
 # against that install's dependencies (settings in pyproject.toml, [tool.mypy]). build/ goes
 # first: a stale build/lib would put deleted modules into the wheel.
 extras-free:
+	@echo "== make: the extras-free install into $(CORE_VENV)"
 	test -x $(CORE_PY) || (python3 -m venv $(CORE_VENV) && \
-		$(CORE_PY) -m pip install -q --upgrade pip)
+		$(CORE_PY) -m pip install --upgrade pip)
 	rm -rf build
-	$(CORE_PY) -m pip install -q . mypy
+	$(CORE_PY) -m pip install . mypy
 	$(CORE_PY) -I tests/extras_free.py
 	$(CORE_VENV)/bin/mypy
 
@@ -123,7 +146,7 @@ extras-free:
 # comes after extras-free, which removes build/.
 # NO_MKDOCS_2_WARNING: Material 9.8 prints a banner about MkDocs 2 on every build; it is no
 # warning about this site.
-docs: $(STAMP)
+docs: $(ALL_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # pytest exits 5 when it collects no test: that must fail, never pass silently. CI installs
@@ -138,15 +161,14 @@ test: typecheck extras-free docs
 test-fast: typecheck
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-# pygame only lets PettingZoo's tictactoe_v3 (the speed anchor) import. BASELINE=FILE (what
+# pygame (in the dev extra) only lets PettingZoo's tictactoe_v3 (the speed anchor) import. BASELINE=FILE (what
 # `pagadores bench --json` printed on another commit) adds both runs' numbers side by side.
-bench: $(STAMP)
-	$(PY) -m pip install -q pygame
+bench: $(ALL_STAMP)
 	$(PY) -m pagadores_cli.bench $(if $(BASELINE),--baseline $(BASELINE))
 
 # The exact solver's scaling report (3 and 4 players, 1–10 cards): about half an hour, and
 # the 4-player rows at 10 cards need several GB.
-bench-solver: $(STAMP)
+bench-solver: $(TRAIN_STAMP)
 	$(PY) -m pagadores_cli.bench --section solver
 
 clean:

@@ -10,6 +10,8 @@ Pasch (``pasch``: ``pasch_v1``, ``Pasch-v1``, ``pasch-v1``). The v0 names are re
 importing ``pagadores_v0`` or ``perudo_v0``, or making ``pagadores-v0`` / ``perudo-v0`` from
 PettingZoo's registry, raises ``ImportError`` in one line naming v1, and Gymnasium refuses
 ``Pagadores-v0`` / ``Perudo-v0`` naming v1 itself.
+``__version__`` is the version the package was installed as (``0+unknown`` in a copy that
+was never installed).
 
 =================  ============================================================================
 folder             holds
@@ -25,6 +27,7 @@ folder             holds
 =================  ============================================================================
 """
 
+import importlib.metadata
 from typing import Any, NoReturn
 
 import pettingzoo
@@ -41,6 +44,18 @@ from .core.errors import IllegalMoveError, retired
 from .core.protocol import Event
 from .pagadores.engine import Action, Game, Phase
 from .pagadores.rules import Kind, Throw, classify
+
+
+def _installed_version() -> str:
+    """The version in the installed distribution's metadata (pyproject.toml's, as pip
+    installed it), or ``0+unknown`` where the package was never installed."""
+    try:
+        return importlib.metadata.version("pagadores-env")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _installed_version()
 
 
 def _retired_creator(old: str, new: str) -> Any:
