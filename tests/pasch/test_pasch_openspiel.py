@@ -18,7 +18,7 @@ from pagadores_env.integrations.openspiel import pasch as spiel  # noqa: E402
 from pagadores_env.pasch.engine import Game, Phase  # noqa: E402
 from pagadores_env.pasch.last_round import exact_evaluate  # noqa: E402
 from pagadores_env.pasch.observation import encode  # noqa: E402
-from pagadores_env.pasch.rules import OUTCOMES, REL_REROLL  # noqa: E402
+from pagadores_env.pasch.rules import REL_REROLL  # noqa: E402
 
 NAME = spiel.SHORT_NAME
 

@@ -71,13 +71,13 @@ class SpielSpec:
     #: ``(parameters)`` → ``Game``'s keywords beyond the spec's options
     extra: Callable[[Mapping[str, Any]], dict[str, Any]] = field(default=no_extra)
 
-    def game_type(self) -> pyspiel.GameType:
-        """The game's ``GameType`` (registered once; the utility is constant-sum in general,
-        zero-sum for a 2-player instance)."""
+    def game_type(self, utility: Any = pyspiel.GameType.Utility.CONSTANT_SUM
+                  ) -> pyspiel.GameType:
+        """The game's ``GameType``: registered constant-sum, an instance at 2 players
+        zero-sum."""
         return game_type(self.short_name, self.long_name,
-                         pyspiel.GameType.Information.PERFECT_INFORMATION,
-                         pyspiel.GameType.Utility.CONSTANT_SUM, self.spec.max_players,
-                         dict(self.parameters))
+                         pyspiel.GameType.Information.PERFECT_INFORMATION, utility,
+                         self.spec.max_players, dict(self.parameters))
 
 
 def option_value(option: Option, value: Any) -> Any:
@@ -91,8 +91,9 @@ def option_value(option: Option, value: Any) -> Any:
     except ValueError as err:
         raise ValueError(f"{option.name} must be {option.help}, got {value!r} ({err})"
                          ) from None
-    return [parsed] if isinstance(option.default, list) and not isinstance(parsed, list) \
-        else parsed
+    if isinstance(option.default, list) and not isinstance(parsed, list):
+        return [parsed]
+    return parsed
 
 
 class SpecGame(pyspiel.Game):
@@ -116,7 +117,6 @@ class SpecGame(pyspiel.Game):
                                    **spiel.extra(given))
         utility = (pyspiel.GameType.Utility.ZERO_SUM if players == 2
                    else pyspiel.GameType.Utility.CONSTANT_SUM)
-        kind = spiel.game_type()
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions(self.start),
             max_chance_outcomes=spiel.max_chance_outcomes,
@@ -125,9 +125,7 @@ class SpecGame(pyspiel.Game):
             max_utility=1.0,
             utility_sum=float(2 - players),
             max_game_length=spiel.max_game_length(self.start))
-        super().__init__(game_type(kind.short_name, kind.long_name, kind.information,
-                                   utility, kind.max_num_players, dict(spiel.parameters)),
-                         info, given)
+        super().__init__(spiel.game_type(utility), info, given)
 
     def __reduce__(self) -> tuple[type[SpecGame], tuple[dict[str, Any]]]:
         # pickled by its parameters: its game string does not parse back where a text
@@ -183,7 +181,7 @@ class SpecState(pyspiel.State):
         engine = self.engine
         if engine.is_chance_node():
             outcomes = engine.chance_outcomes()
-            if isinstance(action, bool) or not 0 <= action < len(outcomes):
+            if not 0 <= action < len(outcomes):
                 raise ValueError(f"a chance action here is an outcome 0–{len(outcomes) - 1} "
                                  f"of chance_outcomes(), got {action!r}")
             engine.apply_chance(outcomes[action][0])
