@@ -1,11 +1,15 @@
-"""What the OpenSpiel games of both dice games share: their ``GameType`` and the box through
-which OpenSpiel's clone of a Python state is the engine's own ``clone``."""
+"""What the OpenSpiel games share: their ``GameType``, the box through which OpenSpiel's clone
+of a Python state is the engine's own ``clone``, and the risk a length cap may take."""
 
 from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
 
 import pyspiel
+
+#: A bound on the probability that a game without a bound on its length in principle
+#: (Pagadores' kampen replays, Paye's start throws) reaches its ``max_game_length``.
+CAP_RISK = 1e-12
 
 
 class Cloneable(Protocol):
@@ -19,7 +23,7 @@ E = TypeVar("E", bound=Cloneable)
 
 
 def game_type(short_name: str, long_name: str, information: Any, utility: Any,
-              max_players: int, parameters: dict[str, int]) -> pyspiel.GameType:
+              max_players: int, parameters: dict[str, Any]) -> pyspiel.GameType:
     """A sequential game with explicit chance and terminal rewards, offering information
     state strings and observation strings and tensors."""
     return pyspiel.GameType(

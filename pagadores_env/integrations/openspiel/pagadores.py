@@ -49,12 +49,10 @@ from ...pagadores.rules import (
     MAX_THROWS,
     STRENGTH_PROB,
 )
-from .common import Box, game_type
+from .common import CAP_RISK, Box, game_type
 
 SHORT_NAME = "python_pagadores"
 DEFAULTS = {"players": 2, "cards": MAX_CARDS}
-#: A bound on the probability that a game reaches ``max_game_length`` (module docstring).
-CAP_RISK = 1e-12
 #: Actions of one round without kampen replays, per player: a turn's 3 throws and 2
 #: decisions (R3.2, R3.6) and one kampen throw (R5.1).
 ROUND_ACTIONS = MAX_THROWS + (MAX_THROWS - 1) + 1
