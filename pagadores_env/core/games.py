@@ -116,13 +116,18 @@ def game_spec(name: str) -> GameSpec:
     return GAME_SPECS[name]
 
 
-def int_list(text: str) -> int | list[int]:
-    """A flag's text as one whole number or a comma-separated list of them (``3`` or
-    ``-1,1,2``)."""
-    parts = [part.strip() for part in text.split(",")]
+def int_sequence(text: str) -> list[int]:
+    """A flag's text as a comma-separated list of whole numbers (``-1,1,2``; ``3`` is a list
+    of one)."""
     try:
-        values = [int(part) for part in parts]
+        return [int(part.strip()) for part in text.split(",")]
     except ValueError:
-        raise ValueError(f"expected a whole number or a comma-separated list of them, got "
+        raise ValueError(f"expected a comma-separated list of whole numbers, got "
                          f"{text!r}") from None
+
+
+def int_list(text: str) -> int | list[int]:
+    """A flag's text as one whole number (one count for every seat) or a comma-separated
+    list of them (one per seat): ``3`` or ``3,2,4``."""
+    values = int_sequence(text)
     return values[0] if len(values) == 1 else values

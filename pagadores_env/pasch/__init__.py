@@ -19,7 +19,7 @@ from .rules import classify
 
 __all__ = ["Game", "classify", "policies"]
 
-from ..core.games import GameSpec, Option, int_list, register
+from ..core.games import GameSpec, Option, int_sequence, register
 from .observation import OBS_SIZE, encode
 from .rules import DEFAULT_BLOCKS, DEFAULT_HAND, MAX_PLAYERS, MIN_PLAYERS
 
@@ -27,7 +27,7 @@ from .rules import DEFAULT_BLOCKS, DEFAULT_HAND, MAX_PLAYERS, MIN_PLAYERS
 SPEC = register(GameSpec(
     name="pasch", title="Pasch", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     options=(Option("hand", list(DEFAULT_HAND), "every player's cards, comma-separated: 1–10 "
-                    "whole numbers from -1 to 10 (X1.3)", int_list),
+                    "whole numbers from -1 to 10 (X1.3)", int_sequence),
              Option("blocks", DEFAULT_BLOCKS, "action blocks each, 0–10 (X1.3)")),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: game.actions.size,
     gym_id="Pasch-v1", aec_id="pasch-v1", opponent="greedy",

@@ -4,10 +4,9 @@ dobbelspel (``.paye``) and Pasch (``.pasch``) are this adapter with a ``SpielSpe
 
 - **Parameters**: ``players`` (the spec's range) and the spec's table options by name; an
   option whose value is not text in the engine (Paye's ``faces``, Pasch's ``hand``) is a
-  string parameter read by the option's own ``parse`` (``"-1,1,2"``, JSON), a list-valued
-  option given one number being a list of one. A ``SpielSpec`` may add parameters of its own
-  (``extra``). Every value is checked where the engine checks it, so a bad one fails
-  ``pyspiel.load_game`` with the engine's one-line ``ValueError``.
+  string parameter read by the option's own ``parse`` (``"-1,1,2"``, JSON). A ``SpielSpec``
+  may add parameters of its own (``extra``). Every value is checked where the engine checks
+  it, so a bad one fails ``pyspiel.load_game`` with the engine's one-line ``ValueError``.
 - **Perfect information, explicit chance.** Chance action ``i`` is the ``i``-th outcome of
   the engine's ``chance_outcomes()`` at that node, with its probability. Decision actions are
   the engine's action ids, ``num_distinct_actions`` its action count
@@ -82,18 +81,15 @@ class SpielSpec:
 
 def option_value(option: Option, value: Any) -> Any:
     """The engine's value of ``option`` from its OpenSpiel parameter: text parsed by the
-    option's ``parse`` where the engine's value is not text, one number for a list-valued
-    option a list of one; ``ValueError`` in one line for text that does not parse."""
+    option's ``parse`` where the engine's value is not text; ``ValueError`` in one line for
+    text that does not parse."""
     if not isinstance(value, str) or isinstance(option.default, str):
         return value
     try:
-        parsed = option.parse(value)
+        return option.parse(value)
     except ValueError as err:
         raise ValueError(f"{option.name} must be {option.help}, got {value!r} ({err})"
                          ) from None
-    if isinstance(option.default, list) and not isinstance(parsed, list):
-        return [parsed]
-    return parsed
 
 
 class SpecGame(pyspiel.Game):
