@@ -242,6 +242,32 @@ def test_with_no_learner_state_that_loads_the_error_is_one_line(
     assert listing(config.run_dir) == before
 
 
+
+@pytest.mark.parametrize("damage", ["header not UTF-8", "cut mid-line"])
+def test_a_damaged_eval_csv_is_named_its_rows_set_aside_and_the_run_resumes(
+        damage: str, finished: dict[str, Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A rerun failed with "'utf-8' codec can't decode byte 0xcd in position 2" or "could
+    not convert string to float: ''", naming no file (issue 45, item 6). A cut header is
+    read as the columns every eval.csv has; a cut last row is the evaluation at the resume
+    point, measured again."""
+    config = copy_of(finished, tmp_path)
+    path = config.run_dir / "eval.csv"
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    if damage == "header not UTF-8":
+        path.write_bytes(data[:2] + b"\xcd" + data[3:])
+        set_aside = lines[0][:2] + b"\xcd" + lines[0][3:]
+    else:
+        path.write_bytes(data[:-12])
+        set_aside = lines[0] + lines[-1][:-12]
+    assert train(config).timesteps == finished["result"].timesteps
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"{path} is damaged: 1 line that cannot be read")
+    assert (config.run_dir / "eval.csv.damaged").read_bytes() == set_aside
+    assert measures(path) == measures(finished["run"] / "eval.csv")
+
+
 def test_a_changed_search_setting_is_refused_and_a_bigger_total_resumes(
         finished: dict[str, Any], tmp_path: Path) -> None:
     config = copy_of(finished, tmp_path)

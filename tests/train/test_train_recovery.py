@@ -175,6 +175,50 @@ def test_a_damaged_checkpoint_falls_back_to_the_newest_good_one(
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
 
 
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def cut_mid_line(path: Path) -> list[bytes]:
+    """Cut the file in its last row (the evaluation at 512 against sensible); the lines
+    that must be set aside: the cut one and the other row of its evaluation."""
+    lines = lines_of(path)
+    path.write_bytes(b"".join(lines)[:-20])
+    return [lines[-2], lines[-1][:-20]]
+
+
+def not_utf8_in_a_row(path: Path) -> list[bytes]:
+    """A byte that is not UTF-8 in the row of the evaluation at 256 against sensible; the
+    lines that must be set aside: that row and the other row of its evaluation."""
+    lines = lines_of(path)
+    lines[4] = lines[4].replace(b"sensible", b"sen\xcdible")
+    path.write_bytes(b"".join(lines))
+    return lines[3:5]
+
+
+@pytest.mark.parametrize(("damage", "evaluated"), [
+    (cut_mid_line, [*STEPS_0_TO_512, 768, 768]),  # the evaluation at the resume step: redone
+    (not_utf8_in_a_row, [0, 0, 512, 512, 768, 768]),  # the model at 256 is gone: not redone
+])
+def test_a_damaged_eval_csv_is_named_its_rows_set_aside_and_the_run_resumes(
+        damage: Any, evaluated: list[int], run: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Rerunning failed with "could not convert string to float: ''" or "'utf-8' codec
+    can't decode byte 0xcd", naming no file (issue 45, item 6)."""
+    header = lines_of(run / "eval.csv")[0]
+    set_aside = damage(run / "eval.csv")
+    result = train(base(run.parent, 768))
+    assert result.timesteps == 768
+    err = capsys.readouterr().err.strip().splitlines()
+    [line] = [e for e in err if "eval.csv" in e]
+    assert line.startswith(f"{run / 'eval.csv'} is damaged: 1 line that cannot be read")
+    assert "eval.csv.damaged" in line
+    assert (run / "eval.csv.damaged").read_bytes() == header + b"".join(set_aside)
+    assert eval_steps(run) == evaluated
+    assert (run / "learning_curve.png").exists()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("victim", ["latest.json", "model_768_steps.zip"])
 def test_a_kill_while_checkpointing_leaves_the_previous_checkpoint_whole(

@@ -35,6 +35,8 @@ eval.csv              the model against each evaluation opponent during training
                       win rate with 95 % CI, trained steps, wall time; the solver's exact
                       numbers where it covers the table (``pagadores_train.run.model_eval``);
                       ``nash_conv`` at two players is twice the exploitability
+eval.csv.damaged      only after ``eval.csv`` was found damaged: its lines that could not
+                      be read, as they were (``pagadores_train.run.reports``)
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 compare.csv           with ``eval.compare``: each of those agents measured on the final
                       evaluation's games and measures (``agent`` column first)
@@ -175,8 +177,9 @@ def is_run_config(path: Path) -> bool:
 
 
 #: What an SB3 run writes (``--fresh`` removes exactly these): the files of the module
-#: docstring's table, and in its sub-folders the checkpoints, SB3's tensorboard runs
-#: (``<tb_log_name>_<run id>``) and the self-play snapshots with their listing.
+#: docstring's table but ``eval.csv.damaged``, and in its sub-folders the checkpoints, SB3's
+#: tensorboard runs (``<tb_log_name>_<run id>``) and the self-play snapshots with their
+#: listing.
 LAYOUT = Layout("a run", (CONFIG, FINAL_MODEL, "eval.csv", "final_eval.csv", COMPARE,
                           "learning_curve.png", RESULTS),
                 {CHECKPOINTS: (CHECKPOINT_MODEL.pattern, r"replay_buffer_\d+_steps\.pkl",
@@ -339,7 +342,7 @@ def set_up_run_dir(config: Config, new: bool, timesteps: int) -> None:
         LAYOUT.remove(run_dir)
     write_config(run_dir, config.to_dict())
     if not new:
-        truncate_rows(run_dir / "eval.csv", timesteps)
+        truncate_rows(run_dir / "eval.csv", timesteps, say=warn)
 
 
 def make_vec_env(config: Config, pool: SnapshotPool | None = None,

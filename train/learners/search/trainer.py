@@ -37,6 +37,8 @@ tensorboard/          tensorboard events (``torch.utils.tensorboard``, as SB3 wr
 eval.csv              the player against each evaluation opponent at step 0 and every
                       ``eval.every`` decisions: an SB3 run's columns
                       (``pagadores_train.run.reports``), exact where the solver covers the table
+eval.csv.damaged      only after ``eval.csv`` was found damaged: its lines that could not
+                      be read, as they were (``pagadores_train.run.reports``)
 final_eval.csv        the same columns for the final evaluation
 learning_curve.png    eval.csv drawn (``reports.plot_learning_curve``)
 results.md            the final table as printed, with what printed it
@@ -46,8 +48,8 @@ run.lock              while a run holds the folder (``pagadores_train.run.lock``
 Every file is written atomically (``pagadores_env.core.atomic``; tensorboard's events
 excepted), the checkpoint's files before ``latest.json``, so a kill at any moment leaves the
 previous resume point whole. A folder holding such files but no search run's ``config.yaml``
-is refused (``pagadores_train.run.folder``); ``--fresh`` removes exactly the files above and
-nothing else.
+is refused (``pagadores_train.run.folder``); ``--fresh`` removes exactly the files above but
+``eval.csv.damaged`` (kept for you to read) and nothing else.
 
 Resume: running the same config again continues from ``latest.json``'s learner state, and
 continues **bit for bit**: the learner's state is all there is (no other generator draws),
@@ -128,7 +130,8 @@ from .learn import IterationReport, LearnSettings, ValueLearner
 CHECKPOINT_LEARNER = re.compile(r"learner_(\d+)_steps\.npz")
 EVAL, FINAL_EVAL, CURVE, TENSORBOARD = ("eval.csv", "final_eval.csv", "learning_curve.png",
                                         "tensorboard")
-#: What a search run writes (``--fresh`` removes exactly these): the module docstring's table.
+#: What a search run writes (``--fresh`` removes exactly these): the module docstring's table
+#: but ``eval.csv.damaged``.
 LAYOUT = Layout("a search run", (CONFIG, FINAL_NET, EVAL, FINAL_EVAL, CURVE, RESULTS),
                 {CHECKPOINTS: (CHECKPOINT_NET.pattern, CHECKPOINT_LEARNER.pattern,
                                re.escape(LATEST)),
@@ -195,7 +198,7 @@ def drop_after(run_dir: Path, steps: int, training: bool) -> None:
     """Forget what a run did after its resume point ``steps``: the evaluations and the
     checkpoints past it (an uninterrupted run redoes them), and the final net if the run
     trains on (``search:path=`` then plays the newest checkpoint's)."""
-    truncate_rows(run_dir / EVAL, steps)
+    truncate_rows(run_dir / EVAL, steps, say=warn)
     for pattern in (CHECKPOINT_LEARNER, CHECKPOINT_NET):
         for step, path in numbered(run_dir / CHECKPOINTS, pattern).items():
             if step > steps:
