@@ -196,8 +196,9 @@ def test_a_folder_of_another_kind_of_run_is_left_alone(tmp_path: Path) -> None:
     (config.run_dir / "checkpoints").mkdir(parents=True)
     (config.run_dir / "checkpoints" / "latest.json").write_text("{}")
     (config.run_dir / "config.yaml").write_text("algo: {name: PPO}\nenv: {}\n")
-    with pytest.raises(RunError, match="no config.yaml of a search run, so it is not a run "
-                                       "folder of ours and is left alone"):
+    with pytest.raises(RunError, match=r"config.yaml is no config of a search run \(no search: "
+                                       r"section\), so .* is not a run folder of ours and is "
+                                       "left alone"):
         train(config, fresh=True)
 
 

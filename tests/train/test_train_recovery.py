@@ -6,6 +6,7 @@ train`` command says and exits with is in ``tests/cli/test_train_command.py``.""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,20 +64,49 @@ def test_fresh_removes_only_what_a_run_wrote(run: Path) -> None:
 
 
 @pytest.mark.parametrize("fresh", [False, True])
-@pytest.mark.parametrize("files", [{"eval.csv": "my,own\n1,2\n"},
-                                   {"config.yaml": "paper: draft\n", "model.zip": "x"}])
+@pytest.mark.parametrize(("files", "why"), [
+    ({"eval.csv": "my,own\n1,2\n"}, "holds eval.csv but no config.yaml of a run, so it"),
+    ({"config.yaml": "paper: draft\n", "model.zip": "x"},
+     "/config.yaml is no config of a run (unknown key 'paper'), so .*/default"),
+])
 def test_a_folder_that_is_not_a_run_of_ours_is_refused(fresh: bool, files: dict[str, str],
-                                                        tmp_path: Path) -> None:
+                                                        why: str, tmp_path: Path) -> None:
     folder = tmp_path / "default"
     folder.mkdir()
     for name, text in files.items():
         (folder / name).write_text(text)
-    with pytest.raises(RunError, match=r"no config\.yaml of a run, so it is not a run folder "
-                                       r"of ours and is left alone"):
+    with pytest.raises(RunError, match=re.escape(why).replace(r"\.\*", ".*")
+                       + " is not a run folder of ours and is left alone"):
         train(base(tmp_path), fresh=fresh)
     assert sorted(p.name for p in folder.iterdir()) == sorted(files)
     for name, text in files.items():
         assert (folder / name).read_text() == text
+
+
+
+@pytest.mark.parametrize(("text", "how"), [
+    (b"algo: {name: PPO\nenv: {}\n",
+     "is damaged (not YAML: line 2, column 4: expected ',' or '}', but got ':')"),
+    (b"seed: 0\nalgo: {name: \xcdPO}\n", "is damaged (not UTF-8 text)"),
+    (b"", "is damaged (empty)"),
+    (b"- algo\n- env\n", "is damaged (not a mapping of keys to values but a list)"),
+    (b"algo: {}\nenv: {}\nagent: x\n", "is no config of a run (unknown key 'agent')"),
+    (b"algo: {}\n", "is no config of a run (no env: section)"),
+    (b"algo: {}\nenv: {}\ntotal_timesteps: -5\n", "does not validate (total_timesteps must be "
+     "an integer ≥ 1, got -5): damaged, or written by another version"),
+])
+def test_a_damaged_config_yaml_is_named_and_how_it_is_damaged(
+        text: bytes, how: str, run: Path) -> None:
+    """It was refused with "holds checkpoints, config.yaml, … but no config.yaml of a run"
+    (issue 45, item 7)."""
+    (run / "config.yaml").write_bytes(text)
+    listing = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    with pytest.raises(RunError) as refused:
+        train(base(run.parent, 768))
+    message = str(refused.value)
+    assert message.startswith(f"{run / 'config.yaml'} {how}"), message
+    assert "\n" not in message
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == listing
 
 
 def test_a_folder_with_only_other_files_is_used_and_they_stay(tmp_path: Path) -> None:

@@ -110,13 +110,14 @@ from ..run.folder import (
     saved_config,
     say,
     warn,
+    with_section,
     write_config,
 )
 from ..run.lock import hold_run_folder
 from ..run.model_eval import Evaluation, evaluate_run
 from ..run.reports import RESULTS, RunResult, eval_rows, write_csv
 from ..settings import ConfigError
-from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
+from .rllib_config import RESUMABLE, SECTION, RLlibConfig, load_rllib_config
 
 STEP = re.compile(r"step_(\d+)")
 #: The name RLlib knows the env by (``tune.register_env``).
@@ -124,7 +125,7 @@ ENV_NAME = "pagadores_aec"
 #: What an RLlib run writes (``--fresh`` removes exactly these): its config, final table and
 #: results, and its ``step_<N>`` algorithm checkpoints with ``latest.json``.
 LAYOUT = Layout("an RLlib run", (CONFIG, "final_eval.csv", RESULTS),
-                {CHECKPOINTS: (STEP.pattern, re.escape(LATEST))}, is_rllib_config)
+                {CHECKPOINTS: (STEP.pattern, re.escape(LATEST))}, with_section(SECTION))
 
 
 # --------------------------------------------------------------------------- RLlib

@@ -100,7 +100,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
@@ -165,15 +164,15 @@ SELFPLAY = "selfplay"
 RESUMABLE = RESUMABLE_CHANGES | {"keep_checkpoints", "eval.final_games"}
 
 
-def is_run_config(path: Path) -> bool:
-    """Whether ``path`` is a config a run saved: a YAML mapping of config keys including
-    ``algo`` and ``env``. It need not validate (a run of an older version is still ours)."""
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return (isinstance(data, dict) and {"algo", "env"} <= data.keys()
-            and data.keys() <= {f.name for f in fields(Config)})
+def not_run_config(data: dict[Any, Any]) -> str | None:
+    """Why the mapping a saved ``config.yaml`` holds is not the config of an SB3 run (None: it
+    is): one of its keys is no config key, or it lacks ``algo`` or ``env``. It need not
+    validate (a run of an older version is still ours)."""
+    unknown = sorted(map(str, data.keys() - {f.name for f in fields(Config)}))
+    if unknown:
+        return f"unknown key {unknown[0]!r}"
+    missing = [key for key in ("algo", "env") if key not in data]
+    return f"no {missing[0]}: section" if missing else None
 
 
 #: What an SB3 run writes (``--fresh`` removes exactly these): the files of the module
@@ -186,7 +185,7 @@ LAYOUT = Layout("a run", (CONFIG, FINAL_MODEL, "eval.csv", "final_eval.csv", COM
                                re.escape(LATEST)),
                  "tensorboard": (r".*_\d.*",),
                  SELFPLAY: (r"snapshot_\d+\.zip", re.escape(POOL_FILE))},
-                is_run_config)
+                not_run_config)
 
 
 def train(config: Config, fresh: bool = False, force: bool = False,

@@ -41,7 +41,7 @@ import yaml
 from pagadores_agents.run_folders import CHECKPOINTS, LATEST
 from pagadores_env.core.atomic import write_atomic
 
-from ..settings import ConfigError
+from ..settings import ConfigError, yaml_problem
 
 T = TypeVar("T")
 #: The saved config of every run.
@@ -90,12 +90,13 @@ class Interrupted(KeyboardInterrupt):
 class Layout:
     """What a trainer's runs write: ``files`` at the top of the folder and, per sub-folder,
     ``folders[name]``: patterns (regular expressions, whole names) of its entries. ``what``
-    names the kind of run in messages; ``is_config`` tells a saved ``config.yaml`` of it."""
+    names the kind of run in messages; ``not_config`` says why the mapping a saved ``config.yaml``
+    holds is not a config of it (None: it is; ``with_section``)."""
 
     what: str
     files: tuple[str, ...]
     folders: Mapping[str, tuple[str, ...]]
-    is_config: Callable[[Path], bool]
+    not_config: Callable[[dict[Any, Any]], str | None]
 
     def entries(self, run_dir: Path) -> list[Path]:
         """The files and folders in ``run_dir`` that a run wrote, temporary ones included."""
@@ -112,16 +113,27 @@ class Layout:
 
     def check_ours(self, run_dir: Path) -> None:
         """``RunError`` unless ``run_dir`` is new, or a folder a run of this kind may use: it
-        holds no run files, or a saved config of this kind (reads only)."""
+        holds no run files, or a saved config of this kind (reads only). The error names
+        ``config.yaml`` and says how it is damaged or why it is no config of this kind."""
         if run_dir.exists() and not run_dir.is_dir():
             raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
                            "--output-dir")
         entries = self.entries(run_dir)
-        if entries and not self.is_config(run_dir / CONFIG):
+        if not entries:
+            return
+        path, elsewhere = run_dir / CONFIG, "pick another --name or --output-dir"
+        if not path.exists():
             names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
             raise RunError(f"{run_dir} holds {names} but no {CONFIG} of {self.what}, so it is "
-                           "not a run folder of ours and is left alone; pick another --name "
-                           "or --output-dir")
+                           f"not a run folder of ours and is left alone; {elsewhere}")
+        data, damage = read_config(path)
+        if data is None:
+            raise RunError(f"{path} is damaged ({damage}), so the run folder {run_dir} is left "
+                           f"alone; restore or repair {CONFIG}, or {elsewhere}")
+        why = self.not_config(data)
+        if why is not None:
+            raise RunError(f"{path} is no config of {self.what} ({why}), so {run_dir} is not "
+                           f"a run folder of ours and is left alone; {elsewhere}")
 
     def remove(self, run_dir: Path) -> None:
         """Remove what a run wrote (``entries``), then its sub-folders if that empties them;
@@ -136,6 +148,31 @@ class Layout:
                 (run_dir / folder).rmdir()
 
 
+def read_config(path: Path) -> tuple[dict[Any, Any] | None, str]:
+    """The mapping a saved ``config.yaml`` at ``path`` holds, or None and how the file is
+    damaged, in words for a message: it cannot be read, is not UTF-8 text, not YAML (where the
+    parser stopped), empty, or not a mapping of keys to values."""
+    try:
+        data = yaml.safe_load(path.read_bytes().decode())
+    except OSError as err:
+        return None, f"it cannot be read: {err.strerror}"
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except yaml.YAMLError as err:
+        return None, f"not YAML: {yaml_problem(err)}"
+    if data is None:
+        return None, "empty"
+    if not isinstance(data, dict):
+        return None, f"not a mapping of keys to values but a {type(data).__name__}"
+    return data, ""
+
+
+def with_section(section: str) -> Callable[[dict[Any, Any]], str | None]:
+    """``Layout.not_config`` of a kind of run whose config has a ``section`` (RLlib's, the
+    search trainer's): what a mapping without it lacks."""
+    return lambda data: None if section in data else f"no {section}: section"
+
+
 def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
                  resumable: Collection[str]) -> Any:
     """The config saved in ``run_dir`` (read by ``load``), if ``config`` may resume that run:
@@ -143,8 +180,9 @@ def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
     try:
         before = load(run_dir / CONFIG)
     except ConfigError as err:
-        raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
-                       "pass --fresh to start over or pick another --name") from None
+        raise RunError(f"{run_dir / CONFIG} does not validate ({err}): damaged, or written "
+                       "by another version; pass --fresh to start over or pick another --name"
+                       ) from None
     old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
                if k not in resumable and old.get(k) != now.get(k)]

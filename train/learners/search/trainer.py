@@ -108,6 +108,7 @@ from ...run.folder import (
     saved_step,
     say,
     warn,
+    with_section,
     write_config,
 )
 from ...run.lock import hold_run_folder
@@ -123,7 +124,7 @@ from ...run.reports import (
     wall_time_at,
     write_csv,
 )
-from .config import RESUMABLE, SearchConfig, SearchSettings, is_search_config, load_search_config
+from .config import RESUMABLE, SECTION, SearchConfig, SearchSettings, load_search_config
 from .learn import IterationReport, LearnSettings, ValueLearner
 
 #: The learner's whole state at a checkpoint (``ValueLearner.save``).
@@ -136,7 +137,7 @@ LAYOUT = Layout("a search run", (CONFIG, FINAL_NET, EVAL, FINAL_EVAL, CURVE, RES
                 {CHECKPOINTS: (CHECKPOINT_NET.pattern, CHECKPOINT_LEARNER.pattern,
                                re.escape(LATEST)),
                  TENSORBOARD: (r"events\.out\.tfevents\..+",)},
-                is_search_config)
+                with_section(SECTION))
 
 
 # --------------------------------------------------------------------------- checkpoints
