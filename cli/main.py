@@ -9,7 +9,9 @@ Heavy modules (torch, stable-baselines3) are imported only by the subcommand tha
 
 The command line speaks in single lines on stderr: bad input is ``pagadores <cmd>: error:
 ...`` with exit status 2, Ctrl-C ends with one line and status 130 (for every subcommand,
-unless it says more itself, as ``train`` does), and a warning (such as an unwritable solver
+unless it says more itself, as ``train`` does), SIGTERM (what ``timeout``, SLURM and ``docker
+stop`` send) the same way with "terminated by SIGTERM" and status 143
+(``pagadores_train.signals``), and a warning (such as an unwritable solver
 cache) is ``pagadores <cmd>: warning: ...`` in every subcommand, delegated or not.
 
 The commands that run long work (``evaluate``, ``tournament``, ``solve``, ``nashconv``,
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pagadores_env.core.atomic import WriteError
+from pagadores_train.signals import ended_by, exit_status, stopping
 
 if TYPE_CHECKING:
     from pagadores_train.progress import Reporter
@@ -68,8 +71,6 @@ SPEC_EXAMPLES = {"pagadores": {"threshold": "threshold:min_points=100",
                                "model": "model:path=runs/default/model.zip"},
                  "perudo": {"probabilistic": "probabilistic:dudo_below=0.5",
                             "model": "model:path=runs/perudo_2p/model.zip"}}
-#: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
-INTERRUPTED = 130
 
 
 def agents_help(every_game: bool = False) -> str:
@@ -189,7 +190,7 @@ def run_play(args: argparse.Namespace) -> int:
                  human_seat=args.seat, cards=args.cards, seed=args.seed)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=sys.stderr)  # the prompt line is still open
-        return INTERRUPTED
+        return exit_status()
     return 0
 
 
@@ -382,7 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a message saying what was wrong; every subcommand's warnings are one line each."""
     command, run = _dispatch(list(sys.argv[1:] if argv is None else argv))
     try:
-        with warnings.catch_warnings():  # restores the warnings machinery afterwards
+        # restores the warnings machinery afterwards; SIGTERM stops as Ctrl-C does
+        with warnings.catch_warnings(), stopping():
             warnings.showwarning = _one_line_warning(command)
             return run() or 0
     except ValueError as err:
@@ -394,8 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"nothing it had written is lost", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # a delegated command may say more itself (train does)
-        print(f"\npagadores {command}: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        print(f"\npagadores {command}: {ended_by()}", file=sys.stderr)
+        return exit_status()
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ for a config with an ``rllib:`` section RLlib's (``pagadores_train.learners.rlli
 
 Exit status: 0 done; 2 a bad config or an unusable run folder (one another run holds among
 them), in one line; 1 a file that cannot be written (a full disk), in one line naming the file
-and the step a rerun resumes from; 130 Ctrl-C, after one line saying where the run stands and
-the command that goes on. Counts may be written as YAML does (``--timesteps 3e5``).
+and the step a rerun resumes from; 130 Ctrl-C (143 SIGTERM, which ``timeout``, SLURM and
+``docker stop`` send: the run saves and stops alike), after one line saying where the run
+stands and the command that goes on. Counts may be written as YAML does (``--timesteps 3e5``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pagadores_train.run.folder import Interrupted, RunError
 from pagadores_train.run.lock import FolderInUse
 from pagadores_train.run.reports import write_results
 from pagadores_train.settings import ConfigError, count_argument, describe
+from pagadores_train.signals import ended_by, exit_status
 
 PROG = "pagadores train"
 
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt as stop:
         print(interrupted(stop, args), file=sys.stderr)
-        return 130
+        return exit_status()
     except OSError as err:
         line = failed_write(err)
         if line is None or config is None:
@@ -118,19 +120,21 @@ def rerun_from(step: int | None, args: argparse.Namespace) -> str:
 
 
 def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
-    """The one line after Ctrl-C: where the run stands and the command that goes on."""
+    """The one line after Ctrl-C or SIGTERM: where the run stands and the command that goes
+    on."""
+    how = ended_by()  # "interrupted", "terminated by SIGTERM"
     if not isinstance(stop, Interrupted):  # before the run folder was touched
-        return f"interrupted before the run started; start it again with: {command(args)}"
+        return f"{how} before the run started; start it again with: {command(args)}"
     if stop.timesteps is None and not stop.saved_now:
-        return (f"interrupted before the first checkpoint; start it again with: "
+        return (f"{how} before the first checkpoint; start it again with: "
                 f"{command(args, fresh=False)}")
-    if stop.timesteps is None:  # a second Ctrl-C stopped the save
+    if stop.timesteps is None:  # a second signal stopped the save
         where = "the last checkpoint stands"
     elif stop.saved_now:
         where = f"checkpoint saved at step {stop.timesteps:,}"
     else:
         where = f"the checkpoint at step {stop.timesteps:,} stands"
-    return f"interrupted: {where}; resume with: {command(args, fresh=False)}"
+    return f"{how}: {where}; resume with: {command(args, fresh=False)}"
 
 
 def command(args: argparse.Namespace, fresh: bool | None = None) -> str:

@@ -16,6 +16,7 @@ import pytest
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
 from pagadores_env.core import atomic
+from tests.cli.terminate import terminate_when
 from tests.lines import TIMES
 from tests.processes import HAS_PROC, kill_once_started, running, within
 
@@ -262,6 +263,18 @@ def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 130
     assert err.strip() == "pagadores evaluate: interrupted"
+
+
+
+def test_sigterm_during_an_evaluation_is_one_line_and_exit_143(tmp_path: Path) -> None:
+    """SIGTERM (``timeout``, SLURM, ``docker stop``) ends a long command as Ctrl-C does, in
+    one line; it ended it at once, silently, with status 143 (issue 45, item 10)."""
+    code, _, err = terminate_when(["evaluate", "sensible", "random", "--games", "50000000",
+                                   "--no-exact", "--no-progress"], "evaluate: 50,000,000 games",
+                                  tmp_path)
+    assert code == 143
+    assert err.strip().splitlines()[-1] == "pagadores evaluate: terminated by SIGTERM"
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("command", ["evaluate", "tournament"])

@@ -17,6 +17,8 @@ import yaml
 from pagadores_cli.train import build_parser, main
 from pagadores_train.learners.search.config import load_search_config
 from pagadores_train.learners.search.learn import ValueLearner
+from pagadores_train.learners.search.trainer import resume_step
+from tests.cli.terminate import terminate_when
 from tests.train.runs import SEARCH_TINY, interrupt_when, rows
 
 
@@ -66,6 +68,28 @@ def test_ctrl_c_prints_the_resume_command_and_exits_130(
                       f"train {path} --no-exact --no-progress")
     assert main(err[1].split("resume with: pagadores train ")[1].split()) == 0
     assert f"resuming from step {step}" in capsys.readouterr().out
+
+
+
+def test_sigterm_saves_and_stops_as_ctrl_c_does_and_exits_143(tmp_path: Path) -> None:
+    """``kill -TERM`` (``timeout``, SLURM, ``docker stop``) ended a search run at once with
+    status 143, saying nothing, losing the work since its last checkpoint and leaving
+    ``run.lock`` (issue 45, item 10)."""
+    path = tmp_path / "long.yaml"
+    path.write_text(yaml.safe_dump(SEARCH_TINY | {
+        "output_dir": str(tmp_path), "total_timesteps": 100_000, "checkpoint_every": 100_000,
+        "eval": SEARCH_TINY["eval"] | {"every": 0, "games": 4}}))
+    code, _, err = terminate_when(["train", str(path), "--no-progress"],
+                                  "training: 100,000 decisions", tmp_path)
+    assert code == 143
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("terminated by SIGTERM: checkpoint saved at step "), err
+    step = int(last.split("checkpoint saved at step ")[1].split(";")[0].replace(",", ""))
+    assert last.endswith(f"; resume with: pagadores train {path} --no-progress")
+    assert "Traceback" not in err
+    run = tmp_path / "long"
+    assert not (run / "run.lock").exists()
+    assert resume_step(run) == step > 0
 
 
 def test_help_lists_the_search_config_keys() -> None:

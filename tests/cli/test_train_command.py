@@ -23,6 +23,7 @@ from pagadores_train.learners.rllib_config import RLlibConfig
 from pagadores_train.run import checkpoints
 from pagadores_train.run.config import load_config, save_config
 from pagadores_train.settings import ConfigError
+from tests.cli.terminate import terminate_when
 from tests.train.runs import (
     CONFIGS,
     STEPS_0_TO_512,
@@ -149,6 +150,30 @@ def test_ctrl_c_before_the_run_starts_changes_nothing(
         "interrupted before the run started; start it again with: pagadores train "
         f"{smoke_yaml} --name default --output-dir {run.parent} --fresh\n")
     assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == listing
+
+
+
+def test_sigterm_saves_and_stops_as_ctrl_c_does_and_exits_143(tmp_path: Path) -> None:
+    """``kill -TERM`` (``timeout``, SLURM, ``docker stop``) ended a run at once with status
+    143, saying nothing, losing the work since its last checkpoint and leaving ``run.lock``
+    (issue 45, item 10)."""
+    path = smoke_config_file(tmp_path)
+    data = yaml.safe_load(path.read_text())
+    data |= {"total_timesteps": 1_000_000, "checkpoint_every": 1_000_000,
+             "eval": data["eval"] | {"every": 0}}
+    path.write_text(yaml.safe_dump(data))
+    code, _, err = terminate_when(["train", str(path), "--no-progress"], "training: ",
+                                  tmp_path)
+    assert code == 143
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("terminated by SIGTERM: checkpoint saved at step "), err
+    step = int(lines[-1].split("checkpoint saved at step ")[1].split(";")[0].replace(",", ""))
+    assert lines[-1].endswith(f"; resume with: pagadores train {path} --no-progress")
+    assert all(line.startswith("SIGTERM: finishing the rollout from step ")
+               for line in lines[:-1]), err
+    run = tmp_path / "smoke"
+    assert not (run / "run.lock").exists()
+    assert checkpoints.resume_step(run) == step > 0
 
 
 def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:

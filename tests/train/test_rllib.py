@@ -135,6 +135,45 @@ def test_a_config_file_with_a_longer_total_resumes_the_run(runs: dict[str, Any])
                               runs["policies"]["b"].logits(rows(200), mask))
 
 
+
+@pytest.mark.slow
+def test_sigterm_stops_the_run_as_ctrl_c_does_on_the_ray_it_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ray.init`` makes SIGTERM an exit of its own (``sys.exit``): a run on the Ray it
+    started ended without a word, or was killed outright before it. It stops as on Ctrl-C,
+    keeping its last checkpoint, and leaves SIGTERM's handler as it found it (issue 45,
+    item 10)."""
+    import signal
+
+    import ray
+    from ray.rllib.algorithms.ppo import PPO
+
+    from pagadores_train.run.folder import Interrupted
+
+    assert not ray.is_initialized()  # the run starts its own Ray
+    real, calls = PPO.train, []
+
+    def train_then_sigterm(self: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # after the checkpoint at step 200
+            signal.raise_signal(signal.SIGTERM)
+        return real(self)
+    monkeypatch.setattr(PPO, "train", train_then_sigterm)
+    before = signal.getsignal(signal.SIGTERM)
+    config = tiny(tmp_path, "term")
+    with pytest.raises(Interrupted) as stop:
+        train(config)
+    from pagadores_train import signals
+
+    assert (stop.value.timesteps, stop.value.saved_now) == (200, False)
+    assert signals.received() == signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert not ray.is_initialized()
+    assert not (config.run_dir / "run.lock").exists()
+    assert json.loads((config.run_dir / "checkpoints" / "latest.json").read_text())[
+        "checkpoint"] == "step_200"
+
+
 # --------------------------------------------------------------------------- the module
 def module(actions: int) -> Any:
     from pagadores_agents.rllib_module import MaskedPPOTorchRLModule

@@ -79,7 +79,8 @@ anything is removed or written, so a config SB3 refuses changes nothing.
 **Ctrl-C** once the run has started lets the rollout in progress and its update finish (a few
 seconds), saves a checkpoint there; during an evaluation it stops at once and saves the
 checkpoint of the step evaluated. A second Ctrl-C stops at once and keeps the previous
-checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrupted``.
+checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrupted``. SIGTERM
+(``timeout``, SLURM, ``docker stop``) does what Ctrl-C does (``pagadores_train.signals``).
 
 **Progress.** Every long phase (training, each evaluation, the exact solver passes, each
 compared agent) reports through ``pagadores_train.progress``: bars, or with
@@ -154,6 +155,7 @@ from ..run.reports import (
     write_csv,
 )
 from ..settings import ConfigError
+from ..signals import stopping
 from .best_response import BestResponseOpponent, RespondEachRollout
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 
@@ -193,15 +195,17 @@ def train(config: Config, fresh: bool = False, force: bool = False,
     """Train (or continue training) ``config`` and evaluate the result; see the module doc.
     Raises ``ConfigError``/``RunError`` before changing anything in the run folder (among
     them a folder another run holds: ``pagadores_train.run.lock``; ``force`` takes over a lock
-    another host left), and ``Interrupted`` on Ctrl-C once the run has started. ``progress``
-    reports the long phases (default: bars, or status lines with ``progress_bar: false``)."""
+    another host left), and ``Interrupted`` on Ctrl-C or SIGTERM once the run has started.
+    ``progress`` reports the long phases (default: bars, or status lines with
+    ``progress_bar: false``)."""
     torch.set_num_threads(config.torch_threads)
     progress = progress or (BARS if config.progress_bar else LINES)
     forget_exact()  # reused within a run only
     run_dir = config.run_dir
-    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
-    with hold_run_folder(run_dir, force, say=warn):
-        return train_locked(config, fresh, progress)
+    with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+        with hold_run_folder(run_dir, force, say=warn):
+            return train_locked(config, fresh, progress)
 
 
 def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:

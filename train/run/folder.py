@@ -13,9 +13,9 @@ and for each sub-folder the patterns of the entries it writes there. With it thi
   checkpoint save leaves (``.NAME.tmp``);
 - writes the run's config (``write_config``);
 - finds the resume point among numbered checkpoint files (``latest_record``, ``load_newest``:
-  ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``);
-- holds back a Ctrl-C until the run is whole again (``interrupts_deferred``).
-The lock that keeps a folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
+  ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``).
+What Ctrl-C and SIGTERM do to a run is ``pagadores_train.signals``'. The lock that keeps a
+folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
 ``Interrupted``, ``Clock``, ``say`` and ``warn`` are what every trainer reports with;
 ``RunConfig`` gives a trainer's config its ``run_dir`` and ``to_dict``.
 """
@@ -26,12 +26,9 @@ import dataclasses
 import json
 import re
 import shutil
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -76,9 +73,9 @@ class RunError(ValueError):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run; ``timesteps`` is the step of the checkpoint that stands (None if
-    there is none, or if a second Ctrl-C stopped the save: the previous one stands), and
-    ``saved_now`` whether it was saved on the way out."""
+    """Ctrl-C or SIGTERM during a run (``pagadores_train.signals``); ``timesteps`` is the step
+    of the checkpoint that stands (None if there is none, or if a second signal stopped the
+    save: the previous one stands), and ``saved_now`` whether it was saved on the way out."""
 
     def __init__(self, timesteps: int | None, saved_now: bool = True) -> None:
         super().__init__(timesteps)
@@ -289,27 +286,6 @@ def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             flat[f"{prefix}{key}"] = value
     return flat
-
-
-@contextmanager
-def interrupts_deferred(defer: Callable[[], bool]) -> Iterator[None]:
-    """While inside: at a Ctrl-C ``defer()`` is asked whether it holds the interrupt back
-    (it records it, to stop at the next point where the run is whole, and says so); if not,
-    ``KeyboardInterrupt`` is raised at once. Only in the main thread, where Python delivers
-    signals; elsewhere Ctrl-C keeps its usual effect."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_interrupt(signum: int, frame: Any) -> None:
-        if not defer():
-            raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class Clock:

@@ -66,7 +66,7 @@ Ctrl-C during an iteration lets the iteration finish (a second at 2 cards; at 3 
 10 cards 50 games took 40–80 s on a busy 2-core machine), saves a checkpoint there and stops;
 a second Ctrl-C stops at once and keeps the previous checkpoint; during an evaluation it stops
 at once and saves the checkpoint of the step evaluated. ``train`` then raises
-``run_folder.Interrupted``.
+``run_folder.Interrupted``. SIGTERM does what Ctrl-C does (``pagadores_train.signals``).
 
 Evaluation: the player (``ValueLearner.player(search.depth)``) against each
 ``eval.opponents`` on the same seeded games each time (``model_eval.evaluate_player``), with
@@ -100,7 +100,6 @@ from ...run.folder import (
     Interrupted,
     Layout,
     check_not_backwards,
-    interrupts_deferred,
     load_newest,
     newest_first,
     numbered,
@@ -124,6 +123,7 @@ from ...run.reports import (
     wall_time_at,
     write_csv,
 )
+from ...signals import stopping
 from .config import RESUMABLE, SECTION, SearchConfig, SearchSettings, load_search_config
 from .learn import IterationReport, LearnSettings, ValueLearner
 
@@ -287,11 +287,13 @@ def train(config: SearchConfig, fresh: bool = False, force: bool = False,
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
     ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
     for a folder another run holds: ``pagadores_train.run.lock``, ``force`` as there),
-    ``Interrupted`` on Ctrl-C once the run has started. ``progress`` reports the long phases
-    (default: bars, or status lines with ``progress_bar: false``)."""
-    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
-    with hold_run_folder(config.run_dir, force, say=warn):
-        return train_locked(config, fresh, progress or (BARS if config.progress_bar else LINES))
+    ``Interrupted`` on Ctrl-C or SIGTERM once the run has started. ``progress`` reports the
+    long phases (default: bars, or status lines with ``progress_bar: false``)."""
+    with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+        with hold_run_folder(config.run_dir, force, say=warn):
+            return train_locked(config, fresh,
+                                progress or (BARS if config.progress_bar else LINES))
 
 
 def train_locked(config: SearchConfig, fresh: bool, progress: Reporter) -> RunResult:
@@ -352,7 +354,7 @@ class Run:
         Ctrl-C (module docstring)."""
         config, start = self.config, self.learner.decisions
         try:
-            with interrupts_deferred(self.defer):
+            with stopping(self.defer):
                 last = max((int(r["timesteps"]) for r in read_rows(config.run_dir / EVAL)),
                            default=-1)
                 if evaluation_missing(start, last, config.eval.every):
@@ -395,14 +397,14 @@ class Run:
             if checkpoints.due(steps) or steps >= config.total_timesteps:
                 self.checkpoint()
 
-    def defer(self) -> bool:
-        """Hold a first Ctrl-C during an iteration, said in one line
-        (``run_folder.interrupts_deferred``)."""
+    def defer(self, name: str) -> bool:
+        """Hold a first Ctrl-C or SIGTERM (``name``) during an iteration, said in one line
+        (``pagadores_train.signals.stopping``)."""
         if not self.iterating or self.stop:
             return False
         self.stop = True
-        warn(f"Ctrl-C: finishing the iteration from step {self.since:,}, then saving a "
-             "checkpoint (Ctrl-C again to stop at once and keep the previous checkpoint)")
+        warn(f"{name}: finishing the iteration from step {self.since:,}, then saving a "
+             f"checkpoint ({name} again to stop at once and keep the previous checkpoint)")
         return True
 
     def evaluate(self) -> list[Evaluation]:
