@@ -6,6 +6,7 @@ interrupted (Ctrl-C, 130) or has no usable checkpoint; the runs themselves are t
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -174,6 +175,25 @@ def test_sigterm_saves_and_stops_as_ctrl_c_does_and_exits_143(tmp_path: Path) ->
     run = tmp_path / "smoke"
     assert not (run / "run.lock").exists()
     assert checkpoints.resume_step(run) == step > 0
+
+
+
+def test_a_memory_limit_too_small_for_training_is_refused_before_the_folder_is_touched(
+        tmp_path: Path, smoke_yaml: Path) -> None:
+    """Under ``ulimit -v 1000000`` a run died halfway (OpenBLAS's abort, or a MemoryError in
+    its first evaluation) after writing config.yaml and tensorboard/ (issue 45, item 8)."""
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1_000_000 * 1024, resource.RLIM_INFINITY))
+
+    done = subprocess.run([sys.executable, "-m", "pagadores_cli.main", "train",
+                           str(smoke_yaml), "--no-progress"], preexec_fn=limited,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "pagadores train: error: this process may map 1.02 GB (ulimit -v 1000000), less than "
+        "the 1.3 GB of address space a training run needs; raise the limit (ulimit -v 1269532 "
+        "or more) or lift it (ulimit -v unlimited)\n")
+    assert not (tmp_path / "smoke").exists()
 
 
 def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:

@@ -116,6 +116,7 @@ from ..run.folder import (
     write_config,
 )
 from ..run.lock import hold_run_folder
+from ..run.memory import check_memory
 from ..run.model_eval import Evaluation, evaluate_run
 from ..run.reports import RESULTS, RunResult, eval_rows, write_csv
 from ..settings import ConfigError
@@ -255,6 +256,7 @@ def train(config: RLlibConfig, fresh: bool = False, force: bool = False,
     last checkpoint's step). ``progress`` reports the long phases (default: bars, or status lines
     with ``progress_bar: false``)."""
     with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
         saved_run(config, fresh)  # refuses a folder that is not ours before locking it
         with hold_run_folder(config.run_dir, force, say=warn):
             return train_locked(config, fresh,

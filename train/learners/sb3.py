@@ -142,6 +142,7 @@ from ..run.folder import (
     write_config,
 )
 from ..run.lock import hold_run_folder
+from ..run.memory import check_memory
 from ..run.model_eval import Evaluation, compare_agents, final_evaluation, forget_exact
 from ..run.reports import (
     COMPARE,
@@ -203,6 +204,7 @@ def train(config: Config, fresh: bool = False, force: bool = False,
     forget_exact()  # reused within a run only
     run_dir = config.run_dir
     with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
         saved_run(config, fresh)  # refuses a folder that is not ours before locking it
         with hold_run_folder(run_dir, force, say=warn):
             return train_locked(config, fresh, progress)

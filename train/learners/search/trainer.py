@@ -111,6 +111,7 @@ from ...run.folder import (
     write_config,
 )
 from ...run.lock import hold_run_folder
+from ...run.memory import check_memory
 from ...run.model_eval import Evaluation, evaluate_player, evaluate_run, exact_pass
 from ...run.reports import (
     RESULTS,
@@ -290,6 +291,7 @@ def train(config: SearchConfig, fresh: bool = False, force: bool = False,
     ``Interrupted`` on Ctrl-C or SIGTERM once the run has started. ``progress`` reports the
     long phases (default: bars, or status lines with ``progress_bar: false``)."""
     with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
         saved_run(config, fresh)  # refuses a folder that is not ours before locking it
         with hold_run_folder(config.run_dir, force, say=warn):
             return train_locked(config, fresh,
