@@ -269,9 +269,9 @@ def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch
 def test_sigterm_during_an_evaluation_is_one_line_and_exit_143(tmp_path: Path) -> None:
     """SIGTERM (``timeout``, SLURM, ``docker stop``) ends a long command as Ctrl-C does, in
     one line; it ended it at once, silently, with status 143 (issue 45, item 10)."""
-    code, _, err = terminate_when(["evaluate", "sensible", "random", "--games", "50000000",
-                                   "--no-exact", "--no-progress"], "evaluate: 50,000,000 games",
-                                  tmp_path)
+    # once games are played: numba's compiling swallows an exception a signal raises there
+    code, _, err = terminate_when(["evaluate", "sensible", "random", "--games", "5000000",
+                                   "--no-exact", "--no-progress"], "games [", tmp_path)
     assert code == 143
     assert err.strip().splitlines()[-1] == "pagadores evaluate: terminated by SIGTERM"
     assert "Traceback" not in err

@@ -77,10 +77,11 @@ def test_sigterm_saves_and_stops_as_ctrl_c_does_and_exits_143(tmp_path: Path) ->
     ``run.lock`` (issue 45, item 10)."""
     path = tmp_path / "long.yaml"
     path.write_text(yaml.safe_dump(SEARCH_TINY | {
-        "output_dir": str(tmp_path), "total_timesteps": 100_000, "checkpoint_every": 100_000,
+        "output_dir": str(tmp_path), "total_timesteps": 3000, "checkpoint_every": 3000,
         "eval": SEARCH_TINY["eval"] | {"every": 0, "games": 4}}))
-    code, _, err = terminate_when(["train", str(path), "--no-progress"],
-                                  "training: 100,000 decisions", tmp_path)
+    # once iterations run: numba's compiling swallows an exception a signal raises there
+    code, _, err = terminate_when(["train", str(path), "--no-progress"], "/3,000 decisions",
+                                  tmp_path)
     assert code == 143
     last = err.strip().splitlines()[-1]
     assert last.startswith("terminated by SIGTERM: checkpoint saved at step "), err
