@@ -60,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         suite = load_suite(args.suite)
         check_out_dir(Path(args.out))  # refuses a folder that is not ours before locking it
-        with hold_run_folder(Path(args.out), args.force, "benchmark folder", say=warn):
+        with hold_run_folder(Path(args.out), args.force, "benchmark folder", say=warn,
+                             option="--out"):
             run_suite(suite, args.out, args.backend, args.workers, args.address,
                       progress=LINES if args.no_progress else BARS)
             write_summary(args.out)

@@ -229,12 +229,30 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 def _check_game_options(args: argparse.Namespace) -> None:
-    """``ValueError`` if the hand option of the other game is given: ``--cards`` is
-    Pagadores', ``--dice`` Perudo's."""
+    """``ValueError`` if the hand option of the other game is given (``--cards`` is
+    Pagadores', ``--dice`` Perudo's), or a count is out of its game's range, named by its
+    flag (the functions it is handed to name their parameters: ``num_players``)."""
     if args.game == "perudo":
         _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
     else:
         _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
+    from pagadores_env.core.checks import check_int
+    from pagadores_env.pagadores import rules
+    from pagadores_env.perudo import rules as perudo_rules
+
+    game = perudo_rules if args.game == "perudo" else rules
+    counts = {"--players": (getattr(args, "players", None), game.MIN_PLAYERS, game.MAX_PLAYERS),
+              "--games": (getattr(args, "games", None), 1, None),
+              "--seed": (args.seed, 0, None)}
+    if args.game == "perudo":
+        counts["--dice"] = (args.dice, 1, perudo_rules.MAX_DICE)
+    else:
+        counts["--cards"] = (args.cards, 1, rules.MAX_CARDS)
+    for flag, (value, low, high) in counts.items():
+        if value is not None:
+            check_int(flag, value, low, high)
+    if hasattr(args, "seat"):
+        check_int("--seat", args.seat, 0, args.players - 1)
 
 
 def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead: str,

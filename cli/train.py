@@ -25,7 +25,7 @@ from pagadores_train.learners.search.config import SearchConfig
 from pagadores_train.learners.trainers import trainer_for
 from pagadores_train.run.config import Config
 from pagadores_train.run.folder import Interrupted, RunError
-from pagadores_train.run.lock import FolderInUse
+from pagadores_train.run.lock import CannotCreate, FolderInUse
 from pagadores_train.run.reports import write_results
 from pagadores_train.settings import ConfigError, count_argument, describe
 from pagadores_train.signals import ended_by, exit_status
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         result = trainer.train(config, fresh=args.fresh, force=args.force)
         headline = trainer.headline(config, result)
         write_results(result, headline)
-    except (ConfigError, RunError, FolderInUse) as err:
+    except (ConfigError, RunError, FolderInUse, CannotCreate) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:

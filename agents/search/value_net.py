@@ -34,6 +34,7 @@ import numpy as np
 
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver.npz import open_npz
 
 #: The saved file's format; a file of another format is refused.
 FORMAT = 1
@@ -154,7 +155,7 @@ class ValueNet:
         """The net saved at ``path``; ``ValueError`` in one line for a file that is missing,
         damaged or not a value net of this format."""
         try:
-            with np.load(Path(path), allow_pickle=False) as saved:
+            with open_npz(path) as saved:
                 meta = json.loads(str(saved["meta"]))
                 count = sum(1 for key in saved.files if key.startswith("w"))
                 layers = [(saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)]

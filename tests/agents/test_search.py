@@ -127,6 +127,19 @@ def test_a_saved_net_loads_equal_and_a_damaged_one_is_refused_in_one_line(tmp_pa
         ValueNet.load(tmp_path / "missing.npz")
 
 
+
+def test_a_garbage_npz_is_refused_without_numpys_advice_to_unpickle_it(tmp_path) -> None:
+    """numpy's message advised loading it "unsafely using the allow_pickle= keyword argument"
+    (issue 45, item 12)."""
+    path = tmp_path / "value.npz"
+    path.write_text("garbage, not a zip archive\n")
+    with pytest.raises(ValueError) as refused:
+        ValueNet.load(path)
+    assert str(refused.value) == (f"value net {str(path)!r} is damaged or not a value net of "
+                                  "format 1 (not an .npz file (no zip archive; damaged or cut "
+                                  "off?))")
+
+
 def test_a_seat_the_nets_table_lacks_is_refused_naming_its_players(tmp_path) -> None:
     bumpy_net(3, seed=2).save(tmp_path / "value.npz")
     with pytest.raises(ValueError, match=r"trained at 3 players, whose seats are 0–2; got seat=3"):

@@ -120,12 +120,15 @@ def test_play_with_four_players_and_a_later_seat() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--seat", "2"], "seat must be 0–1, got 2"),
+    (["--seat", "2"], "--seat must be an integer 0–1, got 2"),
     (["random", "random"], "opponents must be 1 policy at 2 players (one other seat), got 2"),
     (["random"] * 2 + ["--players", "4"], "opponents must be one policy per other seat (3 for "
      "4 players) or a single one shared by all of them, got 2"),
     (["nobody"], "unknown policy 'nobody'"),
-    (["--players", "7"], "num_players must be 2–6, got 7"),
+    (["--players", "7"], "--players must be an integer 2–6, got 7"),
+    (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
+    (["--game", "perudo", "--dice", "9"], "--dice must be an integer 1–5, got 9"),
     (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),
     (["optimal:cards=3", "--cards", "5"], "'optimal' covers up to 3 cards a player, got 5"),
 ])
@@ -135,6 +138,45 @@ def test_play_bad_arguments_exit_2(args: list[str], message: str,
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
     assert out == ""  # refused before the game starts
+
+
+
+#: What evaluate and tournament refuse, by flag: (game or None for both, arguments, message).
+#: A tournament has no --players (its games are two-player); --cards is Pagadores', --dice
+#: Perudo's.
+BAD_COUNTS = [(None, ["--games", "0"], "--games must be an integer ≥ 1, got 0"),
+              (None, ["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
+              ("pagadores", ["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+              ("perudo", ["--dice", "0"], "--dice must be an integer 1–5, got 0")]
+
+
+@pytest.mark.parametrize(("command", "game", "args", "message"), [
+    *((command, game, args, message) for command in ("evaluate", "tournament")
+      for only, args, message in BAD_COUNTS for game in ("pagadores", "perudo")
+      if only in (None, game)),
+    *(("evaluate", game, ["--players", "7"], "--players must be an integer 2–6, got 7")
+      for game in ("pagadores", "perudo"))])
+def test_bad_counts_are_named_by_their_flags(command: str, game: str, args: list[str],
+                                             message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The messages named Python's parameters (num_players, num_games), not the flags
+    (issue 45, item 12)."""
+    agents = ["random", "probabilistic" if game == "perudo" else "sensible"]
+    code, out, err = run_cli([command, *agents, "--game", game, *args], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"pagadores {command}: error: {message}\n"
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ("2", "agents must be 2 (the agent under test and its opponent), got 1"),
+    ("3", "agents must be 3 entries (one per seat) or 2 (the agent under test and one "
+          "opponent reused), got 1"),
+])
+def test_evaluate_with_too_few_agents_says_what_it_needs(
+        players: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 2 players it said "must be 2 entries (one per seat) or 2 (…)" (issue 45, item 12)."""
+    code, _, err = run_cli(["evaluate", "sensible", "--players", players], capsys)
+    assert code == 2 and err == f"pagadores evaluate: error: {message}\n"
 
 
 # --------------------------------------------------------------------------- evaluate

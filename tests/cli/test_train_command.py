@@ -196,6 +196,28 @@ def test_a_memory_limit_too_small_for_training_is_refused_before_the_folder_is_t
     assert not (tmp_path / "smoke").exists()
 
 
+
+@pytest.mark.parametrize("how", ["--output-dir", "output_dir:"])
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_an_output_dir_that_cannot_be_a_folder_is_one_line(
+        how: str, where: str, tmp_path: Path, smoke_yaml: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A NotADirectoryError traceback (issue 45, item 12)."""
+    (tmp_path / "notes.txt").write_text("mine")
+    output = tmp_path / "notes.txt" / ("" if where == "a file" else "runs")
+    args = [str(smoke_yaml)]
+    if how == "--output-dir":
+        args += ["--output-dir", str(output)]
+    else:
+        data = yaml.safe_load(smoke_yaml.read_text())
+        smoke_yaml.write_text(yaml.safe_dump(data | {"output_dir": str(output)}))
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"pagadores train: error: cannot create the run folder {output / 'smoke'}: "
+        f"{tmp_path / 'notes.txt'} is a file, not a folder; pick another --output-dir\n")
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
 def test_help_and_errors_name_pagadores_train(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])

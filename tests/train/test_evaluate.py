@@ -168,7 +168,8 @@ def test_sensible_beats_random_significantly_in_two_player_games():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"agents": ["sensible", "random", "random"], "num_players": 4},
      "agents must be 4 entries .* or 2 .* got 3"),
-    ({"agents": ["sensible"]}, "agents must be 2 entries"),
+    ({"agents": ["sensible"]},
+     "agents must be 2 \\(the agent under test and its opponent\\), got 1"),
     ({"num_players": 7}, "num_players must be an integer 2–6, got 7"),
     ({"num_games": 0}, "num_games must be an integer ≥ 1, got 0"),
     ({"seed": -1}, "seed must be an integer ≥ 0"),

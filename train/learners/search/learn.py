@@ -57,6 +57,7 @@ from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.rules import THROWS
+from pagadores_env.pagadores.solver.npz import open_npz
 
 from .fit import Adam, fit
 
@@ -277,7 +278,7 @@ class ValueLearner:
     def load(cls, path: Path, settings: LearnSettings) -> ValueLearner:
         """The learner saved at ``path``; ``ValueError`` in one line for a damaged file."""
         try:
-            with np.load(path, allow_pickle=False) as saved:
+            with open_npz(path) as saved:
                 meta = json.loads(str(saved["meta"]))
                 if meta.get("format") != STATE_FORMAT:
                     raise ValueError(f"format {meta.get('format')!r}")
