@@ -17,10 +17,9 @@ cache) is ``pagadores <cmd>: warning: ...`` in every subcommand, delegated or no
 The commands that run long work (``evaluate``, ``tournament``, ``solve``, ``nashconv``,
 ``exact``, ``best-response``) report it alike (``add_progress_options``): progress bars on
 stderr when it is a terminal by default, ``--no-progress`` for status lines instead (one per
-step of each phase, for logs; on stdout, where ``pagadores_train.progress`` puts them, but
-for ``exact``, whose stdout is a Markdown document), and ``--progress`` for bars even off a
-terminal (what it meant before bars became the default, kept so that older scripts still
-run).
+step of each phase, for logs; on stderr too, so that stdout holds only the results a user may
+redirect to a file), and ``--progress`` for bars even off a terminal (what it meant before
+bars became the default, kept so that older scripts still run).
 """
 
 from __future__ import annotations
@@ -46,7 +45,8 @@ if TYPE_CHECKING:
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
     "train": ("pagadores_cli.train",
-              "train an SB3 agent from a YAML config (see: pagadores train -h)"),
+              "train an agent from a YAML config, any kind of run: SB3 (with self-play), "
+              "RLlib, search (see: pagadores train -h)"),
     "bench": ("pagadores_cli.bench", "measure speed; --section solver: the exact solver's "
               "scaling (see: pagadores bench -h)"),
     "solve": ("pagadores_cli.solve",
@@ -332,7 +332,8 @@ def write_outputs(out: Path, stem: str, invocation: str, table: str,
     except OSError as err:  # a full disk, a read-only folder
         reason = err.line if isinstance(err, WriteError) else f"cannot write into it: {err}"
         raise ValueError(f"--out {out}: {reason}") from None
-    print(f"wrote {', '.join(f'{out / stem}.{ext}' for ext in [*writers, 'md'])}")
+    print(f"wrote {', '.join(f'{out / stem}.{ext}' for ext in [*writers, 'md'])}",
+          file=sys.stderr)
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:

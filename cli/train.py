@@ -26,7 +26,7 @@ from pagadores_train.learners.trainers import trainer_for
 from pagadores_train.run.config import Config
 from pagadores_train.run.folder import Interrupted, RunError
 from pagadores_train.run.lock import CannotCreate, FolderInUse
-from pagadores_train.run.reports import write_results
+from pagadores_train.run.memory import check_memory
 from pagadores_train.settings import ConfigError, count_argument, describe
 from pagadores_train.signals import ended_by, exit_status
 
@@ -37,11 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``pagadores train`` argument parser (its help lists every config key)."""
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Train an SB3 agent on Pagadores-v1 from a YAML config, then evaluate it. "
-                    "Running it again resumes the run from its last checkpoint. A config "
-                    "with an rllib: section trains RLlib PPO self-play instead (extra ray), "
-                    "one with a search: section the search player's value net by self-play "
-                    "(keys of both below).",
+        description="Train an agent from a YAML config, then evaluate it: an SB3 agent on "
+                    "Pagadores-v1 or Perudo-v1 (against scripted players, or by self-play "
+                    "with env.selfplay); with an rllib: section RLlib PPO self-play (extra "
+                    "ray); with a search: section the search player's value net by self-play "
+                    "(keys of both below). Running it again resumes the run from its last "
+                    "checkpoint. Status lines and errors go to stderr, the final table to "
+                    "stdout.",
         epilog="config keys (YAML, nested by the dots):\n" + describe(Config)
                + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
                + describe(RLlibConfig)
@@ -71,13 +73,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed command line (see the module docstring); the exit status."""
+    """Run the parsed command line (see the module docstring); the exit status. The memory a
+    run needs is checked first (``pagadores_train.run.memory``: torch's import aborts the
+    process under too small a limit), then the config is read and validated (a missing or
+    bad one is refused at once), and only then are the trainer's libraries imported."""
     trainer = trainer_for(args.config)
     config = None
     try:
+        check_memory()
         config = trainer.from_dict(overridden(trainer.load(args.config).to_dict(), args))
         result = trainer.train(config, fresh=args.fresh, force=args.force)
         headline = trainer.headline(config, result)
+        from pagadores_train.run.reports import write_results  # imports torch: only here
+
         write_results(result, headline)
     except (ConfigError, RunError, FolderInUse, CannotCreate) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)

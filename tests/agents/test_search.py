@@ -5,6 +5,8 @@ the engine (``tests/expectimax.py``), given the same values where a round ends; 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -103,6 +105,32 @@ def test_the_player_is_made_from_a_saved_net_and_refuses_what_it_cannot_play(tmp
     four.save(tmp_path / "four.npz")
     with pytest.raises(ValueError, match="needs its seat"):
         make_policy(f"search:path={tmp_path / 'four.npz'}").check_table(4, 10)
+
+
+
+def test_a_net_used_at_more_cards_than_it_was_trained_at_warns_in_one_line(tmp_path) -> None:
+    """A net trained at 4 cards used at 10 gave no warning (issue 45, item 13): the net now
+    records its table's cards, and a table starting with more (positions it never saw) is
+    said once, in one line; at fewer or as many cards its values were trained, and a net of
+    an older file (no cards recorded) says nothing."""
+    net = bumpy_net(3, seed=2)
+    net.cards = (4, 4, 4)
+    net.save(tmp_path / "value.npz")
+    player = make_policy(f"search:path={tmp_path / 'value.npz'}")
+    assert player.net.cards == (4, 4, 4)
+    with pytest.warns(UserWarning) as said:
+        player.check_table(3, 10)
+    [warning] = said
+    assert str(warning.message) == (
+        "search: its value net was trained at a table of 4 cards a seat; this one starts "
+        "with 10, where its values are guesses at positions it never saw")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        player.check_table(3, [4, 2, 4])
+        bumpy_net(3, seed=2).save(tmp_path / "older.npz")  # no cards recorded
+        older = make_policy(f"search:path={tmp_path / 'older.npz'}")
+        assert older.net.cards is None
+        older.check_table(3, 10)
 
 
 # ---------------------------------------------------------------- the value net

@@ -15,6 +15,7 @@ import pytest
 
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
+from pagadores_cli.train import build_parser as build_train_parser
 from pagadores_env.core import atomic
 from tests.cli.terminate import terminate_when
 from tests.lines import TIMES
@@ -37,6 +38,19 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
     for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "nashconv",
                     "exact", "best-response"):
         assert command in out
+
+
+
+def test_help_says_train_trains_every_kind_of_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "train an SB3 agent" (issue 45, item 14): every run kind trains there."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    line = re.search(r" train (.*?)\(see: pagadores train -h\)", text)[1]
+    assert "SB3 agent" not in line
+    assert all(kind in line for kind in ("SB3", "self-play", "RLlib", "search"))
+    train_help = build_train_parser().format_help()
+    assert "Train an agent from a YAML config" in " ".join(train_help.split())
 
 
 @pytest.mark.parametrize("command", ["play", "evaluate", "tournament", "train"])

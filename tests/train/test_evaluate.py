@@ -252,7 +252,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
     Counted, not timed."""
     result = evaluate_agents(["sensible", "random"], 2, 200, seed=1, cards=2,
                              progress=LINES, label="against random")
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     games = _status(out, "against random")
     assert games[0] == "against random: 200 games"
     assert re.fullmatch(rf"against random: done {TIMES}", games[-1])
@@ -269,7 +269,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
 
 def test_a_tournament_reports_one_status_line_per_pair_and_nothing_per_match(capsys):
     tournament(["sensible", "random", "stop-first"], num_games=4, cards=2, progress=LINES)
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "tournament: 3 pairs" and re.fullmatch(rf"tournament: done {TIMES}",
                                                                 lines[-1])
     assert _steps(lines, "tournament", "pairs") == [

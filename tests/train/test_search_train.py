@@ -69,6 +69,13 @@ def measures(path: Path) -> list[dict[str, str]]:
     return [{k: r[k] for k in MEASURES} for r in rows(path)]
 
 
+def fallbacks(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The lines a run said on stderr about the checkpoint it fell back to (its status lines
+    go there too)."""
+    return [line for line in capsys.readouterr().err.splitlines() if "resuming from " in line
+            and "the newest learner state" in line]
+
+
 def listing(run: Path) -> list[str]:
     return sorted(str(p.relative_to(run)) for p in run.rglob("*"))
 
@@ -92,6 +99,7 @@ def test_a_run_writes_what_its_layout_says(finished: dict[str, Any]) -> None:
     assert same_net(run / "value.npz", run / "checkpoints" / f"value_{saved[-1]}_steps.npz")
     assert load_search_config(run / "config.yaml") == finished["config"]
     assert make_policy(f"search:path={run}").net.num_players == 3
+    assert ValueNet.load(run / "value.npz").cards == (2, 2, 2)  # the table it learned at
 
 
 def test_evaluations_and_checkpoints_are_at_the_trained_steps(finished: dict[str, Any]
@@ -145,7 +153,7 @@ def test_a_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
     assert (stop.value.timesteps, stop.value.saved_now) == (saved, True)
     assert "Ctrl-C: finishing the iteration from step " in capsys.readouterr().err
     result = train(config)
-    assert "resuming from step" in capsys.readouterr().out
+    assert "resuming from step" in capsys.readouterr().err
     assert result.timesteps == finished["result"].timesteps
     assert same_net(config.run_dir / "value.npz", finished["run"] / "value.npz")
     for name in ("eval.csv", "final_eval.csv"):
@@ -175,7 +183,7 @@ def test_fresh_removes_only_what_the_run_wrote(
     again = tiny_search(tmp_path, total_timesteps=40, **QUICK)
     result = train(again, fresh=True)
     assert f"starting a new run in {run} (removed the previous run's files)" in (
-        capsys.readouterr().out)
+        capsys.readouterr().err)
     assert all((run / name).read_text() == "mine" for name in mine)
     assert steps(run) == [result.timesteps] and result.timesteps < 80
     assert [int(r["timesteps"]) for r in rows(run / "eval.csv")] == [0]
@@ -212,14 +220,13 @@ def test_a_damaged_latest_record_or_learner_state_falls_back_in_one_line(
     (config.run_dir / "checkpoints" / "latest.json").write_text("{")
     assert resume_step(config.run_dir) == last
     train(config)
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{config.run_dir / 'checkpoints'}: latest.json is damaged (empty or not a "
-                   f"checkpoint record): resuming from learner_{last}_steps.npz, the newest "
-                   "learner state that loads"]
+    assert fallbacks(capsys) == [
+        f"{config.run_dir / 'checkpoints'}: latest.json is damaged (empty or not a checkpoint "
+        f"record): resuming from learner_{last}_steps.npz, the newest learner state that loads"]
     (config.run_dir / "checkpoints" / "latest.json").unlink()
     truncate(config.run_dir / "checkpoints" / f"learner_{last}_steps.npz")
     train(config)
-    [line] = capsys.readouterr().err.strip().splitlines()
+    [line] = fallbacks(capsys)
     assert f"learner_{last}_steps.npz' is damaged" in line
     assert line.endswith(f"resuming from learner_{first}_steps.npz, the newest learner state "
                          "that loads")
@@ -263,8 +270,10 @@ def test_a_damaged_eval_csv_is_named_its_rows_set_aside_and_the_run_resumes(
         path.write_bytes(data[:-12])
         set_aside = lines[0] + lines[-1][:-12]
     assert train(config).timesteps == finished["result"].timesteps
-    [line] = capsys.readouterr().err.strip().splitlines()
+    out, err = capsys.readouterr()
+    [line] = [line for line in err.splitlines() if "eval.csv" in line]
     assert line.startswith(f"{path} is damaged: 1 line that cannot be read")
+    assert out == ""  # standard output is for results: train() prints none
     assert (config.run_dir / "eval.csv.damaged").read_bytes() == set_aside
     assert measures(path) == measures(finished["run"] / "eval.csv")
 

@@ -84,7 +84,8 @@ checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrup
 
 **Progress.** Every long phase (training, each evaluation, the exact solver passes, each
 compared agent) reports through ``pagadores_train.progress``: bars, or with
-``progress_bar: false`` status lines on stdout, one per step of the phase.
+``progress_bar: false`` status lines on stderr, one per step of the phase (stdout is left
+to the results).
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.run.config``): the same run folder and
 resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine;
@@ -122,6 +123,7 @@ from ..run.callbacks import (
     rollout_steps,
 )
 from ..run.checkpoints import CheckpointEvery, resume
+from ..run.checkpoints import resume_step as resume_step  # what pagadores train asks of a trainer
 from ..run.config import (
     Config,
     load_config,

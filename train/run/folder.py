@@ -300,10 +300,11 @@ class Clock:
 
 
 def say(message: str) -> None:
-    """Print ``message`` on standard output at once (flushed)."""
-    print(message, flush=True)
-
-
-def warn(message: str) -> None:
-    """Print ``message`` on standard error at once (flushed)."""
+    """Print ``message`` on standard error at once (flushed): a run's news goes there with its
+    status lines (``pagadores_train.progress``), so that standard output holds only its
+    results (the final table)."""
     print(message, file=sys.stderr, flush=True)
+
+
+#: A warning is news like any other: said on standard error.
+warn = say
