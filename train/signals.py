@@ -11,6 +11,10 @@ iteration records it, says so and stops at the next point where it is whole); if
 one delivered, for the words a command ends with (``ended_by``) and its exit status
 (``exit_status``: 128 + the signal's number, as a shell reports it). ``kept()`` puts the
 handlers back that a library replaces inside it (``ray.init`` makes SIGTERM an exit of its own).
+
+One limit, Python's: a signal that arrives while numba compiles raises its
+``KeyboardInterrupt`` inside a callback of llvmlite's, which swallows it (a Ctrl-C there is
+lost the same way); a second signal then stops the work.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ and for each sub-folder the patterns of the entries it writes there. With it thi
 - writes the run's config (``write_config``);
 - finds the resume point among numbered checkpoint files (``latest_record``, ``load_newest``:
   ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``).
-What Ctrl-C and SIGTERM do to a run is ``pagadores_train.signals``'. The lock that keeps a
-folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
+What Ctrl-C and SIGTERM do to a run is decided in ``pagadores_train.signals``. The lock that
+keeps a folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
 ``Interrupted``, ``Clock``, ``say`` and ``warn`` are what every trainer reports with;
 ``RunConfig`` gives a trainer's config its ``run_dir`` and ``to_dict``.
 """
