@@ -17,8 +17,9 @@ from pagadores_train.benchmark.suite import BACKENDS, check_out_dir, load_suite,
 from pagadores_train.progress import BARS, LINES
 from pagadores_train.run.folder import warn
 from pagadores_train.run.lock import hold_run_folder
+from pagadores_train.signals import ended_by, exit_status
 
-from .main import INTERRUPTED, fail
+from .main import fail
 
 PROG = "pagadores benchmark"
 
@@ -59,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         suite = load_suite(args.suite)
         check_out_dir(Path(args.out))  # refuses a folder that is not ours before locking it
-        with hold_run_folder(Path(args.out), args.force, "benchmark folder", say=warn):
+        with hold_run_folder(Path(args.out), args.force, "benchmark folder", say=warn,
+                             option="--out"):
             run_suite(suite, args.out, args.backend, args.workers, args.address,
                       progress=LINES if args.no_progress else BARS)
             write_summary(args.out)
@@ -74,9 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         again = shlex.join([*PROG.split(), *(sys.argv[2:] if argv is None else argv)])
-        print(f"\n{PROG}: interrupted: finished trials are kept; resume with: {again}",
+        print(f"\n{PROG}: {ended_by()}: finished trials are kept; resume with: {again}",
               file=sys.stderr)
-        return INTERRUPTED
+        return exit_status()
     print(f"benchmark done in {time.perf_counter() - began:.0f} s → {args.out}/{SUMMARY}")
     return 0
 

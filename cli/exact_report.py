@@ -19,7 +19,6 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import (
@@ -197,8 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
         cards = check_int("--cards", args.cards, 1, MAX_CARDS)
-        # stdout is the Markdown document: status lines join the times on stderr
-        progress = replace(progress_of(args), stream=sys.stderr)
+        progress = progress_of(args)  # status lines on stderr: stdout is the document
         if n == 2:
             text = pairwise_table(args.agents or SHIPPED, cards, progress)
         else:

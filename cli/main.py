@@ -9,16 +9,17 @@ Heavy modules (torch, stable-baselines3) are imported only by the subcommand tha
 
 The command line speaks in single lines on stderr: bad input is ``pagadores <cmd>: error:
 ...`` with exit status 2, Ctrl-C ends with one line and status 130 (for every subcommand,
-unless it says more itself, as ``train`` does), and a warning (such as an unwritable solver
+unless it says more itself, as ``train`` does), SIGTERM (what ``timeout``, SLURM and ``docker
+stop`` send) the same way with "terminated by SIGTERM" and status 143
+(``pagadores_train.signals``), and a warning (such as an unwritable solver
 cache) is ``pagadores <cmd>: warning: ...`` in every subcommand, delegated or not.
 
 The commands that run long work (``evaluate``, ``tournament``, ``solve``, ``nashconv``,
 ``exact``, ``best-response``) report it alike (``add_progress_options``): progress bars on
 stderr when it is a terminal by default, ``--no-progress`` for status lines instead (one per
-step of each phase, for logs; on stdout, where ``pagadores_train.progress`` puts them, but
-for ``exact``, whose stdout is a Markdown document), and ``--progress`` for bars even off a
-terminal (what it meant before bars became the default, kept so that older scripts still
-run).
+step of each phase, for logs; on stderr too, so that stdout holds only the results a user may
+redirect to a file), and ``--progress`` for bars even off a terminal (what it meant before
+bars became the default, kept so that older scripts still run).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pagadores_env.core.atomic import WriteError
+from pagadores_train.signals import ended_by, exit_status, stopping
 
 if TYPE_CHECKING:
     from pagadores_train.progress import Reporter
@@ -43,7 +45,8 @@ if TYPE_CHECKING:
 #: Subcommands whose arguments go untouched to another module's ``main(argv)``.
 DELEGATED = {
     "train": ("pagadores_cli.train",
-              "train an SB3 agent from a YAML config (see: pagadores train -h)"),
+              "train an agent from a YAML config, any kind of run: SB3 (with self-play), "
+              "RLlib, search (see: pagadores train -h)"),
     "bench": ("pagadores_cli.bench", "measure speed; --section solver: the exact solver's "
               "scaling (see: pagadores bench -h)"),
     "solve": ("pagadores_cli.solve",
@@ -68,8 +71,6 @@ SPEC_EXAMPLES = {"pagadores": {"threshold": "threshold:min_points=100",
                                "model": "model:path=runs/default/model.zip"},
                  "perudo": {"probabilistic": "probabilistic:dudo_below=0.5",
                             "model": "model:path=runs/perudo_2p/model.zip"}}
-#: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
-INTERRUPTED = 130
 
 
 def agents_help(every_game: bool = False) -> str:
@@ -189,7 +190,7 @@ def run_play(args: argparse.Namespace) -> int:
                  human_seat=args.seat, cards=args.cards, seed=args.seed)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=sys.stderr)  # the prompt line is still open
-        return INTERRUPTED
+        return exit_status()
     return 0
 
 
@@ -228,12 +229,30 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 def _check_game_options(args: argparse.Namespace) -> None:
-    """``ValueError`` if the hand option of the other game is given: ``--cards`` is
-    Pagadores', ``--dice`` Perudo's."""
+    """``ValueError`` if the hand option of the other game is given (``--cards`` is
+    Pagadores', ``--dice`` Perudo's), or a count is out of its game's range, named by its
+    flag (the functions it is handed to name their parameters: ``num_players``)."""
     if args.game == "perudo":
         _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
     else:
         _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
+    from pagadores_env.core.checks import check_int
+    from pagadores_env.pagadores import rules
+    from pagadores_env.perudo import rules as perudo_rules
+
+    game = perudo_rules if args.game == "perudo" else rules
+    counts = {"--players": (getattr(args, "players", None), game.MIN_PLAYERS, game.MAX_PLAYERS),
+              "--games": (getattr(args, "games", None), 1, None),
+              "--seed": (args.seed, 0, None)}
+    if args.game == "perudo":
+        counts["--dice"] = (args.dice, 1, perudo_rules.MAX_DICE)
+    else:
+        counts["--cards"] = (args.cards, 1, rules.MAX_CARDS)
+    for flag, (value, low, high) in counts.items():
+        if value is not None:
+            check_int(flag, value, low, high)
+    if hasattr(args, "seat"):
+        check_int("--seat", args.seat, 0, args.players - 1)
 
 
 def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead: str,
@@ -313,7 +332,8 @@ def write_outputs(out: Path, stem: str, invocation: str, table: str,
     except OSError as err:  # a full disk, a read-only folder
         reason = err.line if isinstance(err, WriteError) else f"cannot write into it: {err}"
         raise ValueError(f"--out {out}: {reason}") from None
-    print(f"wrote {', '.join(f'{out / stem}.{ext}' for ext in [*writers, 'md'])}")
+    print(f"wrote {', '.join(f'{out / stem}.{ext}' for ext in [*writers, 'md'])}",
+          file=sys.stderr)
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
@@ -382,7 +402,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a message saying what was wrong; every subcommand's warnings are one line each."""
     command, run = _dispatch(list(sys.argv[1:] if argv is None else argv))
     try:
-        with warnings.catch_warnings():  # restores the warnings machinery afterwards
+        # restores the warnings machinery afterwards; SIGTERM stops as Ctrl-C does
+        with warnings.catch_warnings(), stopping():
             warnings.showwarning = _one_line_warning(command)
             return run() or 0
     except ValueError as err:
@@ -394,8 +415,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"nothing it had written is lost", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # a delegated command may say more itself (train does)
-        print(f"\npagadores {command}: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        print(f"\npagadores {command}: {ended_by()}", file=sys.stderr)
+        return exit_status()
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ for a config with an ``rllib:`` section RLlib's (``pagadores_train.learners.rlli
 
 Exit status: 0 done; 2 a bad config or an unusable run folder (one another run holds among
 them), in one line; 1 a file that cannot be written (a full disk), in one line naming the file
-and the step a rerun resumes from; 130 Ctrl-C, after one line saying where the run stands and
-the command that goes on. Counts may be written as YAML does (``--timesteps 3e5``).
+and the step a rerun resumes from; 130 Ctrl-C (143 SIGTERM, which ``timeout``, SLURM and
+``docker stop`` send: the run saves and stops alike), after one line saying where the run
+stands and the command that goes on. Counts may be written as YAML does (``--timesteps 3e5``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from pagadores_train.learners.search.config import SearchConfig
 from pagadores_train.learners.trainers import trainer_for
 from pagadores_train.run.config import Config
 from pagadores_train.run.folder import Interrupted, RunError
-from pagadores_train.run.lock import FolderInUse
-from pagadores_train.run.reports import write_results
+from pagadores_train.run.lock import CannotCreate, FolderInUse
+from pagadores_train.run.memory import check_memory
 from pagadores_train.settings import ConfigError, count_argument, describe
+from pagadores_train.signals import ended_by, exit_status
 
 PROG = "pagadores train"
 
@@ -35,11 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``pagadores train`` argument parser (its help lists every config key)."""
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Train an SB3 agent on Pagadores-v1 from a YAML config, then evaluate it. "
-                    "Running it again resumes the run from its last checkpoint. A config "
-                    "with an rllib: section trains RLlib PPO self-play instead (extra ray), "
-                    "one with a search: section the search player's value net by self-play "
-                    "(keys of both below).",
+        description="Train an agent from a YAML config, then evaluate it: an SB3 agent on "
+                    "Pagadores-v1 or Perudo-v1 (against scripted players, or by self-play "
+                    "with env.selfplay); with an rllib: section RLlib PPO self-play (extra "
+                    "ray); with a search: section the search player's value net by self-play "
+                    "(keys of both below). Running it again resumes the run from its last "
+                    "checkpoint. Status lines and errors go to stderr, the final table to "
+                    "stdout.",
         epilog="config keys (YAML, nested by the dots):\n" + describe(Config)
                + "\n\nRLlib config keys (configs/rllib_selfplay_3p.yaml):\n"
                + describe(RLlibConfig)
@@ -69,20 +73,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed command line (see the module docstring); the exit status."""
+    """Run the parsed command line (see the module docstring); the exit status. The memory a
+    run needs is checked first (``pagadores_train.run.memory``: torch's import aborts the
+    process under too small a limit), then the config is read and validated (a missing or
+    bad one is refused at once), and only then are the trainer's libraries imported."""
     trainer = trainer_for(args.config)
     config = None
     try:
+        check_memory()
         config = trainer.from_dict(overridden(trainer.load(args.config).to_dict(), args))
         result = trainer.train(config, fresh=args.fresh, force=args.force)
         headline = trainer.headline(config, result)
+        from pagadores_train.run.reports import write_results  # imports torch: only here
+
         write_results(result, headline)
-    except (ConfigError, RunError, FolderInUse) as err:
+    except (ConfigError, RunError, FolderInUse, CannotCreate) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
         print(interrupted(stop, args), file=sys.stderr)
-        return 130
+        return exit_status()
     except OSError as err:
         line = failed_write(err)
         if line is None or config is None:
@@ -118,19 +128,21 @@ def rerun_from(step: int | None, args: argparse.Namespace) -> str:
 
 
 def interrupted(stop: KeyboardInterrupt, args: argparse.Namespace) -> str:
-    """The one line after Ctrl-C: where the run stands and the command that goes on."""
+    """The one line after Ctrl-C or SIGTERM: where the run stands and the command that goes
+    on."""
+    how = ended_by()  # "interrupted", "terminated by SIGTERM"
     if not isinstance(stop, Interrupted):  # before the run folder was touched
-        return f"interrupted before the run started; start it again with: {command(args)}"
+        return f"{how} before the run started; start it again with: {command(args)}"
     if stop.timesteps is None and not stop.saved_now:
-        return (f"interrupted before the first checkpoint; start it again with: "
+        return (f"{how} before the first checkpoint; start it again with: "
                 f"{command(args, fresh=False)}")
-    if stop.timesteps is None:  # a second Ctrl-C stopped the save
+    if stop.timesteps is None:  # a second signal stopped the save
         where = "the last checkpoint stands"
     elif stop.saved_now:
         where = f"checkpoint saved at step {stop.timesteps:,}"
     else:
         where = f"the checkpoint at step {stop.timesteps:,} stands"
-    return f"interrupted: {where}; resume with: {command(args, fresh=False)}"
+    return f"{how}: {where}; resume with: {command(args, fresh=False)}"
 
 
 def command(args: argparse.Namespace, fresh: bool | None = None) -> str:

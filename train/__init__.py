@@ -9,6 +9,7 @@ where               holds
 ==================  ==========================================================================
 ``progress``        how long work says what it is doing (shared by every job)
 ``settings``        the machinery of validated settings every config is built with (shared)
+``signals``         what Ctrl-C and SIGTERM do to long work: stop as Ctrl-C does (shared)
 ``evaluation/``     measuring agents without training them: seat-rotated evaluations, Perudo's,
                     tournaments, the exact yardstick's numbers, the final table's other rows
 ``run/``            a run folder's life: its config, lock, folder, checkpoints, callbacks, how a

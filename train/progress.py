@@ -3,8 +3,9 @@
 Training, evaluations, exact solver passes, comparisons, benchmark trials and solves all
 report through a ``Reporter``. It shows each phase of work either as a tqdm bar on stderr
 (``bars=True``, the default of every command) or, with bars off (``--no-progress``, or a run
-whose output is a log file), as status lines on stdout, with the command's other news (errors
-stay alone on stderr): one when the phase starts, one per
+whose output is a log file), as status lines on stderr too, with the command's other news, so
+that stdout holds only its results (a table a user redirects to a file): one when the phase
+starts, one per
 step (per opponent, per exact pass, per chunk of games), and one when it ends. A phase with
 many small steps (a solver sweep reports every position) prints a line each time it passes
 another tenth of its total, so a log grows by a bounded number of lines per phase whatever the
@@ -53,8 +54,8 @@ def plural(unit: str, count: int) -> str:
 @dataclass(frozen=True)
 class Reporter:
     """How progress is shown: bars (``bars``), status lines, or nothing (``enabled`` False).
-    ``stream`` is where they go (None: bars to standard error, lines to standard output,
-    looked up at each write so that pytest's capture sees them)."""
+    ``stream`` is where they go (None: standard error, looked up at each write so that
+    pytest's capture sees them)."""
 
     bars: bool = True
     enabled: bool = True
@@ -95,7 +96,7 @@ class Reporter:
     def say(self, message: str) -> None:
         """One status line, whatever the mode (nothing when disabled)."""
         if self.enabled:
-            print(message, file=self.stream or sys.stdout, flush=True)
+            print(message, file=self.stream or sys.stderr, flush=True)
 
 
 #: Reports nothing: what library calls default to.

@@ -203,10 +203,14 @@ def read_yaml(path: Path, what: str = "config") -> Any:
     except UnicodeDecodeError as err:
         raise ConfigError(f"cannot read {what} {path}: not UTF-8 text ({err.reason})") from None
     except yaml.YAMLError as err:
-        mark, problem = getattr(err, "problem_mark", None), getattr(err, "problem", None)
-        where = "" if mark is None else f"line {mark.line + 1}, column {mark.column + 1}: "
-        reason = problem or " ".join(str(err).split())
-        raise ConfigError(f"{path} is not valid YAML: {where}{reason}") from None
+        raise ConfigError(f"{path} is not valid YAML: {yaml_problem(err)}") from None
+
+def yaml_problem(err: yaml.YAMLError) -> str:
+    """Where and why the YAML parser stopped, in one line (``line 2, column 1: expected ',' or
+    '}', but got '<scalar>'``)."""
+    mark, problem = getattr(err, "problem_mark", None), getattr(err, "problem", None)
+    where = "" if mark is None else f"line {mark.line + 1}, column {mark.column + 1}: "
+    return where + (problem or " ".join(str(err).split()))
 
 def has_section(path: str | Path, section: str) -> bool:
     """Whether the YAML file at ``path`` is a mapping with a ``section`` key (what tells one

@@ -41,6 +41,7 @@ The net is read from ``path``: a search run folder (its newest checkpoint,
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -342,10 +343,18 @@ class SearchPolicy(SeatCopies):
 
     def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
         """``ValueError`` unless the net was trained for this many players and, at 4 or more
-        players, the player knows its seat (R6.2)."""
+        players, the player knows its seat (R6.2). A table starting with more cards a seat
+        than the net was trained at is played, with a one-line warning: the net never saw
+        its positions (at fewer cards it did: every game passes through them)."""
         n = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
         self.check_size(n)
-        self.player.check_table(n, check_table(n, cards)[1])
+        start = check_table(n, cards)[1]
+        self.player.check_table(n, start)
+        trained = self.net.cards
+        if trained is not None and max(start) > max(trained):
+            warnings.warn(f"search: its value net was trained at a table of {max(trained)} "
+                          f"cards a seat; this one starts with {max(start)}, where its values "
+                          "are guesses at positions it never saw", stacklevel=2)
 
     def check_size(self, num_players: int) -> None:
         """``ValueError`` unless the net was trained at a table of ``num_players``."""

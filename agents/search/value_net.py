@@ -18,8 +18,10 @@ search compares values of neighbouring positions).
 
 It is plain numpy, so the search player needs no torch; ``forward`` keeps the activations
 for the trainer's gradient (``pagadores_train.learners.search.fit``). Saved as ``.npz``: the layers
-``w0, b0, w1, b1, ...`` and ``meta`` (format, players), written atomically and checked on
-load (a damaged file is refused in one line).
+``w0, b0, w1, b1, ...`` and ``meta`` (format, players, and the start cards per seat of the
+table it was trained at), written atomically and checked on load (a damaged file is refused
+in one line). A net used at a table starting with more cards than that warns in one line
+(``pagadores_agents.search.player.SearchPolicy.check_table``): it never saw such positions.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy as np
 
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.solver.npz import open_npz
 
 #: The saved file's format; a file of another format is refused.
 FORMAT = 1
@@ -71,10 +74,18 @@ def features(cards: np.ndarray, insteker: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 class ValueNet:
-    """A multilayer perceptron from a round-start position to every seat's win probability."""
+    """A multilayer perceptron from a round-start position to every seat's win probability.
+    ``cards`` are the start cards per seat of the table it was trained at (None: not recorded,
+    a file of an older version): positions with more cards it never saw."""
 
-    def __init__(self, num_players: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+    def __init__(self, num_players: int, layers: Sequence[tuple[np.ndarray, np.ndarray]],
+                 cards: Sequence[int] | None = None) -> None:
         self.num_players = num_players
+        self.cards = None if cards is None else tuple(int(c) for c in cards)
+        if self.cards is not None and (len(self.cards) != num_players or not all(
+                0 <= c <= MAX_CARDS for c in self.cards)):
+            raise ValueError(f"value net trained at cards {list(self.cards)}: not one count "
+                             f"0–{MAX_CARDS} per seat of {num_players}")
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64))
                        for w, b in layers]
         sizes = [inputs(num_players)] + [w.shape[1] for w, _ in self.layers]
@@ -86,9 +97,10 @@ class ValueNet:
             raise ValueError(f"value net gives {sizes[-1]} values for {num_players} players")
 
     @classmethod
-    def new(cls, num_players: int, hidden: Sequence[int] = HIDDEN, seed: int = 0) -> ValueNet:
+    def new(cls, num_players: int, hidden: Sequence[int] = HIDDEN, seed: int = 0,
+            cards: Sequence[int] | None = None) -> ValueNet:
         """A net with small random weights (Glorot-uniform) and a zero last layer, so that it
-        starts at a fair share for everyone still in."""
+        starts at a fair share for everyone still in; to be trained at ``cards``."""
         rng = np.random.default_rng(seed)
         sizes = [inputs(num_players), *hidden, num_players]
         layers = []
@@ -96,7 +108,7 @@ class ValueNet:
             bound = np.sqrt(6.0 / (fan_in + fan_out))
             layers.append((rng.uniform(-bound, bound, (fan_in, fan_out)), np.zeros(fan_out)))
         layers[-1] = (np.zeros_like(layers[-1][0]), layers[-1][1])
-        return cls(num_players, layers)
+        return cls(num_players, layers, cards)
 
     def forward(self, x: np.ndarray, alive: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """Win probabilities per turned slot ``[B, n]`` at inputs ``x``, and every layer's
@@ -144,7 +156,8 @@ class ValueNet:
         """Write the net to ``path`` (``.npz``) in one step (``core.atomic``)."""
         arrays = {f"{kind}{i}": array for i, layer in enumerate(self.layers)
                   for kind, array in zip("wb", layer, strict=True)}
-        meta = json.dumps({"format": FORMAT, "num_players": self.num_players})
+        meta = json.dumps({"format": FORMAT, "num_players": self.num_players}
+                          | ({} if self.cards is None else {"cards": list(self.cards)}))
         buffer = io.BytesIO()
         np.savez(buffer, meta=np.array(meta), **arrays)
         return write_atomic(path, buffer.getvalue())
@@ -154,14 +167,14 @@ class ValueNet:
         """The net saved at ``path``; ``ValueError`` in one line for a file that is missing,
         damaged or not a value net of this format."""
         try:
-            with np.load(Path(path), allow_pickle=False) as saved:
+            with open_npz(path) as saved:
                 meta = json.loads(str(saved["meta"]))
                 count = sum(1 for key in saved.files if key.startswith("w"))
                 layers = [(saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)]
             players = int(meta["num_players"])
             if meta.get("format") != FORMAT or not MIN_PLAYERS <= players <= MAX_PLAYERS:
                 raise ValueError(f"format {meta.get('format')!r}, players {players}")
-            return cls(players, layers)
+            return cls(players, layers, meta.get("cards"))
         except FileNotFoundError:
             raise ValueError(f"value net {str(path)!r} does not exist") from None
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as err:

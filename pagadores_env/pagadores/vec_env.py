@@ -62,7 +62,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from ..core.checks import check_seed
+from ..core.checks import check_int, check_seed
 from ..core.opponents import GameHooks, Opponents, distinct, reseed_opponents
 from ..core.rewards import check_scheme, final_reward
 from ..core.seeding import spawned_rng
@@ -96,6 +96,7 @@ class PagadoresVecEnv(VecEnv):
                  cards: int | Sequence[int] = 10, opponents: Opponents = ("random",),
                  learner_seat: int | str = "random", reward: str = "win",
                  seed: int | None = None) -> None:
+        num_envs = check_int("num_envs", num_envs, 1)
         seed = check_seed(seed)
         setup = tables(num_players, cards, opponents, learner_seat)
         self.sizes = setup.sizes

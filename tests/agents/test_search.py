@@ -5,6 +5,8 @@ the engine (``tests/expectimax.py``), given the same values where a round ends; 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -105,6 +107,32 @@ def test_the_player_is_made_from_a_saved_net_and_refuses_what_it_cannot_play(tmp
         make_policy(f"search:path={tmp_path / 'four.npz'}").check_table(4, 10)
 
 
+
+def test_a_net_used_at_more_cards_than_it_was_trained_at_warns_in_one_line(tmp_path) -> None:
+    """A net trained at 4 cards used at 10 gave no warning (issue 45, item 13): the net now
+    records its table's cards, and a table starting with more (positions it never saw) is
+    said once, in one line; at fewer or as many cards its values were trained, and a net of
+    an older file (no cards recorded) says nothing."""
+    net = bumpy_net(3, seed=2)
+    net.cards = (4, 4, 4)
+    net.save(tmp_path / "value.npz")
+    player = make_policy(f"search:path={tmp_path / 'value.npz'}")
+    assert player.net.cards == (4, 4, 4)
+    with pytest.warns(UserWarning) as said:
+        player.check_table(3, 10)
+    [warning] = said
+    assert str(warning.message) == (
+        "search: its value net was trained at a table of 4 cards a seat; this one starts "
+        "with 10, where its values are guesses at positions it never saw")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        player.check_table(3, [4, 2, 4])
+        bumpy_net(3, seed=2).save(tmp_path / "older.npz")  # no cards recorded
+        older = make_policy(f"search:path={tmp_path / 'older.npz'}")
+        assert older.net.cards is None
+        older.check_table(3, 10)
+
+
 # ---------------------------------------------------------------- the value net
 def test_the_nets_values_are_win_probabilities_of_the_seats_still_in() -> None:
     net = bumpy_net(4, seed=9)
@@ -125,6 +153,19 @@ def test_a_saved_net_loads_equal_and_a_damaged_one_is_refused_in_one_line(tmp_pa
     assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="does not exist"):
         ValueNet.load(tmp_path / "missing.npz")
+
+
+
+def test_a_garbage_npz_is_refused_without_numpys_advice_to_unpickle_it(tmp_path) -> None:
+    """numpy's message advised loading it "unsafely using the allow_pickle= keyword argument"
+    (issue 45, item 12)."""
+    path = tmp_path / "value.npz"
+    path.write_text("garbage, not a zip archive\n")
+    with pytest.raises(ValueError) as refused:
+        ValueNet.load(path)
+    assert str(refused.value) == (f"value net {str(path)!r} is damaged or not a value net of "
+                                  "format 1 (not an .npz file (no zip archive; damaged or cut "
+                                  "off?))")
 
 
 def test_a_seat_the_nets_table_lacks_is_refused_naming_its_players(tmp_path) -> None:

@@ -15,7 +15,9 @@ import pytest
 
 from pagadores_cli.main import DELEGATED, main
 from pagadores_cli.play import RULES_SUMMARY, play
+from pagadores_cli.train import build_parser as build_train_parser
 from pagadores_env.core import atomic
+from tests.cli.terminate import terminate_when
 from tests.lines import TIMES
 from tests.processes import HAS_PROC, kill_once_started, running, within
 
@@ -36,6 +38,19 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
     for command in ("play", "evaluate", "tournament", "train", "bench", "solve", "nashconv",
                     "exact", "best-response"):
         assert command in out
+
+
+
+def test_help_says_train_trains_every_kind_of_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "train an SB3 agent" (issue 45, item 14): every run kind trains there."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    line = re.search(r" train (.*?)\(see: pagadores train -h\)", text)[1]
+    assert "SB3 agent" not in line
+    assert all(kind in line for kind in ("SB3", "self-play", "RLlib", "search"))
+    train_help = build_train_parser().format_help()
+    assert "Train an agent from a YAML config" in " ".join(train_help.split())
 
 
 @pytest.mark.parametrize("command", ["play", "evaluate", "tournament", "train"])
@@ -119,12 +134,15 @@ def test_play_with_four_players_and_a_later_seat() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--seat", "2"], "seat must be 0–1, got 2"),
+    (["--seat", "2"], "--seat must be an integer 0–1, got 2"),
     (["random", "random"], "opponents must be 1 policy at 2 players (one other seat), got 2"),
     (["random"] * 2 + ["--players", "4"], "opponents must be one policy per other seat (3 for "
      "4 players) or a single one shared by all of them, got 2"),
     (["nobody"], "unknown policy 'nobody'"),
-    (["--players", "7"], "num_players must be 2–6, got 7"),
+    (["--players", "7"], "--players must be an integer 2–6, got 7"),
+    (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
+    (["--game", "perudo", "--dice", "9"], "--dice must be an integer 1–5, got 9"),
     (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),
     (["optimal:cards=3", "--cards", "5"], "'optimal' covers up to 3 cards a player, got 5"),
 ])
@@ -134,6 +152,45 @@ def test_play_bad_arguments_exit_2(args: list[str], message: str,
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
     assert out == ""  # refused before the game starts
+
+
+
+#: What evaluate and tournament refuse, by flag: (game or None for both, arguments, message).
+#: A tournament has no --players (its games are two-player); --cards is Pagadores', --dice
+#: Perudo's.
+BAD_COUNTS = [(None, ["--games", "0"], "--games must be an integer ≥ 1, got 0"),
+              (None, ["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
+              ("pagadores", ["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+              ("perudo", ["--dice", "0"], "--dice must be an integer 1–5, got 0")]
+
+
+@pytest.mark.parametrize(("command", "game", "args", "message"), [
+    *((command, game, args, message) for command in ("evaluate", "tournament")
+      for only, args, message in BAD_COUNTS for game in ("pagadores", "perudo")
+      if only in (None, game)),
+    *(("evaluate", game, ["--players", "7"], "--players must be an integer 2–6, got 7")
+      for game in ("pagadores", "perudo"))])
+def test_bad_counts_are_named_by_their_flags(command: str, game: str, args: list[str],
+                                             message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The messages named Python's parameters (num_players, num_games), not the flags
+    (issue 45, item 12)."""
+    agents = ["random", "probabilistic" if game == "perudo" else "sensible"]
+    code, out, err = run_cli([command, *agents, "--game", game, *args], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"pagadores {command}: error: {message}\n"
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ("2", "agents must be 2 (the agent under test and its opponent), got 1"),
+    ("3", "agents must be 3 entries (one per seat) or 2 (the agent under test and one "
+          "opponent reused), got 1"),
+])
+def test_evaluate_with_too_few_agents_says_what_it_needs(
+        players: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 2 players it said "must be 2 entries (one per seat) or 2 (…)" (issue 45, item 12)."""
+    code, _, err = run_cli(["evaluate", "sensible", "--players", players], capsys)
+    assert code == 2 and err == f"pagadores evaluate: error: {message}\n"
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -262,6 +319,18 @@ def test_ctrl_c_during_an_evaluation_is_one_line(monkeypatch: pytest.MonkeyPatch
     code, _, err = run_cli(["evaluate", "sensible", "random"], capsys)
     assert code == 130
     assert err.strip() == "pagadores evaluate: interrupted"
+
+
+
+def test_sigterm_during_an_evaluation_is_one_line_and_exit_143(tmp_path: Path) -> None:
+    """SIGTERM (``timeout``, SLURM, ``docker stop``) ends a long command as Ctrl-C does, in
+    one line; it ended it at once, silently, with status 143 (issue 45, item 10)."""
+    # once games are played: numba's compiling swallows an exception a signal raises there
+    code, _, err = terminate_when(["evaluate", "sensible", "random", "--games", "5000000",
+                                   "--no-exact", "--no-progress"], "games [", tmp_path)
+    assert code == 143
+    assert err.strip().splitlines()[-1] == "pagadores evaluate: terminated by SIGTERM"
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("command", ["evaluate", "tournament"])
@@ -539,26 +608,27 @@ def _timeless(text: str) -> list[str]:
 def test_every_long_command_reports_its_phases_in_status_lines_with_no_progress(
         argv: list[str], phase: str, solver_cache: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """With ``--no-progress`` a long command says what it is doing, a line when a phase
-    starts, per step and when it ends, and otherwise prints what it printed before; without
-    it (bars, not drawn off a terminal) nothing of that is printed."""
+    """With ``--no-progress`` a long command says what it is doing on stderr, a line when a
+    phase starts, per step and when it ends, and prints on stdout what it printed before, its
+    results alone (the lines went to stdout, into the table a user redirects to a file:
+    issue 45, item 13); without it (bars, not drawn off a terminal) nothing of that is
+    printed."""
     def is_status(line: str) -> bool:  # the phase's lines (an evaluation's exact ones too)
         return re.match(rf"{phase}( \(exact\))?: ", line) is not None
 
     code, out, err = run_cli([*argv, "--no-progress"], capsys)
     assert code == 0, err
-    status = [line for line in (out + err).splitlines() if line.startswith(f"{phase}: ")]
+    assert not any(map(is_status, out.splitlines()))
+    status = [line for line in err.splitlines() if line.startswith(f"{phase}: ")]
     assert len(status) >= 3
     assert re.fullmatch(rf"{phase}: [\d,]+ \w+", status[0])
     assert all(re.fullmatch(rf"{phase}: [\d,]+/[\d,]+ \w+( \(.*\))? {TIMES}", line)
                for line in status[1:-1])
     assert re.fullmatch(rf"{phase}: done {TIMES}", status[-1])
-    if argv[0] == "exact":  # its stdout is a Markdown document: the lines go to stderr
-        assert not any(map(is_status, out.splitlines()))
     quiet_code, quiet_out, quiet_err = run_cli(argv, capsys)
     assert quiet_code == 0
     assert not any(map(is_status, (quiet_out + quiet_err).splitlines()))
-    assert [line for line in _timeless(out) if not is_status(line)] == _timeless(quiet_out)
+    assert _timeless(out) == _timeless(quiet_out)
 
 
 def test_a_refused_table_is_one_line_with_status_lines_asked_for(

@@ -99,10 +99,9 @@ def test_the_exact_nashconv_reads_what_an_earlier_run_kept_unless_told_not_to(ca
     def run(*extra: str) -> tuple[str, list[str]]:
         assert nashconv_main(["lookahead", "--players", "3", "--cards", "3", "--no-progress",
                               *extra]) == 0
-        out = capsys.readouterr().out.splitlines()
-        passes = [line for line in out if line.startswith("NashConv: ")]
-        return "\n".join(line for line in out if line not in passes
-                         and "computed in" not in line), passes
+        out, err = capsys.readouterr()  # the status lines are on stderr
+        passes = [line for line in err.splitlines() if line.startswith("NashConv: ")]
+        return "\n".join(line for line in out.splitlines() if "computed in" not in line), passes
 
     table, passes = run()
     assert passes  # computed: its progress lines

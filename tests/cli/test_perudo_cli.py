@@ -52,7 +52,7 @@ def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tent
     assert result.table().splitlines()[-1] == (
         "102 games: 100 rounded up to whole seat rotations of 3 (every agent sits in every "
         "seat equally often)")
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "evaluate: 102 games" and re.fullmatch(rf"evaluate: done {TIMES}",
                                                                 lines[-1])
     done = [int(re.fullmatch(rf"evaluate: (\d+)/102 games {TIMES}", line)[1])
@@ -65,7 +65,7 @@ def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tent
 def test_a_perudo_tournament_reports_one_status_line_per_pair(
         capsys: pytest.CaptureFixture[str]) -> None:
     tournament_perudo(AGENTS, num_games=2, dice=1, progress=LINES)
-    lines = [untimed(line) for line in capsys.readouterr().out.splitlines()]
+    lines = [untimed(line) for line in capsys.readouterr().err.splitlines()]
     assert lines == ["tournament: 3 pairs", "tournament: 1/3 pairs (random vs probabilistic)",
                      "tournament: 2/3 pairs (random vs bluffer)",
                      "tournament: 3/3 pairs (probabilistic vs bluffer)", "tournament: done"]
@@ -98,9 +98,9 @@ def test_the_perudo_tournament_writes_its_files(tmp_path: Path,
     (["--game", "perudo", "random", "sensible"],
      "unknown policy of perudo 'sensible'; known: " + ", ".join(registered_policies("perudo"))),
     (["--game", "perudo", "random", "probabilistic", "--dice", "0"],
-     "dice must be an integer 1–5, got 0"),
+     "--dice must be an integer 1–5, got 0"),
     (["--game", "perudo", "random", "probabilistic", "--games", "0"],
-     "num_games must be an integer ≥ 1, got 0"),
+     "--games must be an integer ≥ 1, got 0"),
     (["--game", "perudo", "random", "probabilistic", "--cards", "3"],
      "--cards is for --game pagadores, not --game perudo (use --dice)"),
     (["random", "sensible", "--dice", "3"],

@@ -34,7 +34,7 @@ def test_without_bars_every_evaluation_reports_a_line_per_opponent(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Before, ``--no-progress`` printed nothing at all while evaluations ran."""
     assert main([str(config_file(tmp_path)), "--no-progress"]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert phase_lines(out, "evaluation at step 0") == [
         "evaluation at step 0: 2 steps",
         "evaluation at step 0: 1/2 steps (20 games against random)",
@@ -57,7 +57,7 @@ def test_eval_games_and_no_exact_make_a_smoke_run_quick(
         assert {r["exact_win"] for r in rows(run / name)} == {""}
     # the measurement may change on a resume: the model does not
     assert main([str(path), "--timesteps", "384", "--no-progress"]) == 0
-    assert "resuming from step 256" in capsys.readouterr().out
+    assert "resuming from step 256" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -111,13 +111,15 @@ def test_a_full_disk_is_one_line_with_the_step_a_rerun_resumes_from(
     monkeypatch.setattr(reports, "write_atomic", full_at_the_third_eval_csv)
     assert main([str(path), "--no-progress"]) == 1
     run = tmp_path / "default"
-    assert capsys.readouterr().err == (
+    *status, error = capsys.readouterr().err.splitlines()  # --no-progress: status on stderr
+    assert error == (
         f"pagadores train: error: cannot write eval.csv in {run}: No space left on device; "
         f"after freeing space, a rerun resumes from step 256 (pagadores train {path} "
-        "--no-progress)\n")
+        "--no-progress)")
+    assert not [line for line in status if "error" in line or "Traceback" in line]
     monkeypatch.undo()
     assert main([str(path), "--no-progress"]) == 0
-    assert "resuming from step 256" in capsys.readouterr().out
+    assert "resuming from step 256" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from pagadores_env.core.errors import IllegalMoveError  # noqa: E402
 from pagadores_env.integrations.openspiel import pagadores as spiel  # noqa: E402
 from pagadores_env.pagadores.engine import Game  # noqa: E402
 from pagadores_env.pagadores.observation import encode  # noqa: E402
@@ -61,6 +62,24 @@ def test_a_played_game_is_the_engines_game():  # R7.2: 56 throws with their prob
         state.apply_action(action)
     assert engine.is_terminal() and engine.winner is not None
     assert state.returns() == [float(s == engine.winner) for s in range(4)]
+
+
+
+@pytest.mark.parametrize(("game", "allowed"), [("python_pagadores", "0–55"),
+                                               ("python_perudo_small", "0–5")])
+@pytest.mark.parametrize("action", [-2, 56, 100])  # -1 is OpenSpiel's own kInvalidAction
+def test_a_chance_action_out_of_range_is_refused_in_one_line(game, allowed, action):
+    """Pagadores' chance action 56 or 100 was an IndexError; Perudo's 56, 100 or -2 were taken
+    as faces 57, 101 and -1 (issue 45, item 12)."""
+    state = pyspiel.load_game(game).new_initial_state()
+    assert state.is_chance_node()
+    before = (str(state), state.history())
+    with pytest.raises(IllegalMoveError) as refused:
+        state.apply_action(action)
+    assert str(refused.value) == (f"chance action must be one of {allowed} (chance_outcomes()), "
+                                  f"got {action}")
+    assert (str(state), state.history()) == before and state.is_chance_node()
+    state.apply_action(int(allowed.split("–")[1]))  # the last one is a throw
 
 
 def test_the_length_cap_bounds_the_replays_it_allows():

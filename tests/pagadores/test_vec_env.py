@@ -147,6 +147,16 @@ def test_vec_env_matches_gym_env_in_expectation() -> None:
     assert abs(total / done - vec_total / vec_done) < 5 * np.sqrt(2 / episodes)
 
 
+
+@pytest.mark.parametrize("bad", [0, -3, True, 2.0])
+def test_a_bad_num_envs_is_refused_in_one_line(bad: object) -> None:
+    """0 reached SB3's IndexError, -3 numpy's "negative dimensions are not allowed"
+    (issue 45, item 12)."""
+    with pytest.raises(ValueError, match=re.escape(f"num_envs must be an integer ≥ 1, got "
+                                                   f"{bad!r}")):
+        PagadoresVecEnv(bad)  # type: ignore[arg-type]
+
+
 def test_vec_env_refuses_bad_input() -> None:
     with pytest.raises(ValueError, match="num_players"):
         PagadoresVecEnv(2, num_players=7)

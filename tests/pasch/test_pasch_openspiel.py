@@ -127,7 +127,7 @@ def test_misuse_fails_loudly_and_changes_nothing():
     assert "\n" not in str(err.value)
     state.apply_action(5)  # card 5
     assert len(state.chance_outcomes()) == 252
-    with pytest.raises(ValueError, match=r"^a chance action here is an outcome 0–251 "):
+    with pytest.raises(ValueError, match=r"^chance action must be one of 0–251 "):
         state.apply_action(252)
     state.apply_action(0)  # 1-1-1-1-1
     assert state.engine.dice == (1, 1, 1, 1, 1)

@@ -128,7 +128,7 @@ def test_a_played_game_is_the_engines_game(variant, first):  # Y5.1, Y7
 def test_misuse_fails_loudly_and_changes_nothing():
     game = load(players=2, rounds=1, faces=json.dumps([[0, 0, 0, 0, 0, 5]] * 6))
     state = game.new_initial_state()
-    with pytest.raises(ValueError, match=r"^a chance action here is an outcome 0–5 "):
+    with pytest.raises(ValueError, match=r"^chance action must be one of 0–5 "):
         state.apply_action(6)  # the traditional die has 6 faces: actions 0–5
     state.apply_action(5)  # player_0 throws 6
     state.apply_action(0)  # player_1 throws 1: player_0 moves first
@@ -140,7 +140,7 @@ def test_misuse_fails_loudly_and_changes_nothing():
         state.apply_action(6)  # Y7.1: the base game chooses among S0 … S5
     assert "\n" not in str(err.value) and "allowed: 0, 1, 2, 3, 4, 5" in str(err.value)
     state.apply_action(3)
-    with pytest.raises(ValueError, match=r"^a chance action here is an outcome 0–1 "):
+    with pytest.raises(ValueError, match=r"^chance action must be one of 0–1 "):
         state.apply_action(2)  # S3 here shows 0 or 5: two outcomes
     history = state.history()
     play_randomly(state, np.random.default_rng(0))

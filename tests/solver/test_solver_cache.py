@@ -17,6 +17,7 @@ import pytest
 from pagadores_env.pagadores.solver import Solution, solve
 from pagadores_env.pagadores.solver.equilibrium import cache_path
 from pagadores_env.pagadores.solver.sweep import Sweep
+from pagadores_env.pagadores.solver.two_player import TwoPlayerSolution
 
 TABLE = (3, 2)
 START = (2, 2, 2)
@@ -199,3 +200,15 @@ def test_files_the_program_did_not_write_are_left_alone(folder, runs) -> None:
     after = _snapshot(folder)
     assert {k: v for k, v in after.items() if k != path.name} == before
     assert set(after) == set(before) | {path.name}
+
+
+@pytest.mark.parametrize("load", [Solution.load, TwoPlayerSolution.load])
+def test_a_garbage_npz_is_refused_without_numpys_advice_to_unpickle_it(load, tmp_path) -> None:
+    """numpy's own message advised loading it "unsafely using the allow_pickle= keyword
+    argument" (issue 45, item 12): never advice to give about a file one did not write."""
+    path = tmp_path / "solution.npz"
+    path.write_text("garbage, not a zip archive\n")
+    with pytest.raises(ValueError) as refused:
+        load(path)
+    assert str(refused.value) == (f"{path} is not a readable solution file: not an .npz file "
+                                  "(no zip archive; damaged or cut off?)")

@@ -136,8 +136,8 @@ def test_a_cache_hit_is_one_status_line_and_a_miss_reports_its_solver_pass(folde
                              progress=LINES, label="sensible: exact")
 
     first = compare.cached_exact(key, compute, progress=LINES, label="sensible: exact")
-    missed = capsys.readouterr().out.splitlines()
+    missed = capsys.readouterr().err.splitlines()
     assert missed[0].startswith("sensible: exact: ") and missed[0].endswith(" positions")
     assert missed[-1].startswith("sensible: exact: done [")
     assert compare.cached_exact(key, compute, progress=LINES, label="sensible: exact") == first
-    assert capsys.readouterr().out == f"sensible: exact: from the cache {compare.cache_path()}\n"
+    assert capsys.readouterr().err == f"sensible: exact: from the cache {compare.cache_path()}\n"

@@ -168,7 +168,8 @@ def test_sensible_beats_random_significantly_in_two_player_games():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"agents": ["sensible", "random", "random"], "num_players": 4},
      "agents must be 4 entries .* or 2 .* got 3"),
-    ({"agents": ["sensible"]}, "agents must be 2 entries"),
+    ({"agents": ["sensible"]},
+     "agents must be 2 \\(the agent under test and its opponent\\), got 1"),
     ({"num_players": 7}, "num_players must be an integer 2–6, got 7"),
     ({"num_games": 0}, "num_games must be an integer ≥ 1, got 0"),
     ({"seed": -1}, "seed must be an integer ≥ 0"),
@@ -251,7 +252,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
     Counted, not timed."""
     result = evaluate_agents(["sensible", "random"], 2, 200, seed=1, cards=2,
                              progress=LINES, label="against random")
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     games = _status(out, "against random")
     assert games[0] == "against random: 200 games"
     assert re.fullmatch(rf"against random: done {TIMES}", games[-1])
@@ -268,7 +269,7 @@ def test_status_lines_report_the_games_a_tenth_at_a_time_and_the_exact_agents(ca
 
 def test_a_tournament_reports_one_status_line_per_pair_and_nothing_per_match(capsys):
     tournament(["sensible", "random", "stop-first"], num_games=4, cards=2, progress=LINES)
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "tournament: 3 pairs" and re.fullmatch(rf"tournament: done {TIMES}",
                                                                 lines[-1])
     assert _steps(lines, "tournament", "pairs") == [

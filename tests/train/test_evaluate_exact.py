@@ -154,7 +154,7 @@ def _phase(lines: list[str], label: str, unit: str) -> list[str]:
 
 def test_the_exact_columns_report_one_status_line_per_solver_pass(capsys) -> None:
     evaluate_agents(LINEUP, 3, 3, cards=1, exact=True, progress=LINES)
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().err.splitlines()
     assert "evaluate (exact): 3 passes" in lines
     assert _phase(lines, "evaluate (exact)", "passes") == [
         f"evaluate (exact): {g + 1}/3 passes (rotation {g})" for g in range(3)]
@@ -163,7 +163,7 @@ def test_the_exact_columns_report_one_status_line_per_solver_pass(capsys) -> Non
 def test_a_learners_one_solver_pass_reports_its_positions_by_tenths(capsys) -> None:
     yardstick.learner_exact(evaluation.make_policy("sensible"), ["random"], 3, 2,
                             progress=LINES, label="exact at step 100")
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().err.splitlines()
     total = int(lines[0].removeprefix("exact at step 100: ").removesuffix(" positions"))
     steps = _phase(lines, "exact at step 100", "positions")
     done = [int(re.fullmatch(rf"exact at step 100: (\d+)/{total} positions", line)[1])

@@ -170,7 +170,9 @@ def test_rounds_in_counts_the_rounds_a_seat_had_dice() -> None:
 def test_the_evaluator_refuses_bad_input_in_one_line() -> None:
     for kwargs, message in [({"dice": 6}, "dice must be an integer 1–5, got 6"),
                             ({"num_players": 7}, "num_players must be an integer 2–6, got 7"),
-                            ({"agents": ["random"] * 3}, "agents must be 2 entries")]:
+                            ({"agents": ["random"] * 3},
+                             r"agents must be 2 \(the agent under test and its opponent\), "
+                             "got 3")]:
         args = {"agents": ["random", "probabilistic"]} | kwargs
         with pytest.raises(ValueError, match=message):
             evaluate_perudo(**args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         said = io.StringIO()
-        with contextlib.redirect_stdout(said):  # progress_bar: false, so status lines
+        with contextlib.redirect_stderr(said):  # progress_bar: false, so status lines
             a = train(tiny(tmp, "a"))
         b = train(tiny(tmp, "b"))
         policies = {name: make_policy(f"rllib:path={tmp / name}") for name in "ab"}
@@ -74,7 +75,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.slow
 def test_a_run_says_what_it_does_through_its_final_evaluation(runs: dict[str, Any]) -> None:
     """Before, a small run checkpointed and then sat silent through its exact pass."""
-    said = [line.partition(" [")[0] for line in runs["said"].splitlines()]
+    said = [line.partition(" [")[0] for line in runs["said"].splitlines()
+            if not re.match(r"\d{4}-\d\d-\d\d ", line)]  # Ray's own log lines share stderr
     assert said[:3] == ["starting a new run in " + str(runs["tmp"] / "a"),
                         "training: 400 steps", "training: 200/400 steps"]
     assert "final evaluation: 1/2 steps (30 games against sensible)" in said
@@ -133,6 +135,45 @@ def test_a_config_file_with_a_longer_total_resumes_the_run(runs: dict[str, Any])
     mask = np.ones((200, 2), np.int8)
     assert not np.array_equal(resumed.logits(rows(200), mask),
                               runs["policies"]["b"].logits(rows(200), mask))
+
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_run_as_ctrl_c_does_on_the_ray_it_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ray.init`` makes SIGTERM an exit of its own (``sys.exit``): a run on the Ray it
+    started ended without a word, or was killed outright before it. It stops as on Ctrl-C,
+    keeping its last checkpoint, and leaves SIGTERM's handler as it found it (issue 45,
+    item 10)."""
+    import signal
+
+    import ray
+    from ray.rllib.algorithms.ppo import PPO
+
+    from pagadores_train.run.folder import Interrupted
+
+    assert not ray.is_initialized()  # the run starts its own Ray
+    real, calls = PPO.train, []
+
+    def train_then_sigterm(self: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # after the checkpoint at step 200
+            signal.raise_signal(signal.SIGTERM)
+        return real(self)
+    monkeypatch.setattr(PPO, "train", train_then_sigterm)
+    before = signal.getsignal(signal.SIGTERM)
+    config = tiny(tmp_path, "term")
+    with pytest.raises(Interrupted) as stop:
+        train(config)
+    from pagadores_train import signals
+
+    assert (stop.value.timesteps, stop.value.saved_now) == (200, False)
+    assert signals.received() == signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert not ray.is_initialized()
+    assert not (config.run_dir / "run.lock").exists()
+    assert json.loads((config.run_dir / "checkpoints" / "latest.json").read_text())[
+        "checkpoint"] == "step_200"
 
 
 # --------------------------------------------------------------------------- the module

@@ -48,6 +48,18 @@ def test_a_damaged_learner_state_is_refused_in_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(err.value)
 
 
+
+def test_a_garbage_npz_is_refused_without_numpys_advice_to_unpickle_it(tmp_path: Path) -> None:
+    """numpy's message advised loading it "unsafely using the allow_pickle= keyword argument"
+    (issue 45, item 12)."""
+    path = tmp_path / "learner.npz"
+    path.write_text("garbage, not a zip archive\n")
+    with pytest.raises(ValueError) as refused:
+        ValueLearner.load(path, TINY)
+    assert str(refused.value) == (f"learner state {str(path)!r} is damaged (not an .npz file "
+                                  "(no zip archive; damaged or cut off?))")
+
+
 def test_games_start_at_the_table_or_at_random_positions_within_it() -> None:
     learner = ValueLearner.new(4, (3, 1, 2, 3), LearnSettings(random_starts=0.5), seed=1)
     starts = [tuple(learner.new_game().cards) for _ in range(200)]

@@ -69,6 +69,13 @@ def measures(path: Path) -> list[dict[str, str]]:
     return [{k: r[k] for k in MEASURES} for r in rows(path)]
 
 
+def fallbacks(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The lines a run said on stderr about the checkpoint it fell back to (its status lines
+    go there too)."""
+    return [line for line in capsys.readouterr().err.splitlines() if "resuming from " in line
+            and "the newest learner state" in line]
+
+
 def listing(run: Path) -> list[str]:
     return sorted(str(p.relative_to(run)) for p in run.rglob("*"))
 
@@ -92,6 +99,7 @@ def test_a_run_writes_what_its_layout_says(finished: dict[str, Any]) -> None:
     assert same_net(run / "value.npz", run / "checkpoints" / f"value_{saved[-1]}_steps.npz")
     assert load_search_config(run / "config.yaml") == finished["config"]
     assert make_policy(f"search:path={run}").net.num_players == 3
+    assert ValueNet.load(run / "value.npz").cards == (2, 2, 2)  # the table it learned at
 
 
 def test_evaluations_and_checkpoints_are_at_the_trained_steps(finished: dict[str, Any]
@@ -145,7 +153,7 @@ def test_a_resumed_run_ends_bit_for_bit_where_an_uninterrupted_one_does(
     assert (stop.value.timesteps, stop.value.saved_now) == (saved, True)
     assert "Ctrl-C: finishing the iteration from step " in capsys.readouterr().err
     result = train(config)
-    assert "resuming from step" in capsys.readouterr().out
+    assert "resuming from step" in capsys.readouterr().err
     assert result.timesteps == finished["result"].timesteps
     assert same_net(config.run_dir / "value.npz", finished["run"] / "value.npz")
     for name in ("eval.csv", "final_eval.csv"):
@@ -175,7 +183,7 @@ def test_fresh_removes_only_what_the_run_wrote(
     again = tiny_search(tmp_path, total_timesteps=40, **QUICK)
     result = train(again, fresh=True)
     assert f"starting a new run in {run} (removed the previous run's files)" in (
-        capsys.readouterr().out)
+        capsys.readouterr().err)
     assert all((run / name).read_text() == "mine" for name in mine)
     assert steps(run) == [result.timesteps] and result.timesteps < 80
     assert [int(r["timesteps"]) for r in rows(run / "eval.csv")] == [0]
@@ -196,8 +204,9 @@ def test_a_folder_of_another_kind_of_run_is_left_alone(tmp_path: Path) -> None:
     (config.run_dir / "checkpoints").mkdir(parents=True)
     (config.run_dir / "checkpoints" / "latest.json").write_text("{}")
     (config.run_dir / "config.yaml").write_text("algo: {name: PPO}\nenv: {}\n")
-    with pytest.raises(RunError, match="no config.yaml of a search run, so it is not a run "
-                                       "folder of ours and is left alone"):
+    with pytest.raises(RunError, match=r"config.yaml is no config of a search run \(no search: "
+                                       r"section\), so .* is not a run folder of ours and is "
+                                       "left alone"):
         train(config, fresh=True)
 
 
@@ -211,14 +220,13 @@ def test_a_damaged_latest_record_or_learner_state_falls_back_in_one_line(
     (config.run_dir / "checkpoints" / "latest.json").write_text("{")
     assert resume_step(config.run_dir) == last
     train(config)
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{config.run_dir / 'checkpoints'}: latest.json is damaged (empty or not a "
-                   f"checkpoint record): resuming from learner_{last}_steps.npz, the newest "
-                   "learner state that loads"]
+    assert fallbacks(capsys) == [
+        f"{config.run_dir / 'checkpoints'}: latest.json is damaged (empty or not a checkpoint "
+        f"record): resuming from learner_{last}_steps.npz, the newest learner state that loads"]
     (config.run_dir / "checkpoints" / "latest.json").unlink()
     truncate(config.run_dir / "checkpoints" / f"learner_{last}_steps.npz")
     train(config)
-    [line] = capsys.readouterr().err.strip().splitlines()
+    [line] = fallbacks(capsys)
     assert f"learner_{last}_steps.npz' is damaged" in line
     assert line.endswith(f"resuming from learner_{first}_steps.npz, the newest learner state "
                          "that loads")
@@ -240,6 +248,34 @@ def test_with_no_learner_state_that_loads_the_error_is_one_line(
         "; pass --fresh to start over or pick another --name")
     assert "\n" not in message
     assert listing(config.run_dir) == before
+
+
+
+@pytest.mark.parametrize("damage", ["header not UTF-8", "cut mid-line"])
+def test_a_damaged_eval_csv_is_named_its_rows_set_aside_and_the_run_resumes(
+        damage: str, finished: dict[str, Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A rerun failed with "'utf-8' codec can't decode byte 0xcd in position 2" or "could
+    not convert string to float: ''", naming no file (issue 45, item 6). A cut header is
+    read as the columns every eval.csv has; a cut last row is the evaluation at the resume
+    point, measured again."""
+    config = copy_of(finished, tmp_path)
+    path = config.run_dir / "eval.csv"
+    data = path.read_bytes()
+    lines = data.splitlines(keepends=True)
+    if damage == "header not UTF-8":
+        path.write_bytes(data[:2] + b"\xcd" + data[3:])
+        set_aside = lines[0][:2] + b"\xcd" + lines[0][3:]
+    else:
+        path.write_bytes(data[:-12])
+        set_aside = lines[0] + lines[-1][:-12]
+    assert train(config).timesteps == finished["result"].timesteps
+    out, err = capsys.readouterr()
+    [line] = [line for line in err.splitlines() if "eval.csv" in line]
+    assert line.startswith(f"{path} is damaged: 1 line that cannot be read")
+    assert out == ""  # standard output is for results: train() prints none
+    assert (config.run_dir / "eval.csv.damaged").read_bytes() == set_aside
+    assert measures(path) == measures(finished["run"] / "eval.csv")
 
 
 def test_a_changed_search_setting_is_refused_and_a_bigger_total_resumes(

@@ -6,6 +6,7 @@ train`` command says and exits with is in ``tests/cli/test_train_command.py``.""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,20 +64,49 @@ def test_fresh_removes_only_what_a_run_wrote(run: Path) -> None:
 
 
 @pytest.mark.parametrize("fresh", [False, True])
-@pytest.mark.parametrize("files", [{"eval.csv": "my,own\n1,2\n"},
-                                   {"config.yaml": "paper: draft\n", "model.zip": "x"}])
+@pytest.mark.parametrize(("files", "why"), [
+    ({"eval.csv": "my,own\n1,2\n"}, "holds eval.csv but no config.yaml of a run, so it"),
+    ({"config.yaml": "paper: draft\n", "model.zip": "x"},
+     "/config.yaml is no config of a run (unknown key 'paper'), so .*/default"),
+])
 def test_a_folder_that_is_not_a_run_of_ours_is_refused(fresh: bool, files: dict[str, str],
-                                                        tmp_path: Path) -> None:
+                                                        why: str, tmp_path: Path) -> None:
     folder = tmp_path / "default"
     folder.mkdir()
     for name, text in files.items():
         (folder / name).write_text(text)
-    with pytest.raises(RunError, match=r"no config\.yaml of a run, so it is not a run folder "
-                                       r"of ours and is left alone"):
+    with pytest.raises(RunError, match=re.escape(why).replace(r"\.\*", ".*")
+                       + " is not a run folder of ours and is left alone"):
         train(base(tmp_path), fresh=fresh)
     assert sorted(p.name for p in folder.iterdir()) == sorted(files)
     for name, text in files.items():
         assert (folder / name).read_text() == text
+
+
+
+@pytest.mark.parametrize(("text", "how"), [
+    (b"algo: {name: PPO\nenv: {}\n",
+     "is damaged (not YAML: line 2, column 4: expected ',' or '}', but got ':')"),
+    (b"seed: 0\nalgo: {name: \xcdPO}\n", "is damaged (not UTF-8 text)"),
+    (b"", "is damaged (empty)"),
+    (b"- algo\n- env\n", "is damaged (not a mapping of keys to values but a list)"),
+    (b"algo: {}\nenv: {}\nagent: x\n", "is no config of a run (unknown key 'agent')"),
+    (b"algo: {}\n", "is no config of a run (no env: section)"),
+    (b"algo: {}\nenv: {}\ntotal_timesteps: -5\n", "does not validate (total_timesteps must be "
+     "an integer ≥ 1, got -5): damaged, or written by another version"),
+])
+def test_a_damaged_config_yaml_is_named_and_how_it_is_damaged(
+        text: bytes, how: str, run: Path) -> None:
+    """It was refused with "holds checkpoints, config.yaml, … but no config.yaml of a run"
+    (issue 45, item 7)."""
+    (run / "config.yaml").write_bytes(text)
+    listing = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    with pytest.raises(RunError) as refused:
+        train(base(run.parent, 768))
+    message = str(refused.value)
+    assert message.startswith(f"{run / 'config.yaml'} {how}"), message
+    assert "\n" not in message
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == listing
 
 
 def test_a_folder_with_only_other_files_is_used_and_they_stay(tmp_path: Path) -> None:
@@ -134,7 +164,7 @@ def test_rerunning_a_finished_run_replaces_its_final_evaluation(
     again = train(base(run.parent))
     assert again.timesteps == 512
     assert f"run {run} is already complete at 512 steps: re-evaluating" in capsys.readouterr(
-        ).out
+        ).err
     after = rows(run / "final_eval.csv")
     assert len(after) == len(before) == 2
     assert [r["opponent"] for r in after] == ["random", "sensible"]
@@ -166,13 +196,58 @@ def test_a_damaged_checkpoint_falls_back_to_the_newest_good_one(
     damage(run / "checkpoints")
     result = train(base(run.parent, 768))
     out, err = capsys.readouterr()
-    assert f"{problem}: resuming from model_{resumed_from}_steps.zip, the newest good " \
-           "checkpoint" in err
-    assert ".zip.zip" not in err
-    assert len(err.strip().splitlines()) == 1
-    assert f"resuming from step {resumed_from} in {run}" in out
+    [line] = [line for line in err.splitlines() if "the newest good checkpoint" in line]
+    assert line.endswith(f"{problem}: resuming from model_{resumed_from}_steps.zip, the newest "
+                         "good checkpoint")
+    assert ".zip.zip" not in line
+    assert f"resuming from step {resumed_from} in {run}" in err
+    assert out == ""  # standard output is for results: train() prints none
     assert result.timesteps == 768
     assert eval_steps(run) == [*STEPS_0_TO_512, 768, 768]
+
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def cut_mid_line(path: Path) -> list[bytes]:
+    """Cut the file in its last row (the evaluation at 512 against sensible); the lines
+    that must be set aside: the cut one and the other row of its evaluation."""
+    lines = lines_of(path)
+    path.write_bytes(b"".join(lines)[:-20])
+    return [lines[-2], lines[-1][:-20]]
+
+
+def not_utf8_in_a_row(path: Path) -> list[bytes]:
+    """A byte that is not UTF-8 in the row of the evaluation at 256 against sensible; the
+    lines that must be set aside: that row and the other row of its evaluation."""
+    lines = lines_of(path)
+    lines[4] = lines[4].replace(b"sensible", b"sen\xcdible")
+    path.write_bytes(b"".join(lines))
+    return lines[3:5]
+
+
+@pytest.mark.parametrize(("damage", "evaluated"), [
+    (cut_mid_line, [*STEPS_0_TO_512, 768, 768]),  # the evaluation at the resume step: redone
+    (not_utf8_in_a_row, [0, 0, 512, 512, 768, 768]),  # the model at 256 is gone: not redone
+])
+def test_a_damaged_eval_csv_is_named_its_rows_set_aside_and_the_run_resumes(
+        damage: Any, evaluated: list[int], run: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Rerunning failed with "could not convert string to float: ''" or "'utf-8' codec
+    can't decode byte 0xcd", naming no file (issue 45, item 6)."""
+    header = lines_of(run / "eval.csv")[0]
+    set_aside = damage(run / "eval.csv")
+    result = train(base(run.parent, 768))
+    assert result.timesteps == 768
+    err = capsys.readouterr().err.strip().splitlines()
+    [line] = [e for e in err if "eval.csv" in e]
+    assert line.startswith(f"{run / 'eval.csv'} is damaged: 1 line that cannot be read")
+    assert "eval.csv.damaged" in line
+    assert (run / "eval.csv.damaged").read_bytes() == header + b"".join(set_aside)
+    assert eval_steps(run) == evaluated
+    assert (run / "learning_curve.png").exists()
 
 
 @pytest.mark.slow
@@ -253,7 +328,7 @@ def test_training_progress_counts_the_timesteps_really_run_and_says_why(
     at 256/200 and nothing was said)."""
     result = train(base(tmp_path, 200))
     assert result.timesteps == 256
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert out.count("training to step 256: total_timesteps 200 rounded up to whole rollouts "
                      "of 128 steps\n") == 1
     lines = training_lines(out)
@@ -261,7 +336,7 @@ def test_training_progress_counts_the_timesteps_really_run_and_says_why(
         "training: 256/256 steps", "training: done"]
     resumed = train(base(tmp_path, 300))  # from 256: one more rollout
     assert resumed.timesteps == 384
-    lines = training_lines(capsys.readouterr().out)
+    lines = training_lines(capsys.readouterr().err)
     assert lines[1] == "training: 128 steps" and lines[-2:] == [
         "training: 128/128 steps", "training: done"]
 
@@ -272,19 +347,19 @@ def test_training_progress_knows_every_algorithms_rollout(
     """A2C: rollouts of 2 envs x 64 steps; DQN: train_freq 4 steps of 2 envs."""
     result = train(tiny(load_config(CONFIGS / f"{name}.yaml"), tmp_path, 300))
     assert result.timesteps == runs
-    assert training_lines(capsys.readouterr().out)[-2:] == [
+    assert training_lines(capsys.readouterr().err)[-2:] == [
         f"training: {runs}/{runs} steps", "training: done"]
 
 
 @pytest.mark.slow
 def test_train_says_what_it_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     train(base(tmp_path, 256))
-    assert f"starting a new run in {tmp_path / 'default'}\n" in capsys.readouterr().out
+    assert f"starting a new run in {tmp_path / 'default'}\n" in capsys.readouterr().err
     train(base(tmp_path, 384))
-    assert f"resuming from step 256 in {tmp_path / 'default'}\n" in capsys.readouterr().out
+    assert f"resuming from step 256 in {tmp_path / 'default'}\n" in capsys.readouterr().err
     train(base(tmp_path, 384), fresh=True)
     assert (f"starting a new run in {tmp_path / 'default'} (removed the previous run's files)"
-            in capsys.readouterr().out)
+            in capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("kind", ["batch", "dummy"])

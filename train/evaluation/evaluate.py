@@ -425,6 +425,8 @@ def entry_rows(count: int, num_players: int) -> list[int]:
         return list(range(num_players))
     if count == 2:
         return [0] + [1] * (num_players - 1)
+    if num_players == 2:  # one per seat is the same count as the agent and its opponent
+        raise ValueError(f"agents must be 2 (the agent under test and its opponent), got {count}")
     raise ValueError(
         f"agents must be {num_players} entries (one per seat) or 2 (the agent under test "
         f"and one opponent reused), got {count}"

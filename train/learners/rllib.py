@@ -67,7 +67,9 @@ the resume point (said on stderr), so a run with a checkpoint is never taken for
 A folder holding such files but no run's ``config.yaml`` is refused. A complete run is not
 trained again: its final evaluation is redone. Ctrl-C stops at once and keeps the last
 checkpoint (a PPO iteration cut short leaves no consistent state to save); the command line
-exits with status 130 and prints the command that resumes.
+exits with status 130 and prints the command that resumes. SIGTERM does the same (exit 143),
+also on the Ray the run starts, whose ``ray.init`` makes it an exit of its own
+(``pagadores_train.signals``).
 
 Evaluation: at the end the policy plays as ``rllib:path=…`` through the same reports as an
 SB3 run (``pagadores_train.run.model_eval.evaluate_player``, the same final table): Monte Carlo
@@ -110,13 +112,16 @@ from ..run.folder import (
     saved_config,
     say,
     warn,
+    with_section,
     write_config,
 )
 from ..run.lock import hold_run_folder
+from ..run.memory import check_memory
 from ..run.model_eval import Evaluation, evaluate_run
 from ..run.reports import RESULTS, RunResult, eval_rows, write_csv
 from ..settings import ConfigError
-from .rllib_config import RESUMABLE, RLlibConfig, is_rllib_config, load_rllib_config
+from ..signals import kept, stopping
+from .rllib_config import RESUMABLE, SECTION, RLlibConfig, load_rllib_config
 
 STEP = re.compile(r"step_(\d+)")
 #: The name RLlib knows the env by (``tune.register_env``).
@@ -124,7 +129,7 @@ ENV_NAME = "pagadores_aec"
 #: What an RLlib run writes (``--fresh`` removes exactly these): its config, final table and
 #: results, and its ``step_<N>`` algorithm checkpoints with ``latest.json``.
 LAYOUT = Layout("an RLlib run", (CONFIG, "final_eval.csv", RESULTS),
-                {CHECKPOINTS: (STEP.pattern, re.escape(LATEST))}, is_rllib_config)
+                {CHECKPOINTS: (STEP.pattern, re.escape(LATEST))}, with_section(SECTION))
 
 
 # --------------------------------------------------------------------------- RLlib
@@ -247,12 +252,15 @@ def train(config: RLlibConfig, fresh: bool = False, force: bool = False,
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
     ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
     for a folder another run holds: ``pagadores_train.run.lock``, ``force`` as there),
-    ``Interrupted`` on Ctrl-C once the run has started (its ``timesteps``: the last
-    checkpoint's step). ``progress`` reports the long phases (default: bars, or status lines
+    ``Interrupted`` on Ctrl-C or SIGTERM once the run has started (its ``timesteps``: the
+    last checkpoint's step). ``progress`` reports the long phases (default: bars, or status lines
     with ``progress_bar: false``)."""
-    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
-    with hold_run_folder(config.run_dir, force, say=warn):
-        return train_locked(config, fresh, progress or (BARS if config.progress_bar else LINES))
+    with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
+        saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+        with hold_run_folder(config.run_dir, force, say=warn):
+            return train_locked(config, fresh,
+                                progress or (BARS if config.progress_bar else LINES))
 
 
 def train_locked(config: RLlibConfig, fresh: bool, progress: Reporter) -> RunResult:
@@ -278,10 +286,19 @@ def learn(config: RLlibConfig, point: ResumePoint | None, clock: Clock,
     """Build PPO, resume it from ``point`` (or set up a new run folder), train it to
     ``total_timesteps`` (``train_to``); the step reached. Ray is joined or started for it
     and left as found."""
+    with kept():  # ray.init makes SIGTERM an exit of its own: ours again after the run
+        connected = join_or_start(config.rllib.address, None, RunError)
+        with stopping():  # and during it: SIGTERM stops as Ctrl-C does
+            return learn_on_ray(config, point, clock, progress, connected)
+
+
+def learn_on_ray(config: RLlibConfig, point: ResumePoint | None, clock: Clock,
+                 progress: Reporter, connected: bool) -> int:
+    """``learn`` once Ray runs (``connected``: started or joined for the run, so shut down
+    after it)."""
     import torch
 
     run_dir = config.run_dir
-    connected = join_or_start(config.rllib.address, None, RunError)
     algo, threads = None, torch.get_num_threads()
     # Ray limits its workers' threads, not this process's: torch's default (every core)
     # made the learner and in-process sampling 2-4 times slower on 2 cores

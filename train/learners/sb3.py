@@ -35,6 +35,8 @@ eval.csv              the model against each evaluation opponent during training
                       win rate with 95 % CI, trained steps, wall time; the solver's exact
                       numbers where it covers the table (``pagadores_train.run.model_eval``);
                       ``nash_conv`` at two players is twice the exploitability
+eval.csv.damaged      only after ``eval.csv`` was found damaged: its lines that could not
+                      be read, as they were (``pagadores_train.run.reports``)
 final_eval.csv        the same columns for the final evaluation (``eval.final_games``)
 compare.csv           with ``eval.compare``: each of those agents measured on the final
                       evaluation's games and measures (``agent`` column first)
@@ -77,11 +79,13 @@ anything is removed or written, so a config SB3 refuses changes nothing.
 **Ctrl-C** once the run has started lets the rollout in progress and its update finish (a few
 seconds), saves a checkpoint there; during an evaluation it stops at once and saves the
 checkpoint of the step evaluated. A second Ctrl-C stops at once and keeps the previous
-checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrupted``.
+checkpoint (``pagadores_train.run.callbacks``). ``train`` then raises ``Interrupted``. SIGTERM
+(``timeout``, SLURM, ``docker stop``) does what Ctrl-C does (``pagadores_train.signals``).
 
 **Progress.** Every long phase (training, each evaluation, the exact solver passes, each
 compared agent) reports through ``pagadores_train.progress``: bars, or with
-``progress_bar: false`` status lines on stdout, one per step of the phase.
+``progress_bar: false`` status lines on stderr, one per step of the phase (stdout is left
+to the results).
 
 **Perudo** (``env.game: perudo``, ``pagadores_train.run.config``): the same run folder and
 resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine;
@@ -98,7 +102,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
 from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
@@ -120,6 +123,7 @@ from ..run.callbacks import (
     rollout_steps,
 )
 from ..run.checkpoints import CheckpointEvery, resume
+from ..run.checkpoints import resume_step as resume_step  # what pagadores train asks of a trainer
 from ..run.config import (
     Config,
     load_config,
@@ -140,6 +144,7 @@ from ..run.folder import (
     write_config,
 )
 from ..run.lock import hold_run_folder
+from ..run.memory import check_memory
 from ..run.model_eval import Evaluation, compare_agents, final_evaluation, forget_exact
 from ..run.reports import (
     COMPARE,
@@ -153,6 +158,7 @@ from ..run.reports import (
     write_csv,
 )
 from ..settings import ConfigError
+from ..signals import stopping
 from .best_response import BestResponseOpponent, RespondEachRollout
 from .selfplay import POOL_FILE, SnapshotEvery, SnapshotPool
 
@@ -163,27 +169,28 @@ SELFPLAY = "selfplay"
 RESUMABLE = RESUMABLE_CHANGES | {"keep_checkpoints", "eval.final_games"}
 
 
-def is_run_config(path: Path) -> bool:
-    """Whether ``path`` is a config a run saved: a YAML mapping of config keys including
-    ``algo`` and ``env``. It need not validate (a run of an older version is still ours)."""
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return (isinstance(data, dict) and {"algo", "env"} <= data.keys()
-            and data.keys() <= {f.name for f in fields(Config)})
+def not_run_config(data: dict[Any, Any]) -> str | None:
+    """Why the mapping a saved ``config.yaml`` holds is not the config of an SB3 run (None: it
+    is): one of its keys is no config key, or it lacks ``algo`` or ``env``. It need not
+    validate (a run of an older version is still ours)."""
+    unknown = sorted(map(str, data.keys() - {f.name for f in fields(Config)}))
+    if unknown:
+        return f"unknown key {unknown[0]!r}"
+    missing = [key for key in ("algo", "env") if key not in data]
+    return f"no {missing[0]}: section" if missing else None
 
 
 #: What an SB3 run writes (``--fresh`` removes exactly these): the files of the module
-#: docstring's table, and in its sub-folders the checkpoints, SB3's tensorboard runs
-#: (``<tb_log_name>_<run id>``) and the self-play snapshots with their listing.
+#: docstring's table but ``eval.csv.damaged``, and in its sub-folders the checkpoints, SB3's
+#: tensorboard runs (``<tb_log_name>_<run id>``) and the self-play snapshots with their
+#: listing.
 LAYOUT = Layout("a run", (CONFIG, FINAL_MODEL, "eval.csv", "final_eval.csv", COMPARE,
                           "learning_curve.png", RESULTS),
                 {CHECKPOINTS: (CHECKPOINT_MODEL.pattern, r"replay_buffer_\d+_steps\.pkl",
                                re.escape(LATEST)),
                  "tensorboard": (r".*_\d.*",),
                  SELFPLAY: (r"snapshot_\d+\.zip", re.escape(POOL_FILE))},
-                is_run_config)
+                not_run_config)
 
 
 def train(config: Config, fresh: bool = False, force: bool = False,
@@ -191,15 +198,18 @@ def train(config: Config, fresh: bool = False, force: bool = False,
     """Train (or continue training) ``config`` and evaluate the result; see the module doc.
     Raises ``ConfigError``/``RunError`` before changing anything in the run folder (among
     them a folder another run holds: ``pagadores_train.run.lock``; ``force`` takes over a lock
-    another host left), and ``Interrupted`` on Ctrl-C once the run has started. ``progress``
-    reports the long phases (default: bars, or status lines with ``progress_bar: false``)."""
+    another host left), and ``Interrupted`` on Ctrl-C or SIGTERM once the run has started.
+    ``progress`` reports the long phases (default: bars, or status lines with
+    ``progress_bar: false``)."""
     torch.set_num_threads(config.torch_threads)
     progress = progress or (BARS if config.progress_bar else LINES)
     forget_exact()  # reused within a run only
     run_dir = config.run_dir
-    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
-    with hold_run_folder(run_dir, force, say=warn):
-        return train_locked(config, fresh, progress)
+    with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
+        saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+        with hold_run_folder(run_dir, force, say=warn):
+            return train_locked(config, fresh, progress)
 
 
 def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:
@@ -339,7 +349,7 @@ def set_up_run_dir(config: Config, new: bool, timesteps: int) -> None:
         LAYOUT.remove(run_dir)
     write_config(run_dir, config.to_dict())
     if not new:
-        truncate_rows(run_dir / "eval.csv", timesteps)
+        truncate_rows(run_dir / "eval.csv", timesteps, say=warn)
 
 
 def make_vec_env(config: Config, pool: SnapshotPool | None = None,

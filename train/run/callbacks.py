@@ -11,7 +11,7 @@ of ``n_steps`` per env, then ``train``) and off-policy ones (DQN: ``collect_roll
 steps. The steps they see are whole rollouts, so ``every: 100000`` at rollouts of 16,384 acts
 at 114,688 (the first rollout boundary at or past each multiple), labelled with that step.
 
-``RunCallbacks`` is the list a run learns with. It also decides what Ctrl-C does
+``RunCallbacks`` is the list a run learns with. It also decides what Ctrl-C (or SIGTERM) does
 (``interrupts_deferred``): during the run's own work between rollouts (an evaluation, a
 checkpoint) it stops at once, with the policy of the last update; while a rollout is collected
 or trained on, it lets that rollout and its update finish first (a few seconds on the batch
@@ -46,8 +46,9 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 
 from ..progress import SILENT, Phase, Reporter
+from ..signals import stopping
 from .config import Config
-from .folder import Clock, interrupts_deferred
+from .folder import Clock
 from .model_eval import evaluate_model
 from .reports import eval_rows, eval_scalars, read_rows, write_csv
 
@@ -138,20 +139,20 @@ class RunCallbacks(CallbackList):
             raise KeyboardInterrupt
 
     def interrupts_deferred(self) -> AbstractContextManager[None]:
-        """While inside: a Ctrl-C mid-rollout waits for the next rollout boundary (said in one
-        line); elsewhere, or a second one, stops at once (``run_folder.interrupts_deferred``:
-        in the main thread only)."""
+        """While inside: a Ctrl-C or SIGTERM mid-rollout waits for the next rollout boundary
+        (said in one line); elsewhere, or a second one, stops at once
+        (``pagadores_train.signals.stopping``: in the main thread only)."""
 
-        def defer() -> bool:
+        def defer(name: str) -> bool:
             if not self.mid_rollout or self.stop_requested:
                 return False
             self.stop_requested = True
-            self.say(f"Ctrl-C: finishing the rollout from step {self.trained:,} and its "
-                     "update, then saving a checkpoint (Ctrl-C again to stop at once and keep "
+            self.say(f"{name}: finishing the rollout from step {self.trained:,} and its "
+                     f"update, then saving a checkpoint ({name} again to stop at once and keep "
                      "the previous checkpoint)")
             return True
 
-        return interrupts_deferred(defer)
+        return stopping(defer)
 
 
 def rollout_steps(model: BaseAlgorithm) -> int:

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +76,7 @@ from ..settings import (
     setting,
     text,
 )
+from ..signals import ignore_in_worker
 from .algorithms import (
     ALGORITHMS,
     POLICIES,
@@ -240,9 +240,9 @@ class EnvConfig:
 
 
 def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
-    """``env.make()`` in a SubprocVecEnv worker, which ignores Ctrl-C: the trainer handles it
-    (saves a checkpoint, closes the workers) instead of every worker dying with a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """``env.make()`` in a SubprocVecEnv worker, which ignores Ctrl-C and SIGTERM: the trainer
+    handles them (saves a checkpoint, closes the workers; ``signals.ignore_in_worker``)."""
+    ignore_in_worker()
     return env.make()
 
 

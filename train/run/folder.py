@@ -13,9 +13,9 @@ and for each sub-folder the patterns of the entries it writes there. With it thi
   checkpoint save leaves (``.NAME.tmp``);
 - writes the run's config (``write_config``);
 - finds the resume point among numbered checkpoint files (``latest_record``, ``load_newest``:
-  ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``);
-- holds back a Ctrl-C until the run is whole again (``interrupts_deferred``).
-The lock that keeps a folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
+  ``latest.json``'s, else the newest that loads, said in one line; ``saved_step``).
+What Ctrl-C and SIGTERM do to a run is decided in ``pagadores_train.signals``. The lock that
+keeps a folder to one run at a time is ``pagadores_train.run.lock``. ``RunError``,
 ``Interrupted``, ``Clock``, ``say`` and ``warn`` are what every trainer reports with;
 ``RunConfig`` gives a trainer's config its ``run_dir`` and ``to_dict``.
 """
@@ -26,12 +26,9 @@ import dataclasses
 import json
 import re
 import shutil
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,7 +38,7 @@ import yaml
 from pagadores_agents.run_folders import CHECKPOINTS, LATEST
 from pagadores_env.core.atomic import write_atomic
 
-from ..settings import ConfigError
+from ..settings import ConfigError, yaml_problem
 
 T = TypeVar("T")
 #: The saved config of every run.
@@ -76,9 +73,9 @@ class RunError(ValueError):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run; ``timesteps`` is the step of the checkpoint that stands (None if
-    there is none, or if a second Ctrl-C stopped the save: the previous one stands), and
-    ``saved_now`` whether it was saved on the way out."""
+    """Ctrl-C or SIGTERM during a run (``pagadores_train.signals``); ``timesteps`` is the step
+    of the checkpoint that stands (None if there is none, or if a second signal stopped the
+    save: the previous one stands), and ``saved_now`` whether it was saved on the way out."""
 
     def __init__(self, timesteps: int | None, saved_now: bool = True) -> None:
         super().__init__(timesteps)
@@ -90,12 +87,13 @@ class Interrupted(KeyboardInterrupt):
 class Layout:
     """What a trainer's runs write: ``files`` at the top of the folder and, per sub-folder,
     ``folders[name]``: patterns (regular expressions, whole names) of its entries. ``what``
-    names the kind of run in messages; ``is_config`` tells a saved ``config.yaml`` of it."""
+    names the kind of run in messages; ``not_config`` says why the mapping a saved ``config.yaml``
+    holds is not a config of it (None: it is; ``with_section``)."""
 
     what: str
     files: tuple[str, ...]
     folders: Mapping[str, tuple[str, ...]]
-    is_config: Callable[[Path], bool]
+    not_config: Callable[[dict[Any, Any]], str | None]
 
     def entries(self, run_dir: Path) -> list[Path]:
         """The files and folders in ``run_dir`` that a run wrote, temporary ones included."""
@@ -112,16 +110,27 @@ class Layout:
 
     def check_ours(self, run_dir: Path) -> None:
         """``RunError`` unless ``run_dir`` is new, or a folder a run of this kind may use: it
-        holds no run files, or a saved config of this kind (reads only)."""
+        holds no run files, or a saved config of this kind (reads only). The error names
+        ``config.yaml`` and says how it is damaged or why it is no config of this kind."""
         if run_dir.exists() and not run_dir.is_dir():
             raise RunError(f"{run_dir} is a file, not a run folder; pick another --name or "
                            "--output-dir")
         entries = self.entries(run_dir)
-        if entries and not self.is_config(run_dir / CONFIG):
+        if not entries:
+            return
+        path, elsewhere = run_dir / CONFIG, "pick another --name or --output-dir"
+        if not path.exists():
             names = ", ".join(sorted({p.relative_to(run_dir).parts[0] for p in entries}))
             raise RunError(f"{run_dir} holds {names} but no {CONFIG} of {self.what}, so it is "
-                           "not a run folder of ours and is left alone; pick another --name "
-                           "or --output-dir")
+                           f"not a run folder of ours and is left alone; {elsewhere}")
+        data, damage = read_config(path)
+        if data is None:
+            raise RunError(f"{path} is damaged ({damage}), so the run folder {run_dir} is left "
+                           f"alone; restore or repair {CONFIG}, or {elsewhere}")
+        why = self.not_config(data)
+        if why is not None:
+            raise RunError(f"{path} is no config of {self.what} ({why}), so {run_dir} is not "
+                           f"a run folder of ours and is left alone; {elsewhere}")
 
     def remove(self, run_dir: Path) -> None:
         """Remove what a run wrote (``entries``), then its sub-folders if that empties them;
@@ -136,6 +145,31 @@ class Layout:
                 (run_dir / folder).rmdir()
 
 
+def read_config(path: Path) -> tuple[dict[Any, Any] | None, str]:
+    """The mapping a saved ``config.yaml`` at ``path`` holds, or None and how the file is
+    damaged, in words for a message: it cannot be read, is not UTF-8 text, not YAML (where the
+    parser stopped), empty, or not a mapping of keys to values."""
+    try:
+        data = yaml.safe_load(path.read_bytes().decode())
+    except OSError as err:
+        return None, f"it cannot be read: {err.strerror}"
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except yaml.YAMLError as err:
+        return None, f"not YAML: {yaml_problem(err)}"
+    if data is None:
+        return None, "empty"
+    if not isinstance(data, dict):
+        return None, f"not a mapping of keys to values but a {type(data).__name__}"
+    return data, ""
+
+
+def with_section(section: str) -> Callable[[dict[Any, Any]], str | None]:
+    """``Layout.not_config`` of a kind of run whose config has a ``section`` (RLlib's, the
+    search trainer's): what a mapping without it lacks."""
+    return lambda data: None if section in data else f"no {section}: section"
+
+
 def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
                  resumable: Collection[str]) -> Any:
     """The config saved in ``run_dir`` (read by ``load``), if ``config`` may resume that run:
@@ -143,8 +177,9 @@ def saved_config(run_dir: Path, config: Any, load: Callable[[Path], Any],
     try:
         before = load(run_dir / CONFIG)
     except ConfigError as err:
-        raise RunError(f"the run in {run_dir} has a config that no longer validates ({err}); "
-                       "pass --fresh to start over or pick another --name") from None
+        raise RunError(f"{run_dir / CONFIG} does not validate ({err}): damaged, or written "
+                       "by another version; pass --fresh to start over or pick another --name"
+                       ) from None
     old, now = flat_keys(before.to_dict()), flat_keys(config.to_dict())
     changed = [k for k in sorted(old.keys() | now.keys())
                if k not in resumable and old.get(k) != now.get(k)]
@@ -253,27 +288,6 @@ def flat_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-@contextmanager
-def interrupts_deferred(defer: Callable[[], bool]) -> Iterator[None]:
-    """While inside: at a Ctrl-C ``defer()`` is asked whether it holds the interrupt back
-    (it records it, to stop at the next point where the run is whole, and says so); if not,
-    ``KeyboardInterrupt`` is raised at once. Only in the main thread, where Python delivers
-    signals; elsewhere Ctrl-C keeps its usual effect."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_interrupt(signum: int, frame: Any) -> None:
-        if not defer():
-            raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 class Clock:
     """Wall time of the run in seconds, carried over from the checkpoint when resuming."""
 
@@ -286,10 +300,11 @@ class Clock:
 
 
 def say(message: str) -> None:
-    """Print ``message`` on standard output at once (flushed)."""
-    print(message, flush=True)
-
-
-def warn(message: str) -> None:
-    """Print ``message`` on standard error at once (flushed)."""
+    """Print ``message`` on standard error at once (flushed): a run's news goes there with its
+    status lines (``pagadores_train.progress``), so that standard output holds only its
+    results (the final table)."""
     print(message, file=sys.stderr, flush=True)
+
+
+#: A warning is news like any other: said on standard error.
+warn = say

@@ -38,6 +38,21 @@ class FolderInUse(ValueError):
     """The folder is held by another run (the message names it)."""
 
 
+class CannotCreate(ValueError):
+    """The folder cannot be created (the message says why): no run can hold it."""
+
+
+def why_not(folder: Path, err: OSError) -> str:
+    """Why ``folder`` could not be created (``err``), in words: the nearest part of its path
+    that is there being a file, else the system's reason."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"{existing} is a file, not a folder"
+    return err.strerror or str(err)
+
+
 def process_start(pid: int) -> str | None:
     """When process ``pid`` started, as the kernel counts it (``/proc/<pid>/stat``, field 22),
     so a reused process id is not taken for the process that wrote a lock; None where there
@@ -139,13 +154,20 @@ def _acquire(path: Path, force: bool, what: str,
 
 @contextlib.contextmanager
 def hold_run_folder(folder: Path, force: bool = False, what: str = "run folder",
-                    say: Callable[[str], None] = print) -> Iterator[None]:
+                    say: Callable[[str], None] = print,
+                    option: str = "--output-dir") -> Iterator[None]:
     """Hold ``folder`` for the duration of the ``with`` block (module docstring); raises
     ``FolderInUse`` (a ``ValueError``) if another run holds it, before anything is written
-    except the lock itself. ``what`` names the folder in messages."""
+    except the lock itself, or ``CannotCreate`` if the folder cannot be created (a file on
+    its path). ``what`` names the folder in messages, ``option`` the command line's option
+    that places it."""
     folder = Path(folder)
     created = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file on the way, a read-only or missing file system
+        raise CannotCreate(f"cannot create the {what} {folder}: {why_not(folder, err)}; pick "
+                           f"another {option}") from None
     path = folder / LOCK
     try:
         fd = _acquire(path, force, what, say)

@@ -4,6 +4,12 @@
 the trained steps and wall time, the Monte-Carlo games and win rate with its 95 % CI, and the
 exact columns where the solver measured them); every file is written whole and atomically
 (``write_csv``). ``plot_learning_curve`` draws ``eval.csv`` over trained steps.
+
+**A damaged eval.csv** (cut off mid-line by a crash outside this program's atomic writes, or
+holding bytes that are not UTF-8) is read line by line (``read_lines``): a line that cannot
+be read is left out, and when a run resumes (``truncate_rows``) it is set aside, byte for
+byte, in ``eval.csv.damaged`` beside it, with the other rows of the evaluation it cut into,
+said in one line naming the file; the evaluations after the resume point are measured again.
 ``RunResult.table`` is the final table a run prints, and ``write_results`` writes it to the
 run's ``results.md`` with what printed it (``provenance``: the commit, platform and library
 versions), the file ``make results`` publishes under ``docs/results/`` for the documentation
@@ -26,6 +32,7 @@ from typing import Any
 from pagadores_env.core.atomic import write_atomic
 
 from ..evaluation.yardstick import DRAWN, decimals
+from ..progress import plural
 from .model_eval import Evaluation
 
 EVAL_FIELDS = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate",
@@ -90,12 +97,77 @@ def saved_bytes(save: Callable[[io.BytesIO], object]) -> bytes:
     return buffer.getvalue()
 
 
+#: Where ``truncate_rows`` sets aside, beside an ``eval.csv``, the lines it cannot read (as
+#: they were, byte for byte). Not a run file of ``Layout``'s: ``--fresh`` leaves it.
+DAMAGED = ".damaged"
+#: The columns a row must fill, and those that hold numbers where filled (the learning curve
+#: and the resume read them as such).
+_FILLED = ("timesteps", "wall_time_s", "opponent", "games", "wins", "win_rate", "ci_low",
+           "ci_high")
+_NUMBERS = frozenset(EVAL_FIELDS) - {"timesteps", "opponent", "exact_vs_drawn_table"}
+
+
+@dataclass
+class CsvLines:
+    """A run's CSV read line by line (``read_lines``): its ``header`` line as it was and its
+    ``columns`` (None and ``EVAL_FIELDS`` if the first line is no header of ours: it is then
+    one of ``lines``), and each further line as it was with its row, or None where it cannot
+    be read: cut off, not UTF-8, not one field per column, a number that is none."""
+
+    header: bytes | None
+    columns: list[str]
+    lines: list[tuple[bytes, dict[str, str] | None]]
+
+    @property
+    def damaged(self) -> int:
+        """How many lines cannot be read."""
+        return sum(row is None for _, row in self.lines)
+
+    def rows(self) -> list[dict[str, str]]:
+        """The rows that can be read."""
+        return [row for _, row in self.lines if row is not None]
+
+
+def read_lines(path: Path) -> CsvLines:
+    """The CSV at ``path`` line by line (``CsvLines``); no lines if there is no such file."""
+    raw = path.read_bytes().splitlines(keepends=True) if path.exists() else []
+    names = _fields(raw[0]) if raw else None
+    if names and set(names) <= {*EVAL_FIELDS, *COMPARE_FIELDS} and len(set(names)) == len(names):
+        return CsvLines(raw[0], names, [(line, _row(line, names)) for line in raw[1:]])
+    return CsvLines(None, list(EVAL_FIELDS), [(line, _row(line, EVAL_FIELDS)) for line in raw])
+
+
+def _fields(line: bytes) -> list[str] | None:
+    """The fields of one CSV line; None if it is cut off (``write_csv`` ends every line with
+    a line break) or not UTF-8 text."""
+    if not line.endswith((b"\n", b"\r")):
+        return None
+    try:
+        return next(csv.reader([line.decode()]), [])
+    except (UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _row(line: bytes, columns: Sequence[str]) -> dict[str, str] | None:
+    """The row one line holds under ``columns``; None if it cannot be read (``CsvLines``)."""
+    fields = _fields(line)
+    if fields is None or len(fields) != len(columns):
+        return None
+    row = dict(zip(columns, fields, strict=True))
+    if not row.get("timesteps", "0").isdigit() or not all(row.get(key, "-") for key in _FILLED):
+        return None
+    try:
+        for key in _NUMBERS & row.keys():
+            float(row[key] or 0)
+    except ValueError:
+        return None
+    return row
+
+
 def read_rows(path: Path) -> list[dict[str, str]]:
-    """The rows of the CSV at ``path``; none if there is no such file yet."""
-    if not path.exists():
-        return []
-    with path.open(newline="") as f:
-        return list(csv.DictReader(f))
+    """The rows of the CSV at ``path`` that can be read (``read_lines``); none if there is no
+    such file yet."""
+    return read_lines(path).rows()
 
 
 def wall_time_at(csv_path: Path, timesteps: int) -> float:
@@ -105,12 +177,43 @@ def wall_time_at(csv_path: Path, timesteps: int) -> float:
                 if int(r["timesteps"]) <= timesteps), default=0.0)
 
 
-def truncate_rows(path: Path, timesteps: int) -> None:
-    """Drop evaluations after ``timesteps``: a resumed run redoes them."""
-    rows = read_rows(path)
-    kept = [r for r in rows if int(r["timesteps"]) <= timesteps]
-    if kept != rows:
+def truncate_rows(path: Path, timesteps: int, say: Callable[[str], None] = print) -> None:
+    """Drop evaluations after ``timesteps``: a resumed run redoes them. Lines that cannot be
+    read (a file cut off, bytes that are not UTF-8) and the other rows of the evaluations
+    they cut into are set aside first (``set_aside``), said by ``say`` in one line."""
+    read = read_lines(path)
+    cut = set_aside(path, read) if read.damaged else set()
+    rows = read.rows()
+    kept = [r for r in rows if int(r["timesteps"]) <= timesteps and r["timesteps"] not in cut]
+    if kept != rows or read.damaged:
         write_csv(path, kept)
+    if read.damaged:
+        others = sum(r["timesteps"] in cut for r in rows)
+        say(f"{path} is damaged: {read.damaged} {plural('line', read.damaged)} that cannot "
+            "be read (cut off, or not UTF-8 text)"
+            + (f" and the {others} other {plural('row', others)} of the evaluation they cut "
+               "into" if others else "")
+            + f" set aside in {path.name}{DAMAGED}; evaluations after the resume point "
+            f"(step {timesteps:,}) are measured again")
+
+
+def set_aside(path: Path, read: CsvLines) -> set[str]:
+    """Append to the file ``path`` + ``DAMAGED`` beside ``path`` (a new one starts with
+    ``read``'s header) the lines of ``read`` that cannot be read and the rows of the
+    evaluations they cut into (the step a damaged line starts with, else the step of the row
+    before it), each as it was; the steps of those evaluations."""
+    steps: set[str] = set()
+    step = None
+    for line, row in read.lines:
+        if row is not None:
+            step = row["timesteps"]
+        elif (found := re.match(rb"(\d+),", line)) or step is not None:
+            steps.add(found[1].decode() if found else str(step))
+    lines = [line for line, row in read.lines if row is None or row["timesteps"] in steps]
+    side = path.with_name(path.name + DAMAGED)
+    before = side.read_bytes() if side.exists() else read.header or b""
+    write_atomic(side, before + b"".join(lines))
+    return steps
 
 
 def curve_rows(csv_path: Path, final: Path | None = None) -> list[dict[str, str]]:

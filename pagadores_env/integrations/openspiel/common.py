@@ -1,11 +1,15 @@
 """What the OpenSpiel games share: their ``GameType``, the box through which OpenSpiel's clone
-of a Python state is the engine's own ``clone``, and the risk a length cap may take."""
+of a Python state is the engine's own ``clone``, the risk a length cap may take, and the check
+of a chance action (``check_chance``)."""
 
 from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
 
+import numpy as np
 import pyspiel
+
+from ...core.errors import IllegalMoveError
 
 #: A bound on the probability that a game without a bound on its length in principle
 #: (Pagadores' kampen replays, Paye's start throws) reaches its ``max_game_length``.
@@ -56,3 +60,15 @@ class Box(Generic[E]):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Box[E]:
         return Box(self.game.clone())
+
+
+def check_chance(action: Any, outcomes: int) -> int:
+    """``action`` if it is one of a chance node's ``outcomes`` actions, 0 to ``outcomes`` - 1
+    (``chance_outcomes()``); else ``IllegalMoveError`` in one line naming that range, before
+    the state changes (a chance action past the end was an ``IndexError`` in Pagadores and an
+    impossible face in Perudo)."""
+    if (isinstance(action, bool) or not isinstance(action, int | np.integer)
+            or not 0 <= action < outcomes):
+        raise IllegalMoveError(f"chance action must be one of 0–{outcomes - 1} "
+                               f"(chance_outcomes()), got {action!r}")
+    return int(action)

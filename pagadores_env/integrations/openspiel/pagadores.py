@@ -8,8 +8,9 @@ first round (R3.1).
 
 - **Perfect information, explicit chance.** A chance node is the throw of the player to act;
   its outcomes are the **56 unordered throws** (chance actions 0–55 in
-  ``rules.CHANCE_OUTCOMES`` order) with their probabilities out of the 216 ordered ones
-  (R7.2): the order of the dice never matters, and 56 outcomes keep trees small.
+  ``rules.CHANCE_OUTCOMES`` order; any other is refused with ``IllegalMoveError``) with their
+  probabilities out of the 216 ordered ones (R7.2): the order of the dice never matters, and
+  56 outcomes keep trees small.
 - **Actions**: 0 stop, 1 throw again (R3.6), legal at the engine's decision nodes.
 - **Returns**: 1 for the winner, 0 for everyone else (R1.5), so the game is constant-sum
   (the returns sum to 1) with utilities in [0, 1].
@@ -49,7 +50,7 @@ from ...pagadores.rules import (
     MAX_THROWS,
     STRENGTH_PROB,
 )
-from .common import CAP_RISK, Box, game_type
+from .common import CAP_RISK, Box, check_chance, game_type
 
 SHORT_NAME = "python_pagadores"
 DEFAULTS = {"players": 2, "cards": MAX_CARDS}
@@ -160,7 +161,7 @@ class PagadoresState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.engine.is_chance_node():
-            self.engine.apply_throw(CHANCE_OUTCOMES[action][0])
+            self.engine.apply_throw(CHANCE_OUTCOMES[check_chance(action, len(CHANCE_OUTCOMES))][0])
         else:
             self.engine.apply_action(action)
         self.capped = not self.engine.is_terminal() and len(self.engine.history) >= self._cap

@@ -34,7 +34,7 @@ from ...core.checks import check_int
 from ...perudo.engine import Game
 from ...perudo.observation import OBS_SIZE, SLICES, encode
 from ...perudo.rules import FACES, MAX_DICE, MAX_PLAYERS, NUM_ACTIONS, describe_action
-from .common import Box, game_type
+from .common import Box, check_chance, game_type
 
 SHORT_NAME = "python_perudo"
 SMALL_NAME = "python_perudo_small"
@@ -144,7 +144,7 @@ class PerudoState(pyspiel.State):
         if not self.engine.is_chance_node():
             self.engine.apply_action(action)
             return
-        faces = (*self.faces, action + 1)
+        faces = (*self.faces, check_chance(action, FACES) + 1)
         if len(faces) < self.engine.total_dice:
             self.faces = faces
             return

@@ -42,7 +42,7 @@ import pyspiel
 from ...core.checks import check_int
 from ...core.games import GameSpec, Option
 from ...core.rewards import final_reward
-from .common import Box, game_type
+from .common import Box, check_chance, game_type
 
 
 def no_extra(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,10 +177,7 @@ class SpecState(pyspiel.State):
         engine = self.engine
         if engine.is_chance_node():
             outcomes = engine.chance_outcomes()
-            if not 0 <= action < len(outcomes):
-                raise ValueError(f"a chance action here is an outcome 0–{len(outcomes) - 1} "
-                                 f"of chance_outcomes(), got {action!r}")
-            engine.apply_chance(outcomes[action][0])
+            engine.apply_chance(outcomes[check_chance(action, len(outcomes))][0])
         else:
             engine.apply_action(action)
         self.capped = not engine.is_terminal() and len(engine.history) >= self._cap

@@ -40,6 +40,7 @@ from ..rules import MAX_CARDS
 from .cost import check_size, table_cards
 from .model import PENALTY, PROB
 from .multi_kampen import Cards
+from .npz import open_npz
 from .passes import Profile, measure
 from .sweep import Kept, Progress, Sweep, layout, release_freed_memory
 from .table_play import SweepPolicy, decision_values
@@ -147,7 +148,7 @@ class Solution:
         """Read a saved solution: ``FileNotFoundError`` if there is none, ``ValueError`` if
         it is not a complete one for the current rules."""
         try:
-            with np.load(Path(path)) as data:
+            with open_npz(path) as data:
                 stored = {key: data[key] for key in data.files}
         except FileNotFoundError:
             raise

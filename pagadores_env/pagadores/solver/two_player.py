@@ -18,6 +18,7 @@ from ..engine import Action
 from ..rules import MAX_CARDS, MAX_THROWS
 from .decisions import INSTEKER, Decision, check_decisions
 from .model import PENALTY, PROB, PolicyTable, Tables, backward
+from .npz import open_npz
 
 FORMAT_VERSION = 1
 #: Action values closer than this count as equal; the policy then stops (a fixed tie-break).
@@ -149,7 +150,7 @@ class TwoPlayerSolution:
         the file is not a complete one for the current rules (unreadable, truncated, other
         arrays or values than a solve writes)."""
         try:
-            with np.load(Path(path)) as data:
+            with open_npz(path) as data:
                 stored = {key: data[key] for key in data.files}
         except FileNotFoundError:
             raise

@@ -57,6 +57,7 @@ from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.engine import Game, Phase
 from pagadores_env.pagadores.observation import encode
 from pagadores_env.pagadores.rules import THROWS
+from pagadores_env.pagadores.solver.npz import open_npz
 
 from .fit import Adam, fit
 
@@ -121,7 +122,7 @@ class ValueLearner:
         """A learner with a new net (fair shares everywhere) and an empty buffer; with
         ``fixed``, the seats not in it learn their best response to those seats' policies."""
         return cls(num_players, cards, settings,
-                   ValueNet.new(num_players, settings.hidden, seed),
+                   ValueNet.new(num_players, settings.hidden, seed, cards),
                    Adam(lr=settings.lr), np.random.default_rng(seed), fixed=dict(fixed or {}))
 
     @property
@@ -277,13 +278,14 @@ class ValueLearner:
     def load(cls, path: Path, settings: LearnSettings) -> ValueLearner:
         """The learner saved at ``path``; ``ValueError`` in one line for a damaged file."""
         try:
-            with np.load(path, allow_pickle=False) as saved:
+            with open_npz(path) as saved:
                 meta = json.loads(str(saved["meta"]))
                 if meta.get("format") != STATE_FORMAT:
                     raise ValueError(f"format {meta.get('format')!r}")
                 count = sum(1 for key in saved.files if key[0] == "w" and key[1:].isdigit())
                 net = ValueNet(int(meta["num_players"]),
-                               [(saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)])
+                               [(saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)],
+                               meta["cards"])
                 moments = [(saved[f"adam_m{i}"].copy(), saved[f"adam_v{i}"].copy())
                            for i in range(2 * count) if f"adam_m{i}" in saved.files]
                 buffer: OrderedDict[Position, np.ndarray] = OrderedDict()

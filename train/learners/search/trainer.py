@@ -37,6 +37,8 @@ tensorboard/          tensorboard events (``torch.utils.tensorboard``, as SB3 wr
 eval.csv              the player against each evaluation opponent at step 0 and every
                       ``eval.every`` decisions: an SB3 run's columns
                       (``pagadores_train.run.reports``), exact where the solver covers the table
+eval.csv.damaged      only after ``eval.csv`` was found damaged: its lines that could not
+                      be read, as they were (``pagadores_train.run.reports``)
 final_eval.csv        the same columns for the final evaluation
 learning_curve.png    eval.csv drawn (``reports.plot_learning_curve``)
 results.md            the final table as printed, with what printed it
@@ -46,8 +48,8 @@ run.lock              while a run holds the folder (``pagadores_train.run.lock``
 Every file is written atomically (``pagadores_env.core.atomic``; tensorboard's events
 excepted), the checkpoint's files before ``latest.json``, so a kill at any moment leaves the
 previous resume point whole. A folder holding such files but no search run's ``config.yaml``
-is refused (``pagadores_train.run.folder``); ``--fresh`` removes exactly the files above and
-nothing else.
+is refused (``pagadores_train.run.folder``); ``--fresh`` removes exactly the files above but
+``eval.csv.damaged`` (kept for you to read) and nothing else.
 
 Resume: running the same config again continues from ``latest.json``'s learner state, and
 continues **bit for bit**: the learner's state is all there is (no other generator draws),
@@ -64,7 +66,7 @@ Ctrl-C during an iteration lets the iteration finish (a second at 2 cards; at 3 
 10 cards 50 games took 40–80 s on a busy 2-core machine), saves a checkpoint there and stops;
 a second Ctrl-C stops at once and keeps the previous checkpoint; during an evaluation it stops
 at once and saves the checkpoint of the step evaluated. ``train`` then raises
-``run_folder.Interrupted``.
+``run_folder.Interrupted``. SIGTERM does what Ctrl-C does (``pagadores_train.signals``).
 
 Evaluation: the player (``ValueLearner.player(search.depth)``) against each
 ``eval.opponents`` on the same seeded games each time (``model_eval.evaluate_player``), with
@@ -98,7 +100,6 @@ from ...run.folder import (
     Interrupted,
     Layout,
     check_not_backwards,
-    interrupts_deferred,
     load_newest,
     newest_first,
     numbered,
@@ -106,9 +107,11 @@ from ...run.folder import (
     saved_step,
     say,
     warn,
+    with_section,
     write_config,
 )
 from ...run.lock import hold_run_folder
+from ...run.memory import check_memory
 from ...run.model_eval import Evaluation, evaluate_player, evaluate_run, exact_pass
 from ...run.reports import (
     RESULTS,
@@ -121,19 +124,21 @@ from ...run.reports import (
     wall_time_at,
     write_csv,
 )
-from .config import RESUMABLE, SearchConfig, SearchSettings, is_search_config, load_search_config
+from ...signals import stopping
+from .config import RESUMABLE, SECTION, SearchConfig, SearchSettings, load_search_config
 from .learn import IterationReport, LearnSettings, ValueLearner
 
 #: The learner's whole state at a checkpoint (``ValueLearner.save``).
 CHECKPOINT_LEARNER = re.compile(r"learner_(\d+)_steps\.npz")
 EVAL, FINAL_EVAL, CURVE, TENSORBOARD = ("eval.csv", "final_eval.csv", "learning_curve.png",
                                         "tensorboard")
-#: What a search run writes (``--fresh`` removes exactly these): the module docstring's table.
+#: What a search run writes (``--fresh`` removes exactly these): the module docstring's table
+#: but ``eval.csv.damaged``.
 LAYOUT = Layout("a search run", (CONFIG, FINAL_NET, EVAL, FINAL_EVAL, CURVE, RESULTS),
                 {CHECKPOINTS: (CHECKPOINT_NET.pattern, CHECKPOINT_LEARNER.pattern,
                                re.escape(LATEST)),
                  TENSORBOARD: (r"events\.out\.tfevents\..+",)},
-                is_search_config)
+                with_section(SECTION))
 
 
 # --------------------------------------------------------------------------- checkpoints
@@ -195,7 +200,7 @@ def drop_after(run_dir: Path, steps: int, training: bool) -> None:
     """Forget what a run did after its resume point ``steps``: the evaluations and the
     checkpoints past it (an uninterrupted run redoes them), and the final net if the run
     trains on (``search:path=`` then plays the newest checkpoint's)."""
-    truncate_rows(run_dir / EVAL, steps)
+    truncate_rows(run_dir / EVAL, steps, say=warn)
     for pattern in (CHECKPOINT_LEARNER, CHECKPOINT_NET):
         for step, path in numbered(run_dir / CHECKPOINTS, pattern).items():
             if step > steps:
@@ -283,11 +288,14 @@ def train(config: SearchConfig, fresh: bool = False, force: bool = False,
     """Train (or continue) ``config`` and evaluate the result; see the module doc. Raises
     ``ConfigError``/``RunError`` before changing anything in the run folder (``FolderInUse``
     for a folder another run holds: ``pagadores_train.run.lock``, ``force`` as there),
-    ``Interrupted`` on Ctrl-C once the run has started. ``progress`` reports the long phases
-    (default: bars, or status lines with ``progress_bar: false``)."""
-    saved_run(config, fresh)  # refuses a folder that is not ours before locking it
-    with hold_run_folder(config.run_dir, force, say=warn):
-        return train_locked(config, fresh, progress or (BARS if config.progress_bar else LINES))
+    ``Interrupted`` on Ctrl-C or SIGTERM once the run has started. ``progress`` reports the
+    long phases (default: bars, or status lines with ``progress_bar: false``)."""
+    with stopping():  # SIGTERM as Ctrl-C, for the whole run
+        check_memory()  # a limit too small for any run, before the folder is touched
+        saved_run(config, fresh)  # refuses a folder that is not ours before locking it
+        with hold_run_folder(config.run_dir, force, say=warn):
+            return train_locked(config, fresh,
+                                progress or (BARS if config.progress_bar else LINES))
 
 
 def train_locked(config: SearchConfig, fresh: bool, progress: Reporter) -> RunResult:
@@ -348,7 +356,7 @@ class Run:
         Ctrl-C (module docstring)."""
         config, start = self.config, self.learner.decisions
         try:
-            with interrupts_deferred(self.defer):
+            with stopping(self.defer):
                 last = max((int(r["timesteps"]) for r in read_rows(config.run_dir / EVAL)),
                            default=-1)
                 if evaluation_missing(start, last, config.eval.every):
@@ -391,14 +399,14 @@ class Run:
             if checkpoints.due(steps) or steps >= config.total_timesteps:
                 self.checkpoint()
 
-    def defer(self) -> bool:
-        """Hold a first Ctrl-C during an iteration, said in one line
-        (``run_folder.interrupts_deferred``)."""
+    def defer(self, name: str) -> bool:
+        """Hold a first Ctrl-C or SIGTERM (``name``) during an iteration, said in one line
+        (``pagadores_train.signals.stopping``)."""
         if not self.iterating or self.stop:
             return False
         self.stop = True
-        warn(f"Ctrl-C: finishing the iteration from step {self.since:,}, then saving a "
-             "checkpoint (Ctrl-C again to stop at once and keep the previous checkpoint)")
+        warn(f"{name}: finishing the iteration from step {self.since:,}, then saving a "
+             f"checkpoint ({name} again to stop at once and keep the previous checkpoint)")
         return True
 
     def evaluate(self) -> list[Evaluation]:
