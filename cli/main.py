@@ -34,7 +34,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pagadores_env.core.atomic import WriteError
 from pagadores_train.signals import ended_by, exit_status, stopping
@@ -113,9 +113,74 @@ class _HelpFormatter(argparse.HelpFormatter):
                              break_long_words=False)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from pagadores_env.core.policies import GAMES
+def add_game_options(cmd: argparse.ArgumentParser) -> None:
+    """``--game`` and every game's table options as flags (``core.games``: ``--cards``,
+    ``--dice``, ``--variant``, ``--faces``, ``--rounds``, ``--hand``, ``--blocks``), each
+    read by ``game_options`` for the game chosen."""
+    from pagadores_env.core.games import GAME_SPECS
 
+    cmd.add_argument("--game", choices=list(GAME_SPECS), default="pagadores",
+                     help="the game, and whose players the AGENTs name: "
+                          + ", ".join(f"{name} ({spec.title})"
+                                      for name, spec in GAME_SPECS.items())
+                          + "; Pagadores runs on its compiled kernel with exact columns, "
+                            "the others through their engines, Monte Carlo")
+    for name, owners in _options_by_name().items():
+        cmd.add_argument(f"--{name}", metavar=name.upper(), help="; ".join(
+            f"--game {spec.name}: {option.help} (default {_shown(option.default)})"
+            for spec, option in owners))
+
+
+def _options_by_name() -> dict[str, list[tuple[Any, Any]]]:
+    """Every game's table options by flag name, with the games that take them."""
+    from pagadores_env.core.games import GAME_SPECS
+
+    found: dict[str, list[tuple[Any, Any]]] = {}
+    for spec in GAME_SPECS.values():
+        for option in spec.options:
+            found.setdefault(option.name, []).append((spec, option))
+    return found
+
+
+def _shown(value: Any) -> str:
+    return "the game's own" if value is None else (
+        ",".join(map(str, value)) if isinstance(value, list) else str(value))
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The table options given on the command line for ``--game``, parsed and checked by the
+    game (a new game of them is made), as a dict by option name; ``ValueError`` in one line
+    naming the flag for a flag of another game or a value the game refuses."""
+    from pagadores_env.core.games import game_spec
+
+    spec = game_spec(args.game)
+    mine = {option.name: option for option in spec.options}
+    given = {}
+    for name, owners in _options_by_name().items():
+        text = getattr(args, name, None)
+        if text is None:
+            continue
+        if name not in mine:
+            games = " or ".join(f"--game {owner.name}" for owner, _ in owners)
+            takes = ", ".join(f"--{o}" for o in mine) or "no table options"
+            raise ValueError(f"--{name} is for {games}, not --game {args.game} (it takes "
+                             f"{takes})")
+        try:
+            given[name] = mine[name].parse(text)
+        except ValueError as err:
+            raise ValueError(f"--{name}: {err}") from None
+    try:
+        spec.start(getattr(args, "players", spec.min_players), **given)
+    except ValueError as err:  # the game names its keywords: name the flags instead
+        message = str(err)
+        for option in spec.options:
+            if message.startswith(f"{option.argument} "):
+                message = f"--{option.name}{message[len(option.argument):]}"
+        raise ValueError(message.replace("num_players", "--players")) from None
+    return given
+
+
+def build_parser() -> argparse.ArgumentParser:
     agents = agents_help(every_game=True)
     parser = argparse.ArgumentParser(
         prog="pagadores", description="Dados de Pagadores: play, evaluate, train and solve.",
@@ -125,17 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play against agents in the terminal",
                           description="Play in the terminal: s = stop, t = throw again, "
                                       "? = rules summary, q = quit; with --game perudo: "
-                                      "a bid as QxF (3x5), d = dudo.", epilog=agents,
+                                      "a bid as QxF (3x5), d = dudo; with the other games: "
+                                      "an action's number as listed.", epilog=agents,
                           formatter_class=_HelpFormatter)
     play.add_argument("opponents", nargs="*", metavar="AGENT",
                       help="one agent reused in every other seat, or one per other seat "
-                           "(default: sensible; with --game perudo: probabilistic)")
-    play.add_argument("--game", choices=GAMES, default="pagadores",
-                      help="the game: pagadores, or perudo (bids as QxF, d dudo)")
-    play.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
+                           "(default: the game's own, sensible in Pagadores)")
+    add_game_options(play)
     play.add_argument("--players", type=int, default=2, help="players at the table, 2–6")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 insteeks first)")
-    play.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
     play.add_argument("--seed", type=int, help="seed the dice and the agents")
     play.set_defaults(run=run_play)
 
@@ -144,11 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=helptext, epilog=agents,
                              description=_DESCRIPTIONS[name], formatter_class=_HelpFormatter)
         cmd.add_argument("agents", nargs="+", metavar="AGENT")
-        monte_carlo = " (perudo: Monte Carlo only, through the Perudo engine)"
-        cmd.add_argument("--game", choices=GAMES, default="pagadores",
-                         help="the game whose players the AGENTs name"
-                              + (monte_carlo if name == "evaluate" else ""))
-        cmd.add_argument("--dice", type=int, default=5, help="perudo: starting dice, 1–5")
+        add_game_options(cmd)
         if name == "evaluate":
             cmd.add_argument("--players", type=int, default=2, help="players per game, 2–6")
             exact = cmd.add_mutually_exclusive_group()
@@ -162,7 +221,6 @@ def build_parser() -> argparse.ArgumentParser:
                          help="games (per pair), rounded up to whole seat rotations (a "
                               "multiple of the players) and said so under the table")
         cmd.add_argument("--seed", type=int, default=0)
-        cmd.add_argument("--cards", type=int, default=10, help="starting cards, 1–10")
         cmd.add_argument("--out", type=Path, metavar="DIR",
                          help=f"also write {name}.csv, {name}.json, {name}.png and "
                               f"{name}.md (the table with the command and what ran it) here")
@@ -176,18 +234,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_play(args: argparse.Namespace) -> int:
     """Play one game; Ctrl-C abandons it with one line and exit status 130."""
-    from .play import play
+    from pagadores_env.core.games import game_spec
 
     try:
-        _check_game_options(args)
-        if args.game == "perudo":
+        options = _check_counts(args)
+        spec = game_spec(args.game)
+        opponents = args.opponents or [spec.opponent]
+        if args.game == "pagadores":
+            from .play import play
+
+            play(opponents, num_players=args.players, human_seat=args.seat,
+                 cards=options.get("cards", 10), seed=args.seed)
+        elif args.game == "perudo":
             from .play_perudo import play as play_perudo
 
-            play_perudo(args.opponents or ["probabilistic"], num_players=args.players,
-                        human_seat=args.seat, dice=args.dice, seed=args.seed)
+            play_perudo(opponents, num_players=args.players, human_seat=args.seat,
+                        dice=options.get("dice", 5), seed=args.seed)
         else:
-            play(args.opponents or ["sensible"], num_players=args.players,
-                 human_seat=args.seat, cards=args.cards, seed=args.seed)
+            from .play_engine import play as play_engine
+
+            play_engine(spec, opponents, args.players, options, human_seat=args.seat,
+                        seed=args.seed)
     except KeyboardInterrupt:
         print("\ngame abandoned", file=sys.stderr)  # the prompt line is still open
         return exit_status()
@@ -195,73 +262,60 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    check_out(args.out, "evaluate")
+    options = _check_counts(args)
+    if args.game != "pagadores":  # the games without a kernel: their engines, Monte Carlo
+        from pagadores_train.evaluation.engine import evaluate_game
+
+        if args.exact:
+            raise ValueError(f"--exact is for --game pagadores, not --game {args.game} "
+                             "(its evaluation is Monte Carlo)")
+        result = evaluate_game(args.game, args.agents, num_players=args.players,
+                               num_games=args.games, seed=args.seed, options=options,
+                               progress=progress_of(args))
+        return _report(result, args, "evaluate")
     from pagadores_train.evaluation.evaluate import evaluate_agents
 
-    check_out(args.out, "evaluate")
-    _check_game_options(args)
-    if args.game == "perudo":
-        from pagadores_train.evaluation.perudo import evaluate_perudo
-
-        _pagadores_only(args, "--exact", args.exact, "Perudo is Monte Carlo only")
-        result = evaluate_perudo(args.agents, num_players=args.players, num_games=args.games,
-                                 seed=args.seed, dice=args.dice, progress=progress_of(args))
-        return _report(result, args, "evaluate")
     result = evaluate_agents(args.agents, num_players=args.players, num_games=args.games,
-                             seed=args.seed, cards=args.cards, progress=progress_of(args),
+                             seed=args.seed, cards=options.get("cards", 10),
+                             progress=progress_of(args),
                              exact=False if args.no_exact else args.exact or None)
     return _report(result, args, "evaluate")
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    from pagadores_train.evaluation.tournament import tournament
-
     check_out(args.out, "tournament")
-    _check_game_options(args)
-    if args.game == "perudo":
-        from pagadores_train.evaluation.perudo import tournament_perudo
+    options = _check_counts(args)
+    if args.game != "pagadores":
+        from pagadores_train.evaluation.engine import tournament_game
 
-        result = tournament_perudo(args.agents, num_games=args.games, seed=args.seed,
-                                   dice=args.dice, progress=progress_of(args))
+        result = tournament_game(args.game, args.agents, num_games=args.games, seed=args.seed,
+                                 options=options, progress=progress_of(args))
     else:
+        from pagadores_train.evaluation.tournament import tournament
+
         result = tournament(args.agents, num_games=args.games, seed=args.seed,
-                            cards=args.cards, progress=progress_of(args))
+                            cards=options.get("cards", 10), progress=progress_of(args))
     return _report(result, args, "tournament")
 
 
-def _check_game_options(args: argparse.Namespace) -> None:
-    """``ValueError`` if the hand option of the other game is given (``--cards`` is
-    Pagadores', ``--dice`` Perudo's), or a count is out of its game's range, named by its
-    flag (the functions it is handed to name their parameters: ``num_players``)."""
-    if args.game == "perudo":
-        _pagadores_only(args, "--cards", args.cards != 10, "use --dice")
-    else:
-        _pagadores_only(args, "--dice", args.dice != 5, "use --cards", perudo=True)
+def _check_counts(args: argparse.Namespace) -> dict[str, Any]:
+    """The table options of ``--game`` (``game_options``), after the counts every command
+    takes, each checked against the game and named by its flag (the functions they are
+    handed to name their parameters: ``num_players``)."""
     from pagadores_env.core.checks import check_int
-    from pagadores_env.pagadores import rules
-    from pagadores_env.perudo import rules as perudo_rules
+    from pagadores_env.core.games import game_spec
 
-    game = perudo_rules if args.game == "perudo" else rules
-    counts = {"--players": (getattr(args, "players", None), game.MIN_PLAYERS, game.MAX_PLAYERS),
+    spec = game_spec(args.game)
+    counts = {"--players": (getattr(args, "players", None), spec.min_players, spec.max_players),
               "--games": (getattr(args, "games", None), 1, None),
               "--seed": (args.seed, 0, None)}
-    if args.game == "perudo":
-        counts["--dice"] = (args.dice, 1, perudo_rules.MAX_DICE)
-    else:
-        counts["--cards"] = (args.cards, 1, rules.MAX_CARDS)
     for flag, (value, low, high) in counts.items():
         if value is not None:
             check_int(flag, value, low, high)
     if hasattr(args, "seat"):
         check_int("--seat", args.seat, 0, args.players - 1)
-
-
-def _pagadores_only(args: argparse.Namespace, option: str, given: bool, instead: str,
-                    perudo: bool = False) -> None:
-    """``ValueError`` if ``option`` (given) does not belong to ``--game``: ``--cards`` and
-    ``--exact`` are Pagadores', ``--dice`` Perudo's (``perudo=True``)."""
-    if given:
-        owner = "perudo" if perudo else "pagadores"
-        raise ValueError(f"{option} is for --game {owner}, not --game {args.game} ({instead})")
+    return game_options(args)
 
 
 #: What ``write_outputs`` may write beside a stem's results file, ``STEM.md``.

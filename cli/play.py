@@ -18,24 +18,9 @@ from pagadores_env.core.policies import Policy
 from pagadores_env.core.seats import player
 from pagadores_env.pagadores.engine import Action, Game
 from pagadores_env.pagadores.observation import encode
-from pagadores_env.pagadores.render import describe_events, render_table
+from pagadores_env.pagadores.render import SUMMARY, describe_events, render_table
 
-RULES_SUMMARY = """\
-Dados de Pagadores in short (the rule ids are explained in docs/rules/pagadores.md):
-  R1   2-6 players, 10 cards each. Lose all your cards and you are out; the last one
-       holding cards wins (R1.4, R1.5).
-  R2   Three dice. Points: a 1 counts 100, a 6 counts 60, the others their face (R2.1).
-       From high to low: Celebro 1-1-1, Hermana 6-5-4, Puerta 1-2-3, Cavar (three of a
-       kind), Flamenco (anything else, by points), and Picaro 2-2-3 at the bottom (R2.2).
-  R3   The insteker throws up to 3 times; the number used is the limit for everyone
-       else this round, who may stop earlier. Only your LAST throw counts, not your best.
-       The lowest score of the round loses 1 card and insteeks next (R3.2-R3.5).
-  R4   Celebro / Hermana / Puerta: every other player loses 3 / 2 / 1 cards at once, on
-       every throw that shows them (R4.1, R4.2). Picaro ends the round at once and costs
-       its thrower 2 cards (R4.4).
-  R5   A tie for lowest is settled by kampen: one throw each, lowest loses (R5).
-  R6   Whoever empties is out; the next player clockwise insteeks (R6.1, R6.2).
-Answer s to stop, t to throw again, ? for this text, q to quit."""
+RULES_SUMMARY = SUMMARY + "\nAnswer s to stop, t to throw again, ? for this text, q to quit."
 
 PROMPT = "[s]top, [t]hrow again, ? rules, q quit: "
 ANSWERS = {"s": Action.STOP, "stop": Action.STOP, "t": Action.THROW, "throw": Action.THROW}

@@ -23,7 +23,7 @@ from pagadores_env.perudo.dice import FaceStream
 from pagadores_env.perudo.engine import Game
 from pagadores_env.perudo.observation import encode
 from pagadores_env.perudo.policies import GAME
-from pagadores_env.perudo.render import describe_events, render_table
+from pagadores_env.perudo.render import SUMMARY, describe_events, render_table
 from pagadores_env.perudo.rules import (
     BIDS,
     DUDO,
@@ -36,22 +36,8 @@ from pagadores_env.perudo.rules import (
 
 from .play import seat_players
 
-RULES_SUMMARY = """\
-Perudo in short (the rule ids are explained in docs/rules/perudo.md):
-  P1   2-6 players, 5 dice each. Lose all your dice and you are out; the last one
-       holding dice wins (P1.2, P1.3).
-  P2   Every round everyone rolls in secret. The starter bids, then each player in turn
-       raises the bid or calls dudo (P2.1-P2.3).
-  P3   A bid "3x5" claims at least three 5s on the whole table. Raise with more dice, or
-       the same number on a higher face; a bid on 1s (jokers) needs at least half the
-       dice, rounded up; from 1s back to a face takes twice the jokers plus one. The
-       opening bid may not be on 1s (P3.1-P3.5).
-  P4   Dudo: all dice are shown. Fewer than bid: the bidder loses a die; otherwise the
-       caller does (ties go against the caller). The loser starts the next round (P4).
-  P5   In a normal round 1s are jokers and count for every face (P5.1).
-  P6   Palifico: when a player drops to one die, the next round has no jokers and every
-       bid keeps the opening face (P6).
-Answer a bid as 3x5 (or 3 5), d for dudo, ? for this text, q to quit."""
+RULES_SUMMARY = (SUMMARY
+                 + "\nAnswer a bid as 3x5 (or 3 5), d for dudo, ? for this text, q to quit.")
 
 PROMPT = "bid as QxF (e.g. 3x5), d dudo, ? rules, q quit: "
 _BID = re.compile(r"(\d+)\s*(?:x|\*|\s)\s*(\d+)")

@@ -6,19 +6,22 @@ registers itself when ``import pagadores_env`` imports it.
 A ``GameSpec`` holds what generic code needs of a game: its table sizes and its table options
 beyond the number of players (``Option``: Pagadores' ``cards``, Perudo's ``dice``, …, each
 with its command-line flag and config key), how to start a ``Game`` from them, the observation
-codec and the action count, the registered env ids, the default scripted players, and how its
-dice are thrown between decisions (``advance``: by default a draw from ``chance_outcomes()``).
+codec and the action count, the registered env ids, the default scripted players, how its
+dice are thrown between decisions (``advance``: by default a draw from ``chance_outcomes()``),
+and its text: the table, the log's sentences, an action's words and the rules in short (for
+terminal play, logs and the web page).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .policies import register_game
+from .protocol import Event
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,10 @@ class GameSpec:
     aec_id: str
     opponent: str  #: the scripted opponent a learner meets by default
     eval_opponents: tuple[str, ...]  #: who a trained agent is measured against by default
+    render_table: Callable[[Any], str]  #: ``(game)`` → the table as public text
+    describe_events: Callable[[Sequence[Event]], list[str]]  #: the log's events as sentences
+    describe_action: Callable[[Any, int], str]  #: ``(game, action)`` → the action in words
+    summary: str  #: the rules in short, with their ids, for a player at the table
     hidden: bool = False  #: whether seats hide information from each other (dice in cups)
     #: throws the dice between decisions: ``(game, rng)`` → ``game`` at a decision or over
     advance: Callable[[Any, np.random.Generator], None] = advance_by_outcomes

@@ -30,8 +30,9 @@ from . import policies
 __all__ = ["policies"]
 
 from ..core.games import GameSpec, Option, int_list, register
-from .engine import Game
+from .engine import Action, Game
 from .observation import OBS_SIZE, encode
+from .render import SUMMARY, describe_events, render_table
 
 #: Dados de Pagadores in the table of games (``core.games``).
 SPEC = register(GameSpec(
@@ -40,4 +41,7 @@ SPEC = register(GameSpec(
                     "(R1.1)", int_list),),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: 2,
     gym_id="Pagadores-v1", aec_id="pagadores-v1", opponent="sensible",
-    eval_opponents=("random", "stop-first", "always-throw", "sensible")))
+    eval_opponents=("random", "stop-first", "always-throw", "sensible"),
+    render_table=render_table, describe_events=describe_events,
+    describe_action=lambda game, action: ("stop", "throw again")[Action(action)],
+    summary=SUMMARY))

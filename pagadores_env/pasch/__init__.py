@@ -21,6 +21,7 @@ __all__ = ["Game", "classify", "policies"]
 
 from ..core.games import GameSpec, Option, int_sequence, register
 from .observation import OBS_SIZE, encode
+from .render import SUMMARY, describe_events, render_table
 from .rules import DEFAULT_BLOCKS, DEFAULT_HAND, MAX_PLAYERS, MIN_PLAYERS
 
 #: Pasch in the table of games (``core.games``); its action count follows the hand (X8.1).
@@ -31,4 +32,6 @@ SPEC = register(GameSpec(
              Option("blocks", DEFAULT_BLOCKS, "action blocks each, 0–10 (X1.3)")),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: game.actions.size,
     gym_id="Pasch-v1", aec_id="pasch-v1", opponent="greedy",
-    eval_opponents=("random", "greedy", "turn_optimal")))
+    eval_opponents=("random", "greedy", "turn_optimal"),
+    render_table=render_table, describe_events=describe_events,
+    describe_action=lambda game, action: game.actions.describe(action), summary=SUMMARY))

@@ -82,3 +82,19 @@ def render_table(game: Game) -> str:
                     f"throw{'s' if game.throws != 1 else ''}")
     return "\n".join(rows)
 
+
+
+#: The rules in short, with their ids, for a player at the table (terminal play's ``?``).
+SUMMARY = """\
+Pasch in short (the rule ids are explained in docs/rules/pasch.md):
+  X1   2-6 players; everyone holds the same hand of cards (default -1 1 2 3 4 5) and
+       3 action blocks; as many rounds as cards (X1.3, X1.4).
+  X2   Each round every player plays a card face up, then takes a dice turn (X2.2).
+  X3   Throw five dice; after the first and second throw stop, or throw again any of
+       them (kept dice may be thrown again). At most three throws (X3.1, X3.2).
+  X4   Then spend blocks, one at a time: throw one die again, or move one die up or
+       down by one (no 6 to 1, no 1 to 6) (X4.1).
+  X6   Place your disc on the board: pair < two pairs < triple < full house < four <
+       five, by the value of the dice; five different values go beside the board (X6).
+  X7   The lowest result takes every -1 card played; the other cards go by rank, the
+       best result taking the highest card (X7.2). Most points after the last round wins."""

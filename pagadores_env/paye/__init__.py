@@ -17,7 +17,8 @@ import json
 
 from ..core.games import GameSpec, Option, register
 from .observation import OBS_SIZE, encode
-from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, ROUNDS
+from .render import SUMMARY, describe_events, render_table
+from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, ROUNDS, describe_action
 
 #: Paye's dobbelspel in the table of games (``core.games``); its special dice are the option
 #: ``faces`` (JSON: six lists of six faces), as Perudo's ``dice`` counts its dice.
@@ -26,8 +27,11 @@ SPEC = register(GameSpec(
     options=(Option("variant", "base", "base (race to 50) or expansion (100, blue dice; Y6)",
                     str),
              Option("faces", None, "the six special dice as JSON, six lists of six whole "
-                    "numbers >= 0 (default: Y1.3's)", json.loads, keyword="dice"),
+                    "numbers >= 0", json.loads, keyword="dice"),
              Option("rounds", ROUNDS, "rounds at most (Y2.2)")),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: NUM_ACTIONS,
     gym_id="Paye-v1", aec_id="paye-v1", opponent="sensible",
-    eval_opponents=("random", "sensible", "lookahead")))
+    eval_opponents=("random", "sensible", "lookahead"),
+    render_table=render_table, describe_events=describe_events,
+    describe_action=lambda game, action: describe_action(action, game.variant),
+    summary=SUMMARY))

@@ -91,3 +91,19 @@ def render_table(game: Game) -> str:
     rows.append("  special dice: " + " | ".join(
         f"S{d} {' '.join(map(str, sorted(faces)))}" for d, faces in enumerate(game.dice)))
     return "\n".join(rows)
+
+
+#: The rules in short, with their ids, for a player at the table (terminal play's ``?``).
+SUMMARY = """\
+Paye's dobbelspel in short (the rule ids are explained in docs/rules/paye.md):
+  Y1   2-6 players race to exactly 50 points; nobody is ever out. Six special dice
+       S0-S5 (default faces: S0 0 0 1 1 1 2, S1 2 2 2 3 3 3, S2 1-6, S3 0 0 0 7 7 7,
+       S4 4 4 5 5 6 6, S5 0 0 0 0 10 20) (Y1.3).
+  Y2   The highest start throw of the ordinary die moves first; then clockwise, at
+       most 10 rounds of one turn each (Y2.1, Y2.2).
+  Y3   On your turn choose a special die and throw it twice: add both to your score;
+       while the score is above 50, halve it, rounding down (Y3.1-Y3.3).
+  Y4   Exactly 50 after your turn wins at once. After the last round the highest score
+       wins; tied players share the win (Y4.1-Y4.4).
+  Y6   Expansion: race to 100; from 50 on you also throw a blue die that counts minus;
+       each die is used once per round (Y6)."""

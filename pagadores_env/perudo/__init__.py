@@ -18,7 +18,8 @@ import numpy as np
 
 from ..core.games import GameSpec, Option, int_list, register
 from .observation import OBS_SIZE, encode
-from .rules import FACES, MAX_DICE, NUM_ACTIONS
+from .render import SUMMARY, describe_events, render_table
+from .rules import FACES, MAX_DICE, NUM_ACTIONS, describe_action
 
 
 def _roll(game: Game, rng: np.random.Generator) -> None:
@@ -36,4 +37,6 @@ SPEC = register(GameSpec(
                     "(P1.2)", int_list),),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: NUM_ACTIONS,
     gym_id="Perudo-v1", aec_id="perudo-v1", opponent="probabilistic",
-    eval_opponents=("random", "probabilistic", "bluffer"), hidden=True, advance=_roll))
+    eval_opponents=("random", "probabilistic", "bluffer"), hidden=True, advance=_roll,
+    render_table=render_table, describe_events=describe_events,
+    describe_action=lambda game, action: describe_action(action), summary=SUMMARY))

@@ -140,9 +140,9 @@ def test_play_with_four_players_and_a_later_seat() -> None:
      "4 players) or a single one shared by all of them, got 2"),
     (["nobody"], "unknown policy 'nobody'"),
     (["--players", "7"], "--players must be an integer 2–6, got 7"),
-    (["--cards", "0"], "--cards must be an integer 1–10, got 0"),
+    (["--cards", "0"], "--cards must be 1–10 (10 is the official game), got 0"),
     (["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
-    (["--game", "perudo", "--dice", "9"], "--dice must be an integer 1–5, got 9"),
+    (["--game", "perudo", "--dice", "9"], "--dice must be 1–5 (5 is the official game), got 9"),
     (["optimal", "--players", "3"], "'optimal' plays 2-player games only"),
     (["optimal:cards=3", "--cards", "5"], "'optimal' covers up to 3 cards a player, got 5"),
 ])
@@ -160,8 +160,9 @@ def test_play_bad_arguments_exit_2(args: list[str], message: str,
 #: Perudo's.
 BAD_COUNTS = [(None, ["--games", "0"], "--games must be an integer ≥ 1, got 0"),
               (None, ["--seed", "-1"], "--seed must be an integer ≥ 0, got -1"),
-              ("pagadores", ["--cards", "0"], "--cards must be an integer 1–10, got 0"),
-              ("perudo", ["--dice", "0"], "--dice must be an integer 1–5, got 0")]
+              ("pagadores", ["--cards", "0"],
+               "--cards must be 1–10 (10 is the official game), got 0"),
+              ("perudo", ["--dice", "0"], "--dice must be 1–5 (5 is the official game), got 0")]
 
 
 @pytest.mark.parametrize(("command", "game", "args", "message"), [

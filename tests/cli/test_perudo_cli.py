@@ -14,6 +14,7 @@ import pagadores_train.evaluation.perudo
 from pagadores_cli.main import main
 from pagadores_env.core.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
 from pagadores_env.core.seeding import child_seed
+from pagadores_train.evaluation.engine import tournament_game
 from pagadores_train.evaluation.perudo import evaluate_perudo, tournament_perudo
 from pagadores_train.progress import LINES
 from tests.lines import TIMES, untimed
@@ -76,8 +77,9 @@ def test_the_command_plays_the_perudo_tournament_its_options_ask_for(
     code, out, err = run_cli(["tournament", "--game", "perudo", *AGENTS, "--games", "20",
                               "--dice", "2", "--seed", "1"], capsys)
     assert (code, err) == (0, "")
-    assert out.strip() == tournament_perudo(AGENTS, num_games=20, seed=1, dice=2).table()
-    assert "20 two-player games per pair, 2 dice, seed 1;" in out
+    assert out.strip() == tournament_game("perudo", AGENTS, num_games=20, seed=1,
+                                          options={"dice": 2}).table()
+    assert "20 two-player games per pair, dice 2, seed 1;" in out
     for agent in AGENTS:
         assert re.search(rf"^\S+ +{agent} +[+-]\d+ +\[[+-]\d+, [+-]\d+\]", out, re.MULTILINE)
 
@@ -91,20 +93,20 @@ def test_the_perudo_tournament_writes_its_files(tmp_path: Path,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tournament.csv", "tournament.json",
                                                          "tournament.md", "tournament.png"]
     saved = json.loads((tmp_path / "tournament.json").read_text())
-    assert saved["labels"] == ["random", "probabilistic"] and saved["cards"] == 1
+    assert saved["labels"] == ["random", "probabilistic"] and saved["options"] == "dice 1"
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--game", "perudo", "random", "sensible"],
      "unknown policy of perudo 'sensible'; known: " + ", ".join(registered_policies("perudo"))),
     (["--game", "perudo", "random", "probabilistic", "--dice", "0"],
-     "--dice must be an integer 1–5, got 0"),
+     "--dice must be 1–5 (5 is the official game), got 0"),
     (["--game", "perudo", "random", "probabilistic", "--games", "0"],
      "--games must be an integer ≥ 1, got 0"),
     (["--game", "perudo", "random", "probabilistic", "--cards", "3"],
-     "--cards is for --game pagadores, not --game perudo (use --dice)"),
+     "--cards is for --game pagadores, not --game perudo (it takes --dice)"),
     (["random", "sensible", "--dice", "3"],
-     "--dice is for --game perudo, not --game pagadores (use --cards)"),
+     "--dice is for --game perudo, not --game pagadores (it takes --cards)"),
 ])
 def test_bad_tournament_input_is_one_line_before_any_game(
         argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,

@@ -82,8 +82,8 @@ def test_the_command_line_plays_and_evaluates_perudo(monkeypatch: pytest.MonkeyP
         (["play", "--game", "perudo", "sensible"], "pagadores play: error: unknown policy of "
                                                    "perudo 'sensible'"),
         (["play", "--game", "perudo", "--cards", "3"],
-         "pagadores play: error: --cards is for --game pagadores, not --game perudo (use "
-         "--dice)"),
+         "pagadores play: error: --cards is for --game pagadores, not --game perudo (it "
+         "takes --dice)"),
         (["evaluate", "--game", "perudo", "random", "random", "--exact"],
          "pagadores evaluate: error: --exact is for --game pagadores, not --game perudo"),
         (["evaluate", "random", "sensible", "--dice", "3"],

@@ -84,7 +84,7 @@ def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:
     ({"env": {"game": "perudo", "dice": 6}}, "env.dice must be 1–5, got 6"),
     ({"env": {"game": "perudo", "shaping": -1}}, "env.shaping must be a number ≥ 0, got -1"),
     ({"env": {"game": "liars_dice"}},
-     "env.game must be one of 'pagadores', 'perudo', got 'liars_dice'"),
+     "env.game must be one of 'pagadores', 'perudo', 'paye', 'pasch', got 'liars_dice'"),
     ({"env": {"dice": 3}},
      "env.dice is Perudo's (env.game 'perudo'); Pagadores counts env.cards, got env.dice 3"),
     ({"env": {"shaping": 0.5}}, "env.shaping is Perudo's (env.game 'perudo'), got 0.5"),
