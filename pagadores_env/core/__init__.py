@@ -13,6 +13,7 @@ module             holds
 ``fields``         observation layouts: field slices and the docs' field table
 ``checks``         argument checks, each error in one line naming the argument
 ``seeding``        seed derivation: named and numbered parts of a run seed
+``dice``           the environments' seeded dice: a stream of faces 1–6 (``FaceStream``)
 ``atomic``         atomic file writes
 ``rewards``        the reward schemes (``win``, ``placement``)
 ``options``        option values every env takes alike (render fps, illegal-action modes)
