@@ -7,31 +7,32 @@ its action mask (Pagadores: ``[stop allowed, throw-again allowed]``) to an actio
 below as a ``runtime_checkable`` ``typing.Protocol`` of one method or attribute, and found by
 ``isinstance`` (never by probing for an attribute by name):
 
-==============================  ===========================================================
-``SupportsActBatch``            ``act_batch``: many rows in one call (``batch_actions``)
-``SupportsReset``               ``reset(seed)``: a seeded generator, so seeded runs repeat
-``SupportsCheckTable``          ``check_table``: refuses the tables it cannot play
-                                (``check_tables``)
-``SupportsForSeat``             ``for_seat``: its copy for one seat, for a player that must
-                                know its seat (``equilibrium`` at 4+ players)
-``SupportsNewGames``,           the per-game hooks of a policy that plays differently from
-``SupportsActGames``,           game to game (a self-play opponent), called by the envs
-``SupportsEndGames``            through ``core.opponents``
-``DeclaresTableFacts``          ``table_facts``: played by the batch engine from a decision
-                                table (``pagadores.vector.tables``)
-``DeclaresScoreView``           ``score_view``: which scores its actions depend on
-                                (``reads_lowest_only``)
-``Named``                       ``name``: how tables and reports label it
-==============================  ===========================================================
+================================  ==========================================================
+``SupportsActBatch``              ``act_batch``: many rows in one call (``batch_actions``)
+``SupportsReset``                 ``reset(seed)``: a seeded generator, so seeded runs repeat
+``SupportsCheckTable``            ``check_table``: refuses the tables it cannot play
+                                  (``check_tables``)
+``SupportsForSeat``               ``for_seat``: its copy for one seat, for a player that must
+                                  know its seat (``equilibrium`` at 4+ players)
+``SupportsActionProbabilities``   ``action_probabilities``: the distribution a stochastic
+                                  player draws its action from, for the exact yardsticks
+``SupportsNewGames``,             the per-game hooks of a policy that plays differently from
+``SupportsActGames``,             game to game (a self-play opponent), called by the envs
+``SupportsEndGames``              through ``core.opponents``
+``DeclaresTableFacts``            ``table_facts``: played by the batch engine from a decision
+                                  table (``pagadores.vector.tables``)
+``DeclaresScoreView``             ``score_view``: which scores its actions depend on
+                                  (``reads_lowest_only``)
+``Named``                         ``name``: how tables and reports label it
+================================  ==========================================================
 
 A capability of one game only is declared in that game: Pagadores' ``throw_probabilities`` and
-``act_fields`` for the exact solver (``pagadores.policies``), Perudo's
-``action_probabilities`` (``perudo.policies``). ``BasePolicy`` offers a seeded ``reset``, a
-looping ``act_batch`` and a ``name``, and holds the defaults of the declared facts (no decision
-table, ``score_view = "lowest"``); a policy need not subclass it: any object with the
-attribute has the capability. An ``isinstance`` check looks at the attribute's name only, not
-its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a method of
-that name must take what the Protocol says.
+``act_fields`` for the exact solver (``pagadores.policies``). ``BasePolicy`` offers a seeded
+``reset``, a looping ``act_batch`` and a ``name``, and holds the defaults of the declared facts
+(no decision table, ``score_view = "lowest"``); a policy need not subclass it: any object
+with the attribute has the capability. An ``isinstance`` check looks at the attribute's name
+only, not its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a
+method of that name must take what the Protocol says.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A
@@ -118,6 +119,19 @@ class SupportsForSeat(Protocol):
     def for_seat(self, seat: int, num_players: int) -> Policy:
         """The player for ``seat`` of a ``num_players`` table (the same object each time it is
         asked), or ``ValueError`` for a seat it cannot play."""
+
+
+@runtime_checkable
+class SupportsActionProbabilities(Protocol):
+    """A stochastic policy that states the distribution it plays from, so an exact yardstick
+    measures that mixture and not one draw of it (Perudo's ``exact.strategy``, Paye's
+    ``exact`` and ``sweep``, Pasch's ``last_round``; the trainer's and the evaluator's exact
+    numbers). A game whose actions are one index of a fixed range states it per action;
+    Pagadores, with its one yes-or-no decision, has its own ``throw_probabilities``."""
+
+    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``(B, A)``: per row of ``obs`` and ``mask`` (``B`` rows of ``A`` actions), the
+        probability of each action, zero at the illegal ones and summing to 1."""
 
 
 @runtime_checkable

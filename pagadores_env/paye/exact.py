@@ -44,9 +44,9 @@ import numpy as np
 
 from ..core import checks
 from ..core.memory import memory_limit
-from ..core.policies import Policy, check_tables, make_policy
+from ..core.policies import Policy, SupportsActionProbabilities, check_tables, make_policy
 from .layers import layer_bytes
-from .policies import GAME, SupportsActionProbabilities
+from .policies import GAME
 from .rules import (
     ROUNDS,
     SPECIAL_DICE,
