@@ -64,6 +64,11 @@ ENTRY_POINT_GROUP = "pagadores_env.policies"  # a group name (pyproject), not a 
 
 #: Which of a round's scores a policy's actions depend on (``DeclaresScoreView``).
 ScoreView = Literal["lowest", "all"]
+#: What a game says of a table beyond its number of players when it asks players whether they
+#: can play it (``SupportsCheckTable``, ``check_tables``): Pagadores' start cards and Perudo's
+#: start dice (one count for every seat or one per seat), Paye's number of rounds, Pasch's
+#: hand of cards.
+Table = int | Sequence[int]
 
 
 @runtime_checkable
@@ -104,9 +109,9 @@ class SupportsCheckTable(Protocol):
     play is refused at construction instead of at its first decision there. A policy without
     it plays any table."""
 
-    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
-        """``ValueError`` unless it can play ``num_players`` seats with ``cards`` (one count for
-        all, or one per seat)."""
+    def check_table(self, num_players: int, table: Table, /) -> None:
+        """``ValueError`` unless it can play ``num_players`` seats at ``table`` (what its game
+        says of a table beyond its size, ``Table``)."""
 
 
 @runtime_checkable
@@ -162,7 +167,9 @@ class SupportsEndGames(Protocol):
     through ``core.opponents.GameHooks``."""
 
     def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
-        """The learner's episodes in ``games`` ended, won where ``learner_won``."""
+        """The learner's episodes in ``games`` ended; ``learner_won`` is its share of the win
+        in each (``core.rewards.win_share``): 1 won, 0 lost, 1/k a first place shared by k
+        seats (only in games where seats can share first place: Paye, Pasch)."""
 
 
 @runtime_checkable
@@ -268,14 +275,13 @@ def monte_carlo_only(policy: Policy | str, game: str = "pagadores") -> bool:
     return bool(getattr(found, "monte_carlo_only", False))
 
 
-def check_tables(policies: Iterable[Policy], num_players: int,
-                 cards: int | Sequence[int]) -> None:
+def check_tables(policies: Iterable[Policy], num_players: int, table: Table) -> None:
     """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``
-    with ``cards`` (one count for all, or one per seat): every ``SupportsCheckTable`` policy
-    is asked; the others play any table."""
+    seats and ``table`` (``Table``): every ``SupportsCheckTable`` policy is asked; the others
+    play any table."""
     for policy in policies:
         if isinstance(policy, SupportsCheckTable):
-            policy.check_table(num_players, cards)
+            policy.check_table(num_players, table)
 
 
 #: The games whose players the registry names, each in a namespace of its own, so that one

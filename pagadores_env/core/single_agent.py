@@ -97,7 +97,8 @@ class SingleAgentEnv(gym.Env):
             place = places[self.seat]
             reward = final_reward(self.reward_scheme, place, self.num_players,
                                   places.count(place))
-            self._hooks.end_games(np.array([GAME_INDEX]), np.array([place]))
+            self._hooks.end_games(np.array([GAME_INDEX]), np.array([place]),
+                                  np.array([places.count(place)]))
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self._done, False, self._info(illegal_action=replaced)

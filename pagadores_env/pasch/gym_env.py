@@ -83,7 +83,8 @@ class PaschGymEnv(SingleAgentEnv):
         start = check_start(num_players, hand, blocks)
         self.num_players, self.hand, self.blocks = start.num_players, start.hand, blocks
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        self.opponents = seat_opponents(opponents, self.num_players, len(self.hand), game=GAME)
+        # a policy's table check hears the hand as Pasch's table (``core.policies.Table``)
+        self.opponents = seat_opponents(opponents, self.num_players, self.hand, game=GAME)
         self._hooks = GameHooks(self.opponents)
         self.reward_scheme = check_scheme(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)

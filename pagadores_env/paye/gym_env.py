@@ -87,7 +87,7 @@ class PayeGymEnv(SingleAgentEnv):
         self.num_players, self.variant = table.num_players, table.variant
         self.dice, self.rounds = table.dice, table.rounds
         self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        # a policy's table check hears the rounds as the table's second fact
+        # a policy's table check hears the rounds as Paye's table (``core.policies.Table``)
         self.opponents = seat_opponents(opponents, self.num_players, self.rounds, game=GAME)
         self._hooks = GameHooks(self.opponents)
         self.reward_scheme = check_scheme(reward)
