@@ -241,6 +241,28 @@ class BasePolicy:
         return self.name
 
 
+class UniformPolicy(BasePolicy):
+    """Uniform over the legal actions its mask marks, in any game whose mask has one entry
+    per action (a baseline: the ``random`` player of Perudo, Paye and Pasch)."""
+
+    name = "random"
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """One legal action, drawn uniformly."""
+        legal = np.flatnonzero(mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+class StatedUniformPolicy(UniformPolicy):
+    """``UniformPolicy`` that states its mixture (``SupportsActionProbabilities``), so an
+    exact yardstick measures uniform play itself, not one draw of it."""
+
+    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``(B, A)``: every legal action of each row alike."""
+        legal = np.atleast_2d(np.asarray(mask, dtype=np.float64))
+        return legal / legal.sum(axis=1, keepdims=True)
+
+
 def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``policy``'s actions for the rows of ``obs``/``mask``: its ``act_batch`` if it has one
     (``SupportsActBatch``), else ``act`` row by row."""

@@ -10,10 +10,8 @@ from here too).
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.policies import (
-    BasePolicy,
+    StatedUniformPolicy,
     SupportsActionProbabilities,
     register_game,
     register_policy,
@@ -25,21 +23,10 @@ __all__ = ["GAME", "RandomPolicy", "SupportsActionProbabilities"]
 GAME = register_game("pasch")  # the registry's namespace of Pasch's players
 
 
-class RandomPolicy(BasePolicy):
-    """Uniform over the legal actions (a baseline); its ``action_probabilities`` say so,
-    so the exact yardstick measures uniform play itself."""
-
-    name = "random"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """One legal action, drawn uniformly."""
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(len(legal))])
-
-    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Every legal action of each row alike."""
-        mask = np.atleast_2d(np.asarray(mask, dtype=np.float64))
-        return mask / mask.sum(axis=1, keepdims=True)
+class RandomPolicy(StatedUniformPolicy):
+    """Uniform over the legal actions, every legal action alike (a baseline; the core's
+    ``StatedUniformPolicy``): its ``action_probabilities`` say so, so the exact yardstick
+    measures uniform play itself."""
 
 
 register_policy(RandomPolicy.name, RandomPolicy, game=GAME)

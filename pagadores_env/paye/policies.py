@@ -9,10 +9,8 @@ core's ``SupportsActionProbabilities`` (importable from here too).
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.policies import (
-    BasePolicy,
+    StatedUniformPolicy,
     SupportsActionProbabilities,
     register_game,
     register_policy,
@@ -24,20 +22,10 @@ __all__ = ["GAME", "RandomPolicy", "SupportsActionProbabilities"]
 GAME = register_game("paye")  # the registry's namespace of Paye's players
 
 
-class RandomPolicy(BasePolicy):
-    """Uniform over the legal actions (a baseline)."""
-
-    name = "random"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """One legal action, drawn uniformly."""
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(len(legal))])
-
-    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """``(B, 13)``: every legal action of a row alike."""
-        legal = np.asarray(mask, dtype=np.float64).reshape(len(np.atleast_2d(mask)), -1)
-        return legal / legal.sum(axis=1, keepdims=True)
+class RandomPolicy(StatedUniformPolicy):
+    """Uniform over the legal actions, every legal die alike (a baseline; the core's
+    ``StatedUniformPolicy``): its ``action_probabilities`` say so, so the exact yardstick
+    measures uniform play itself."""
 
 
 register_policy(RandomPolicy.name, RandomPolicy, game=GAME)

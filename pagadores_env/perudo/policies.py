@@ -9,11 +9,9 @@ observation row and its 181-entry action mask. Its exact yardstick reads the cor
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.policies import (
-    BasePolicy,
     SupportsActionProbabilities,
+    UniformPolicy,
     register_game,
     register_policy,
 )
@@ -24,15 +22,9 @@ __all__ = ["GAME", "RandomPolicy", "SupportsActionProbabilities"]
 GAME = register_game("perudo")  # the registry's namespace of Perudo's players
 
 
-class RandomPolicy(BasePolicy):
-    """Uniform over the legal actions: dudo and every legal bid alike (a baseline)."""
-
-    name = "random"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """One legal action, drawn uniformly."""
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(len(legal))])
+class RandomPolicy(UniformPolicy):
+    """Uniform over the legal actions: dudo and every legal bid alike (a baseline; the core's
+    ``UniformPolicy``). It states no mixture, so the exact yardstick plays it as it draws."""
 
 
 register_policy(RandomPolicy.name, RandomPolicy, game=GAME)
