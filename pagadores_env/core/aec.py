@@ -20,19 +20,19 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from .checks import check_seed
+from .checks import check_choice, check_seed
 from .errors import IllegalMoveError
-from .rewards import REWARDS
+from .options import ILLEGAL_ACTIONS, RENDER_MODES, picture_drawer
+from .rewards import REWARD_SCHEMES, REWARDS
 from .seats import player
 
 
 class TableEnv(AECEnv):
-    """What every game's AEC env shares. A game's env sets ``num_players``, ``render_mode``,
-    ``reward_scheme`` and ``_draw_picture`` (``options.picture_drawer``), calls
-    ``_seat_agents`` once, sets ``game`` once reset, names its ``describe_events``,
-    ``render_table``, observation codec (``encode``) and dice stream (``_dice_stream``), and
-    builds on the helpers below: ``_reseed`` and ``_start_agents`` in ``reset``,
-    ``_agent_seat`` in ``observe``, ``_selected`` and ``_dead_step`` in ``step``,
+    """What every game's AEC env shares. A game's env sets ``num_players``, calls
+    ``_take_options`` and ``_seat_agents`` once, sets ``game`` once reset, names its
+    ``describe_events``, ``render_table``, observation codec (``encode``) and dice stream
+    (``_dice_stream``), and builds on the helpers below: ``_reseed`` and ``_start_agents`` in
+    ``reset``, ``_agent_seat`` in ``observe``, ``_selected`` and ``_dead_step`` in ``step``,
     ``_final_reward`` and ``_penalise`` where rewards are paid. Pagadores' env, on its compiled
     kernel, overrides much of this with faster code of its own."""
 
@@ -53,6 +53,17 @@ class TableEnv(AECEnv):
     _dice_stream: Callable[[np.random.Generator], Any]
     _dice: Any  # the game's dice stream, made in reset()
     _num_actions: int  # the size of the action space (``_seat_agents``)
+    illegal_action: str
+
+    def _take_options(self, render_mode: Any, reward: Any, illegal_action: Any) -> None:
+        """Check and keep the options every game's AEC env takes alike, in the order a wrong
+        one is reported (``ValueError`` in one line): the render mode (with the picture drawer
+        of the env's own game package for ``"rgb_array"``), the reward scheme and the
+        illegal-action mode."""
+        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
+        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self._draw_picture = picture_drawer(render_mode, type(self).__module__.rpartition(".")[0])
 
     # ------------------------------------------------------------------ agents and spaces
     def _seat_agents(self, num_actions: int, observation: Callable[[], spaces.Space]) -> None:
@@ -209,8 +220,6 @@ class WholeGameEnv(TableEnv):
     reward (``_final_reward``) and is terminated, and then leaves through PettingZoo's
     dead-step protocol. A game's env adds ``_new_game`` and ``_throw``; its game offers
     ``legal_mask()`` besides the game protocol."""
-
-    illegal_action: str
 
     def _new_game(self) -> Any:
         """A new game at this env's table."""

@@ -17,9 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.aec import StrictOrderEnforcing, WholeGameEnv
-from ..core.checks import check_choice
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS, RENDER_MODES, picture_drawer
-from ..core.rewards import REWARD_SCHEMES
+from ..core.options import RENDER_FPS, RENDER_MODES
 from .dice import ThrowStream, throw_to_decision
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -59,10 +57,7 @@ class raw_env(WholeGameEnv):  # lower case: PettingZoo's conventional name for t
         table = check_table(num_players, variant, dice, rounds)
         self.num_players, self.variant = table.num_players, table.variant
         self.dice, self.rounds = table.dice, table.rounds
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self._draw_picture = picture_drawer(render_mode, __package__)
+        self._take_options(render_mode, reward, illegal_action)
         self._seat_agents(NUM_ACTIONS, observation_space)
 
     def _new_game(self) -> Game:

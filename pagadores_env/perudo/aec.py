@@ -21,8 +21,7 @@ from pettingzoo import AECEnv
 from ..core.aec import StrictOrderEnforcing, TableEnv
 from ..core.checks import check_choice, check_flag
 from ..core.errors import IllegalMoveError
-from ..core.options import ELIMINATED, ILLEGAL_ACTIONS, RENDER_FPS, RENDER_MODES, picture_drawer
-from ..core.rewards import REWARD_SCHEMES
+from ..core.options import ELIMINATED, RENDER_FPS, RENDER_MODES
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
@@ -71,14 +70,11 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                  info_events: bool = False, info_mask: bool = False) -> None:
         super().__init__()
         self.num_players, self.dice = check_start(num_players, dice)
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self._take_options(render_mode, reward, illegal_action)
         self.eliminated = check_choice("eliminated", eliminated, ELIMINATED)
         self.info_events = check_flag("info_events", info_events)
         self.info_mask = check_flag("info_mask", info_mask)
         self._leave = eliminated == "leave"
-        self._draw_picture = picture_drawer(render_mode, __package__)
         # ``Discrete(181)``: 0 dudo, 1 + (q-1)*6 + (f-1) the bid (q, f)
         self._seat_agents(NUM_ACTIONS, observation_space)
         self._deciding: str | None = None  # the agent to bid or call dudo; None once over
