@@ -48,6 +48,25 @@ def as_int(value: Any, name: str) -> int:
         raise ValueError(f"{name} must be an integer, got {value!r}") from None
 
 
+def check_action(action: Any, count: int, meaning: str) -> int:
+    """The one rule for what counts as an action of a game with ``count`` actions, used by its
+    ``Game`` and both its environments alike: an integer 0 … ``count`` - 1 as a Python int, a
+    numpy integer or a 0-d integer array (what a policy's ``predict`` returns). Booleans and
+    floats are refused even when whole, so a wrong dtype in a driver shows up at once.
+    ``ValueError`` in one line naming the range, ``meaning`` (the game's encoding) and what
+    it got."""
+    try:
+        if isinstance(action, bool | np.bool_):
+            raise TypeError
+        value = operator.index(action)
+        if not 0 <= value < count:
+            raise TypeError
+        return value
+    except TypeError:
+        raise ValueError(f"action must be an integer 0–{count - 1} ({meaning}), got "
+                         f"{action!r} ({type(action).__name__})") from None
+
+
 def check_flag(name: str, value: Any) -> bool:
     """``value`` if it is exactly True or False (no truthy stand-ins)."""
     return check_choice(name, value, (False, True))

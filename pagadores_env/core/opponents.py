@@ -1,8 +1,8 @@
 """The scripted opponents of a learner (or of a person at the terminal): one place that seats
-them and seeds them (and checks the learner's seat), used by both games' Gymnasium envs
-(``pagadores.gym_env``, ``perudo.gym_env``), the VecEnv (``pagadores.vec_env``) and terminal
-play, so all of them read the ``opponents`` argument alike and a seeded Gymnasium env and a
-seeded VecEnv draw the same opponents' randomness.
+them and seeds them (and checks the learner's seat), used by every game's Gymnasium env
+(``pagadores.gym_env``, ``perudo.gym_env``, ``paye.gym_env``, ``pasch.gym_env``), the VecEnv
+(``pagadores.vec_env``) and terminal play, so all of them read the ``opponents`` argument
+alike and a seeded Gymnasium env and a seeded VecEnv draw the same opponents' randomness.
 
 ``opponents`` is one entry per other seat (in seat order, skipping the learner), or a single
 entry (alone or in a one-item list) for every other seat. An entry is a policy spec string
@@ -12,13 +12,13 @@ and a stochastic opponent draws from one generator.
 
 A policy that plays differently from game to game (a self-play opponent that draws a frozen
 snapshot of the learner per game and seat) offers the per-game hooks of the policy protocol
-(``policies``): ``new_games`` (``SupportsNewGames``), which both envs call whenever games
+(``policies``): ``new_games`` (``SupportsNewGames``), which the envs call whenever games
 start, and ``act_games`` (``SupportsActGames``), which they call instead of
 ``act``/``act_batch``, so it knows the game and seat of each row. A policy that learns from the
 results (a self-play opponent drawing the snapshots the learner loses to more often) also offers
-``end_games`` (``SupportsEndGames``), which both envs call where a learner's episode ends,
+``end_games`` (``SupportsEndGames``), which the envs call where a learner's episode ends,
 before the next game starts in that slot; games in which the learner never decided are not
-episodes and are not reported. Both envs make these calls through ``GameHooks``, made once as
+episodes and are not reported. The envs make these calls through ``GameHooks``, made once as
 they seat their opponents. The Gym env's one game is game 0, so a seeded Gym env and a seeded
 one-game VecEnv make the same calls in the same order.
 """
@@ -37,10 +37,12 @@ from .policies import (
     SupportsEndGames,
     SupportsNewGames,
     SupportsReset,
+    Table,
     batch_actions,
     check_tables,
     make_policy,
 )
+from .rewards import win_share
 from .seeding import spawned_seeds
 
 Opponents = Sequence[str | Policy] | str | Policy
@@ -65,11 +67,12 @@ def check_learner_seat(learner_seat: Any, num_players: int,
     return learner_seat
 
 
-def seat_opponents(opponents: Opponents, num_players: int, cards: int | Sequence[int],
+def seat_opponents(opponents: Opponents, num_players: int, table: Table,
                    game: str = "pagadores") -> list[Policy]:
     """One policy per other seat of a ``num_players`` table, built from ``opponents`` (see the
     module docstring; spec strings name players of ``game``, ``policies.GAMES``) and asked
-    whether it can play this table (``policies.check_tables``).
+    whether it can play this table (``policies.check_tables``; ``table`` is what the game says
+    of its table beyond its size, ``policies.Table``).
     Raises ``ValueError`` naming a wrong count, an unknown spec or a refused table."""
     entries = [opponents] if isinstance(opponents, str | Policy) else list(opponents)
     needed = num_players - 1
@@ -79,7 +82,7 @@ def seat_opponents(opponents: Opponents, num_players: int, cards: int | Sequence
                    "single one shared by all of them")
         raise ValueError(f"opponents must be {allowed}, got {len(entries)}")
     policies = [make_policy(entry, game=game) for entry in entries]
-    check_tables(policies, num_players, cards)
+    check_tables(policies, num_players, table)
     return policies * needed if len(policies) == 1 else policies
 
 
@@ -120,13 +123,21 @@ class GameHooks:
         for policy in self._starting:
             policy.new_games(games)
 
-    def end_games(self, games: np.ndarray, places: np.ndarray) -> None:
+    def end_games(self, games: np.ndarray, places: np.ndarray,
+                  shared: np.ndarray | None = None) -> None:
         """Tell each policy that has ``end_games`` (``policies.SupportsEndGames``) that the
-        learner's episodes in ``games`` ended with the learner in ``places`` (1 = winner). The
-        learner won a game when it placed first: the reward scheme ``win`` pays exactly that,
-        and a shared place is never first (R1.5: one player wins), so a place shared by a
-        knock-out counts as a loss."""
-        won = np.asarray(places) == 1
+        learner's episodes in ``games`` ended with the learner in ``places`` (1 = winner),
+        ``shared`` by that many seats each (default 1: a place of its own). What it hears is
+        the learner's share of the win (``rewards.win_share``), as the reward scheme ``win``
+        pays it: 1 for a win, 1/k for a first place shared by k seats (Paye's Y4.4, Pasch's
+        X1.4), 0 for any other place. In Pagadores and Perudo one player wins (R1.5, P1.3), so
+        the share is 1 or 0, and a place shared by a knock-out counts as a loss."""
+        if not self._ending:
+            return
+        places = np.asarray(places)
+        counts = np.ones_like(places) if shared is None else np.asarray(shared)
+        won = np.array([win_share(int(place), int(k)) for place, k in
+                        zip(places.tolist(), counts.tolist(), strict=True)], dtype=np.float64)
         for policy in self._ending:
             policy.end_games(np.asarray(games, dtype=np.int64), won)
 

@@ -5,13 +5,14 @@ A frame is 640 × 480 pixels whatever the game, table size or state, so the fram
 straight to a video encoder. This module holds what is not any one game's:
 
 - the canvas and the colours: felt, a round table with a wooden rim and a band at the top for
-  the game's headline (``background``);
+  the game's headline (``background``; without the table for a game laid out in rows);
 - the seats clockwise around the table, seat 0 at the bottom (``SLOTS``, ``SEATING``), each in
   a panel of a look by its state (``STYLES``: playing, out, winner) with a gold frame for the
   player to act (``panel``, ``backdrop``), and the middle of the table (``CENTRE_X``,
   ``CENTRE_Y``) for what is happening now;
 - dice faces with pips, in a row (``die``, ``dice``), text in Pillow's own font (``text``,
-  ``fit``), badges (``badge``), and the seat labels (``seat_names``).
+  ``fit``), badges (``badge``), rounded boxes (``box``: cards, rows, numbered dice), discs
+  (``disc``: counters, tokens), and the seat labels (``seat_names``).
 
 Shapes are drawn once at ``SUPERSAMPLE`` times their size, shrunk smoothly and cached, and so
 is the text of each label, so a frame mostly pastes cached pieces. Pillow is imported here:
@@ -145,14 +146,16 @@ def shrink(big: Image.Image) -> Image.Image:
 
 
 @cache
-def background() -> Image.Image:
-    """Felt, the table with its wooden rim, and the top band."""
+def background(table: bool = True) -> Image.Image:
+    """Felt, the table with its wooden rim (unless ``table`` is False), and the top band.
+    Copy it before drawing on it."""
     big = Image.new("RGB", (WIDTH * _SS, HEIGHT * _SS), FELT)
     pen = ImageDraw.Draw(big)
-    box = (70 * _SS, 78 * _SS, (WIDTH - 70) * _SS, (HEIGHT - 34) * _SS)
-    pen.ellipse(box, fill=RIM)
-    rim = 9 * _SS
-    pen.ellipse((box[0] + rim, box[1] + rim, box[2] - rim, box[3] - rim), fill=TABLE)
+    if table:
+        oval = (70 * _SS, 78 * _SS, (WIDTH - 70) * _SS, (HEIGHT - 34) * _SS)
+        pen.ellipse(oval, fill=RIM)
+        rim = 9 * _SS
+        pen.ellipse((oval[0] + rim, oval[1] + rim, oval[2] - rim, oval[3] - rim), fill=TABLE)
     pen.rectangle((0, 0, WIDTH * _SS, BAND_H * _SS), fill=BAND)
     return shrink(big)
 
@@ -235,10 +238,42 @@ def badge(text: str, colour: Colour) -> Image.Image:
     return shrink(big)
 
 
+@lru_cache(maxsize=256)
+def box(width: int, height: int, fill: Colour | None, outline: Colour | None = None,
+        frame: int = 1, radius: int | None = None) -> Image.Image:
+    """A ``width × height`` box with rounded corners (``radius``, default a sixth of its
+    shorter side) of ``fill`` (None: empty), framed ``frame`` pixels wide in ``outline`` if
+    it has one."""
+    w, h = width * _SS, height * _SS
+    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    corner = (min(width, height) // 6 if radius is None else radius) * _SS
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w - 1, h - 1), corner, fill=fill,
+                                          outline=outline,
+                                          width=frame * _SS if outline is not None else 0)
+    return shrink(big)
+
+
+@lru_cache(maxsize=256)
+def disc(radius: int, colour: Colour, outline: Colour = (30, 30, 30),
+         frame: int = 1) -> Image.Image:
+    """A round disc ``2 × radius`` pixels across of ``colour``, framed ``frame`` pixels wide
+    in ``outline`` so that discs stacked on each other stay apart (``centred`` places it)."""
+    s = 2 * radius * _SS
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).ellipse((0, 0, s - 1, s - 1), fill=colour, outline=outline,
+                                width=frame * _SS)
+    return shrink(big)
+
+
 # ---------------------------------------------------------------------- drawing
 def paste(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     """Paste ``sprite`` (with its transparency) with its top-left corner at (x, y)."""
     image.paste(sprite, (round(x), round(y)), sprite)
+
+
+def centred(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    """Paste ``sprite`` with its centre at (x, y)."""
+    paste(image, sprite, x - sprite.width / 2, y - sprite.height / 2)
 
 
 def text(image: Image.Image, xy: tuple[float, float], words: str, size: int, colour: Colour,

@@ -7,31 +7,32 @@ its action mask (Pagadores: ``[stop allowed, throw-again allowed]``) to an actio
 below as a ``runtime_checkable`` ``typing.Protocol`` of one method or attribute, and found by
 ``isinstance`` (never by probing for an attribute by name):
 
-==============================  ===========================================================
-``SupportsActBatch``            ``act_batch``: many rows in one call (``batch_actions``)
-``SupportsReset``               ``reset(seed)``: a seeded generator, so seeded runs repeat
-``SupportsCheckTable``          ``check_table``: refuses the tables it cannot play
-                                (``check_tables``)
-``SupportsForSeat``             ``for_seat``: its copy for one seat, for a player that must
-                                know its seat (``equilibrium`` at 4+ players)
-``SupportsNewGames``,           the per-game hooks of a policy that plays differently from
-``SupportsActGames``,           game to game (a self-play opponent), called by the envs
-``SupportsEndGames``            through ``core.opponents``
-``DeclaresTableFacts``          ``table_facts``: played by the batch engine from a decision
-                                table (``pagadores.vector.tables``)
-``DeclaresScoreView``           ``score_view``: which scores its actions depend on
-                                (``reads_lowest_only``)
-``Named``                       ``name``: how tables and reports label it
-==============================  ===========================================================
+================================  ==========================================================
+``SupportsActBatch``              ``act_batch``: many rows in one call (``batch_actions``)
+``SupportsReset``                 ``reset(seed)``: a seeded generator, so seeded runs repeat
+``SupportsCheckTable``            ``check_table``: refuses the tables it cannot play
+                                  (``check_tables``)
+``SupportsForSeat``               ``for_seat``: its copy for one seat, for a player that must
+                                  know its seat (``equilibrium`` at 4+ players)
+``SupportsActionProbabilities``   ``action_probabilities``: the distribution a stochastic
+                                  player draws its action from, for the exact yardsticks
+``SupportsNewGames``,             the per-game hooks of a policy that plays differently from
+``SupportsActGames``,             game to game (a self-play opponent), called by the envs
+``SupportsEndGames``              through ``core.opponents``
+``DeclaresTableFacts``            ``table_facts``: played by the batch engine from a decision
+                                  table (``pagadores.vector.tables``)
+``DeclaresScoreView``             ``score_view``: which scores its actions depend on
+                                  (``reads_lowest_only``)
+``Named``                         ``name``: how tables and reports label it
+================================  ==========================================================
 
 A capability of one game only is declared in that game: Pagadores' ``throw_probabilities`` and
-``act_fields`` for the exact solver (``pagadores.policies``), Perudo's
-``action_probabilities`` (``perudo.policies``). ``BasePolicy`` offers a seeded ``reset``, a
-looping ``act_batch`` and a ``name``, and holds the defaults of the declared facts (no decision
-table, ``score_view = "lowest"``); a policy need not subclass it: any object with the
-attribute has the capability. An ``isinstance`` check looks at the attribute's name only, not
-its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a method of
-that name must take what the Protocol says.
+``act_fields`` for the exact solver (``pagadores.policies``). ``BasePolicy`` offers a seeded
+``reset``, a looping ``act_batch`` and a ``name``, and holds the defaults of the declared facts
+(no decision table, ``score_view = "lowest"``); a policy need not subclass it: any object
+with the attribute has the capability. An ``isinstance`` check looks at the attribute's name
+only, not its signature (and, from Python 3.12, not at attributes made by ``__getattr__``): a
+method of that name must take what the Protocol says.
 
 Policies are created from strings such as ``"threshold:min_points=100"``: the name before the
 colon, then comma-separated ``key=value`` parameters (ints, floats, booleans or words). A
@@ -63,6 +64,11 @@ ENTRY_POINT_GROUP = "pagadores_env.policies"  # a group name (pyproject), not a 
 
 #: Which of a round's scores a policy's actions depend on (``DeclaresScoreView``).
 ScoreView = Literal["lowest", "all"]
+#: What a game says of a table beyond its number of players when it asks players whether they
+#: can play it (``SupportsCheckTable``, ``check_tables``): Pagadores' start cards and Perudo's
+#: start dice (one count for every seat or one per seat), Paye's number of rounds, Pasch's
+#: hand of cards.
+Table = int | Sequence[int]
 
 
 @runtime_checkable
@@ -103,9 +109,9 @@ class SupportsCheckTable(Protocol):
     play is refused at construction instead of at its first decision there. A policy without
     it plays any table."""
 
-    def check_table(self, num_players: int, cards: int | Sequence[int]) -> None:
-        """``ValueError`` unless it can play ``num_players`` seats with ``cards`` (one count for
-        all, or one per seat)."""
+    def check_table(self, num_players: int, table: Table, /) -> None:
+        """``ValueError`` unless it can play ``num_players`` seats at ``table`` (what its game
+        says of a table beyond its size, ``Table``)."""
 
 
 @runtime_checkable
@@ -118,6 +124,19 @@ class SupportsForSeat(Protocol):
     def for_seat(self, seat: int, num_players: int) -> Policy:
         """The player for ``seat`` of a ``num_players`` table (the same object each time it is
         asked), or ``ValueError`` for a seat it cannot play."""
+
+
+@runtime_checkable
+class SupportsActionProbabilities(Protocol):
+    """A stochastic policy that states the distribution it plays from, so an exact yardstick
+    measures that mixture and not one draw of it (Perudo's ``exact.strategy``, Paye's
+    ``exact`` and ``sweep``, Pasch's ``last_round``; the trainer's and the evaluator's exact
+    numbers). A game whose actions are one index of a fixed range states it per action;
+    Pagadores, with its one yes-or-no decision, has its own ``throw_probabilities``."""
+
+    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``(B, A)``: per row of ``obs`` and ``mask`` (``B`` rows of ``A`` actions), the
+        probability of each action, zero at the illegal ones and summing to 1."""
 
 
 @runtime_checkable
@@ -148,7 +167,9 @@ class SupportsEndGames(Protocol):
     through ``core.opponents.GameHooks``."""
 
     def end_games(self, games: np.ndarray, learner_won: np.ndarray) -> None:
-        """The learner's episodes in ``games`` ended, won where ``learner_won``."""
+        """The learner's episodes in ``games`` ended; ``learner_won`` is its share of the win
+        in each (``core.rewards.win_share``): 1 won, 0 lost, 1/k a first place shared by k
+        seats (only in games where seats can share first place: Paye, Pasch)."""
 
 
 @runtime_checkable
@@ -220,6 +241,28 @@ class BasePolicy:
         return self.name
 
 
+class UniformPolicy(BasePolicy):
+    """Uniform over the legal actions its mask marks, in any game whose mask has one entry
+    per action (a baseline: the ``random`` player of Perudo, Paye and Pasch)."""
+
+    name = "random"
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """One legal action, drawn uniformly."""
+        legal = np.flatnonzero(mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+class StatedUniformPolicy(UniformPolicy):
+    """``UniformPolicy`` that states its mixture (``SupportsActionProbabilities``), so an
+    exact yardstick measures uniform play itself, not one draw of it."""
+
+    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``(B, A)``: every legal action of each row alike."""
+        legal = np.atleast_2d(np.asarray(mask, dtype=np.float64))
+        return legal / legal.sum(axis=1, keepdims=True)
+
+
 def batch_actions(policy: Policy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``policy``'s actions for the rows of ``obs``/``mask``: its ``act_batch`` if it has one
     (``SupportsActBatch``), else ``act`` row by row."""
@@ -254,14 +297,13 @@ def monte_carlo_only(policy: Policy | str, game: str = "pagadores") -> bool:
     return bool(getattr(found, "monte_carlo_only", False))
 
 
-def check_tables(policies: Iterable[Policy], num_players: int,
-                 cards: int | Sequence[int]) -> None:
+def check_tables(policies: Iterable[Policy], num_players: int, table: Table) -> None:
     """Raise ``ValueError`` if one of ``policies`` cannot play at a table of ``num_players``
-    with ``cards`` (one count for all, or one per seat): every ``SupportsCheckTable`` policy
-    is asked; the others play any table."""
+    seats and ``table`` (``Table``): every ``SupportsCheckTable`` policy is asked; the others
+    play any table."""
     for policy in policies:
         if isinstance(policy, SupportsCheckTable):
-            policy.check_table(num_players, cards)
+            policy.check_table(num_players, table)
 
 
 #: The games whose players the registry names, each in a namespace of its own, so that one

@@ -1,39 +1,15 @@
-"""The environments' dice for Pasch: one seeded stream of faces (X8.2).
+"""The environments' dice for Pasch: one seeded stream of faces (X8.2, the core's
+``dice.FaceStream``), thrown at every chance node up to the next decision.
 
 Both environments throw here, so a seed throws the same dice in each.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
+from ..core.dice import FaceStream
 from .engine import Game
-from .rules import FACES
 
-FACE_BLOCK = 1024  # faces per generator call: one numpy call serves many throws
-
-
-class FaceStream:
-    """Faces uniform on 1–6, independent (X8.2), drawn from ``rng`` ``block`` at a time and
-    used in the generator's order, so a seed fixes the whole stream."""
-
-    __slots__ = ("rng", "block", "_faces", "_at")
-
-    def __init__(self, rng: np.random.Generator, block: int = FACE_BLOCK) -> None:
-        self.rng = rng
-        self.block = block
-        self._faces: list[int] = []
-        self._at = 0
-
-    def throw(self, count: int) -> tuple[int, ...]:
-        """The next ``count`` faces (at most five)."""
-        if self._at + count > len(self._faces):
-            self._faces = self._faces[self._at:] + self.rng.integers(
-                1, FACES + 1, self.block).tolist()
-            self._at = 0
-        faces = tuple(self._faces[self._at:self._at + count])
-        self._at += count
-        return faces
+__all__ = ["FaceStream", "throw_to_decision"]
 
 
 def throw_to_decision(game: Game, faces: FaceStream) -> None:
@@ -41,4 +17,4 @@ def throw_to_decision(game: Game, faces: FaceStream) -> None:
     can lead to a forced placement and the next seat's forced card, X8.3, and so to the next
     throw)."""
     while game.is_chance_node():
-        game.apply_chance(faces.throw(game.to_throw))
+        game.apply_chance(faces.faces(game.to_throw))

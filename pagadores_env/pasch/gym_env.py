@@ -48,20 +48,16 @@ Info (the same keys and shapes at every step)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
-from ..core.checks import check_choice
-from ..core.opponents import GameHooks, Opponents, check_learner_seat, seat_opponents
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
-from ..core.rewards import check_scheme
+from ..core.opponents import Opponents
+from ..core.options import RENDER_FPS
 from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
-from .aec import RENDER_MODES, check_start, observation_space, picture_drawer
+from .aec import check_start, observation_space
 from .dice import FaceStream, throw_to_decision
 from .engine import Game
-from .observation import OBS_SIZE, encode
+from .observation import encode
 from .policies import GAME
 from .render import render_table
 from .rules import DEFAULT_BLOCKS, DEFAULT_HAND
@@ -74,6 +70,7 @@ class PaschGymEnv(SingleAgentEnv):
     _encode = staticmethod(encode)
     _render_table = staticmethod(render_table)
     _render_hint = "render_mode='ansi', 'human' or 'rgb_array' to gymnasium.make('Pasch-v1', ...)"
+    _dice_stream = FaceStream
 
     def __init__(self, num_players: int = 2, hand: Sequence[int] = DEFAULT_HAND,
                  blocks: int | Sequence[int] = DEFAULT_BLOCKS,
@@ -82,68 +79,21 @@ class PaschGymEnv(SingleAgentEnv):
                  render_mode: str | None = None) -> None:
         start = check_start(num_players, hand, blocks)
         self.num_players, self.hand, self.blocks = start.num_players, start.hand, blocks
-        self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        self.opponents = seat_opponents(opponents, self.num_players, len(self.hand), game=GAME)
-        self._hooks = GameHooks(self.opponents)
-        self.reward_scheme = check_scheme(reward)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self._draw = picture_drawer() if render_mode == "rgb_array" else None
-        self._size = start.actions.size
-        self.observation_space = observation_space(OBS_SIZE)
-        self.action_space = gym.spaces.Discrete(self._size)
-        self.game: Game | None = None
-        self.seat = 0
-        self._faces: FaceStream | None = None  # made with the generator in reset()
-        self._done = True
-
-    # ------------------------------------------------------------------ gym API
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (int8, C + 49 entries) for MaskablePPO; zeros once the
-        episode has ended."""
-        game = self.game
-        if self._done or game is None:
-            return np.zeros(self._size, dtype=np.int8)
-        return game.legal_mask()
+        # a policy's table check hears the hand as Pasch's table (``core.policies.Table``)
+        self._take_options(opponents, learner_seat, self.hand, GAME, reward, illegal_action,
+                           render_mode)
+        self.observation_space = observation_space()
+        self.action_space = gym.spaces.Discrete(start.actions.size)
 
     # ------------------------------------------------------------------ hooks
-    def _picture(self) -> np.ndarray:
-        assert self._draw is not None and self.game is not None  # rgb_array, after reset()
-        return self._draw(self.game)
-
-    def _reseed(self, seed: int | None) -> None:
-        if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
-            self._faces = FaceStream(self.np_random)
-
     def _make_game(self) -> None:
         self.game = Game(self.num_players, self.hand, self.blocks)
 
-    def _apply_learner(self, action: Any) -> None:
-        assert self.game is not None  # an episode is running, so reset() made it
-        self.game.apply_action(action)
-
-    def _first_legal(self) -> int:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.legal_actions()[0]
-
-    def _placements(self) -> list[int]:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.placements()
+    def _throw(self) -> None:
+        """The dice of every chance node up to a decision with a choice (X8.2, X8.3)."""
+        assert self.game is not None and self._dice is not None  # reset() made both
+        throw_to_decision(self.game, self._dice)
 
     def _silent_message(self) -> str:
         return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
                 f"(num_players={self.num_players}, hand={list(self.hand)})")
-
-    def _play_until_learner(self) -> None:
-        """Throw dice and let opponents act until the learner acts or the game is over."""
-        game, seat, faces = self.game, self.seat, self._faces
-        assert game is not None and faces is not None  # reset() made both
-        while True:
-            throw_to_decision(game, faces)
-            if game.is_terminal():
-                break
-            who = game.current_player
-            if who == seat:
-                return
-            game.apply_action(self._decide_of[who](encode(game, who), game.legal_mask()))
-        self._done = True

@@ -19,7 +19,7 @@ its start values are the payoffs of the seat before it, and so on to the starter
   or one for all) play the round; a policy is asked once about every decision of the round
   it could meet — its observation also shows the blocks the seats before it kept, so the
   earlier seats' blocks are part of those decisions. A policy offering
-  ``action_probabilities`` (``pasch.policies.SupportsActionProbabilities``) is measured as
+  ``action_probabilities`` (``core.policies.SupportsActionProbabilities``) is measured as
   that mixture; any other by its ``act_batch`` answers.
 - ``nash_conv(players, ...)``: the sum over seats of what each could gain by its best
   response while the others play on: 0 exactly at an equilibrium.
@@ -38,10 +38,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..core.memory import memory_limit
-from ..core.policies import Policy, batch_actions
+from ..core.policies import Policy, SupportsActionProbabilities, batch_actions
 from .engine import Game
 from .observation import Facts, ObsFields, facts, write
-from .policies import SupportsActionProbabilities
 from .rules import (
     CARD_VALUES,
     CLASSES,

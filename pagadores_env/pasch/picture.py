@@ -1,7 +1,8 @@
 """Pictures of a game of Pasch: ``draw(game)`` paints the position as an RGB image.
 
-The image is ``480 × 640 × 3`` whatever the table, so the frames of a game go straight to a
-video encoder. Drawn are:
+The image is ``HEIGHT × WIDTH × 3`` = 480 × 640 × 3 whatever the table (``core.picture``'s
+size, drawn with its pieces), so the frames of a game go straight to a video encoder. Drawn
+are:
 
 - a band at the top: the round and its starter, or the winners once the game is over;
 - the board (X6.1): six rows, pair at the bottom to five of a kind at the top, by the
@@ -11,86 +12,47 @@ video encoder. Drawn are:
   dice just thrown (or, at a throw, the empty places of the dice in the cup) on the right;
 - one row per seat: its colour, name, score (X7.3), blocks left (X4), the cards in its hand
   and the card it played this round (X5.1); the seat to play is marked.
-
-The drawing helpers that know nothing of Pasch (a font, text, a die face, a disc) are the
-section "generic drawing" below.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from collections.abc import Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from ..core.seats import player
+from ..core.picture import (
+    BAND,
+    BAND_H,
+    GOLD,
+    HEIGHT,
+    PALE,
+    WHITE,
+    WIDTH,
+    Colour,
+    background,
+    box,
+    centred,
+    dice,
+    disc,
+    fit,
+    paste,
+    seat_names,
+    text,
+)
 from .engine import Game
 from .rules import BESIDE, FACES, ROWS
 
-WIDTH, HEIGHT = 640, 480
-Colour = tuple[int, int, int]
+#: ``HEIGHT`` and ``WIDTH`` are the picture's size (``core.picture``'s).
+__all__ = ["HEIGHT", "WIDTH", "draw"]
 
-FELT: Colour = (24, 70, 52)
-BAND: Colour = (12, 36, 27)
 BOARD: Colour = (232, 220, 190)
 LINE: Colour = (150, 130, 100)
-INK: Colour = (34, 34, 34)
-WHITE: Colour = (255, 255, 255)
-GOLD: Colour = (246, 186, 28)
-PALE: Colour = (196, 218, 206)
 #: One colour per seat for its discs and its row.
 SEAT_COLOURS: tuple[Colour, ...] = ((214, 48, 49), (9, 132, 227), (253, 203, 110),
                                     (0, 184, 148), (162, 155, 254), (225, 112, 85))
 
-
-# ---------------------------------------------------------------------- generic drawing
-# Helpers that know nothing of Pasch, kept together so they can move to a shared module.
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font at ``size`` pixels: no system fonts needed."""
-    return ImageFont.load_default(size=size)
-
-
-def text(pen: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
-         colour: Colour, anchor: str = "la") -> None:
-    """``words`` at ``xy`` (``anchor`` as Pillow takes it)."""
-    pen.text(xy, words, font=font(size), fill=colour, anchor=anchor)
-
-
-#: Pip centres on a die face, as fractions of its side.
-PIPS = {
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
-
-
-def die(pen: ImageDraw.ImageDraw, x: float, y: float, size: int, face: int) -> None:
-    """A die showing ``face`` with its top-left corner at (x, y); face 0 is an empty place
-    (a die in the cup)."""
-    box = (x, y, x + size - 1, y + size - 1)
-    if face == 0:
-        pen.rounded_rectangle(box, size // 6, outline=PALE, width=2)
-        return
-    pen.rounded_rectangle(box, size // 6, fill=(255, 253, 246), outline=(40, 40, 40), width=2)
-    r = size * 0.09
-    for fx, fy in PIPS[face]:
-        cx, cy = x + fx * size, y + fy * size
-        pen.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
-
-
-def disc(pen: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, colour: Colour) -> None:
-    """A round disc centred at (cx, cy), outlined so stacked discs stay apart."""
-    pen.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour,
-                outline=(30, 30, 30), width=1)
-
-
-# ---------------------------------------------------------------------- layout
-BAND_H = 30
 CELL_W, CELL_H = 42, 34
 BOARD_X, BOARD_Y = 100, BAND_H + 26  # the top-left of the five-of-a-kind row
 BESIDE_X = BOARD_X + FACES * CELL_W + 18
@@ -110,18 +72,18 @@ def _kept_and_thrown(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(sorted(kept)), tuple(sorted(thrown))
 
 
-def _board(pen: ImageDraw.ImageDraw, game: Game) -> None:
+def _board(image: Image.Image, game: Game) -> None:
+    pen = ImageDraw.Draw(image)
     for r, row in enumerate(reversed(ROWS)):
         y = BOARD_Y + r * CELL_H
-        text(pen, (BOARD_X - 8, y + CELL_H / 2), row, 13, WHITE, "rm")
+        text(image, (BOARD_X - 8, y + CELL_H / 2), row, 13, WHITE, "rm")
         for c in range(FACES):
             pen.rectangle((BOARD_X + c * CELL_W, y, BOARD_X + (c + 1) * CELL_W, y + CELL_H),
                           fill=BOARD, outline=LINE)
     for c in range(FACES):
-        text(pen, (BOARD_X + (c + 0.5) * CELL_W, BOARD_Y - 4), str(c + 1), 13, WHITE, "mb")
-    text(pen, (BESIDE_X + CELL_W / 2, BOARD_Y - 4), "beside", 12, WHITE, "mb")
-    pen.rounded_rectangle((BESIDE_X, BOARD_Y, BESIDE_X + CELL_W, BOARD_Y + len(ROWS) * CELL_H),
-                          6, outline=PALE, width=1)
+        text(image, (BOARD_X + (c + 0.5) * CELL_W, BOARD_Y - 4), str(c + 1), 13, WHITE, "mb")
+    text(image, (BESIDE_X + CELL_W / 2, BOARD_Y - 4), "beside", 12, WHITE, "mb")
+    paste(image, box(CELL_W, len(ROWS) * CELL_H, None, PALE, radius=6), BESIDE_X, BOARD_Y)
     height: Counter = Counter()
     for seat, cls in game.discs:  # in placing order: each disc lies on the ones before it
         k = height[cls]
@@ -134,59 +96,57 @@ def _board(pen: ImageDraw.ImageDraw, game: Game) -> None:
             level, column = divmod(cls - 1, FACES)
             cx = BOARD_X + (column + 0.5) * CELL_W + 4 * k
             cy = BOARD_Y + (len(ROWS) - 1 - level + 0.5) * CELL_H - 4 * k
-        disc(pen, cx, cy, 11, SEAT_COLOURS[seat])
+        centred(image, disc(11, SEAT_COLOURS[seat]), cx, cy)
 
 
-def _dice(pen: ImageDraw.ImageDraw, game: Game) -> None:
+def _dice(image: Image.Image, game: Game, labels: Sequence[str]) -> None:
     kept, thrown = _kept_and_thrown(game)
     if not kept and not thrown:
         return
-    text(pen, (BOARD_X - 8, DICE_Y + DIE / 2), f"{player(game.turn)}", 13, WHITE, "rm")
-    x = BOARD_X
-    for face in kept:
-        die(pen, x, DICE_Y, DIE, face)
-        x += DIE + 6
+    text(image, (BOARD_X - 8, DICE_Y + DIE / 2), fit(labels[game.turn], 13, BOARD_X - 12), 13,
+         WHITE, "rm")
+    x = dice(image, kept, BOARD_X, DICE_Y, DIE)
     if kept:
-        text(pen, (BOARD_X, DICE_Y + DIE + 4), "kept", 12, PALE)
+        text(image, (BOARD_X, DICE_Y + DIE + 4), "kept", 12, PALE, "la")
         x += 22  # the kept dice stand apart
-    start = x
-    for face in thrown:
-        die(pen, x, DICE_Y, DIE, face)
-        x += DIE + 6
+    dice(image, thrown, x, DICE_Y, DIE)
     label = "in the cup" if game.is_chance_node() else f"throw {game.throws}"
-    text(pen, (start, DICE_Y + DIE + 4), label, 12, PALE)
+    text(image, (x, DICE_Y + DIE + 4), label, 12, PALE, "la")
 
 
-def _seats(pen: ImageDraw.ImageDraw, game: Game) -> None:
+def _seats(image: Image.Image, game: Game, labels: Sequence[str]) -> None:
+    pen = ImageDraw.Draw(image)
+    width = WIDTH - 10 - SEATS_X
     for seat in range(game.num_players):
         y = BOARD_Y + seat * (SEAT_H + 8)
         turn = seat == game.turn
-        pen.rounded_rectangle((SEATS_X, y, WIDTH - 10, y + SEAT_H), 6, fill=BAND,
-                              outline=GOLD if turn else PALE, width=2 if turn else 1)
-        disc(pen, SEATS_X + 14, y + 12, 7, SEAT_COLOURS[seat])
-        text(pen, (SEATS_X + 28, y + 5), player(seat), 13, WHITE)
-        text(pen, (WIDTH - 16, y + 5), f"{game.scores[seat]} pts", 13, GOLD, "ra")
+        paste(image, box(width, SEAT_H, BAND, GOLD if turn else PALE, 2 if turn else 1, 6),
+              SEATS_X, y)
+        centred(image, disc(7, SEAT_COLOURS[seat]), SEATS_X + 14, y + 12)
+        text(image, (SEATS_X + 28, y + 5), fit(labels[seat], 13, 66), 13, WHITE, "la")
+        text(image, (WIDTH - 16, y + 5), f"{game.scores[seat]} pts", 13, GOLD, "ra")
         for b in range(game.blocks[seat]):
             pen.rectangle((SEATS_X + 100 + 8 * b, y + 8, SEATS_X + 105 + 8 * b, y + 13),
                           fill=PALE)
         cards = " ".join(map(str, game.hands[seat])) or "-"
         played = game.played[seat]
         note = f"hand {cards}" + ("" if played is None else f"   played {played}")
-        text(pen, (SEATS_X + 10, y + 23), note, 12, PALE)
+        text(image, (SEATS_X + 10, y + 23), fit(note, 12, width - 16), 12, PALE, "la")
 
 
-def draw(game: Game) -> np.ndarray:
-    """The position as an RGB picture, ``(480, 640, 3)`` uint8 (module docstring)."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
-    pen = ImageDraw.Draw(image)
-    pen.rectangle((0, 0, WIDTH, BAND_H), fill=BAND)
+def draw(game: Game, names: Sequence[str] | None = None) -> np.ndarray:
+    """The position as an RGB picture, ``(HEIGHT, WIDTH, 3)`` uint8 (module docstring);
+    ``names`` labels the seats (default ``player_0`` …; ``ValueError`` in one line unless
+    one string per seat)."""
+    labels = seat_names(game.num_players, names)
+    image = background(table=False).copy()
     if game.is_terminal():
-        won = ", ".join(map(player, game.winners()))
+        won = ", ".join(labels[seat] for seat in game.winners())
         head = f"Game over: {won} with {max(game.scores)} points"
     else:
-        head = f"Pasch  round {game.round + 1}/{game.rounds}, started by {player(game.starter)}"
-    text(pen, (12, BAND_H / 2), head, 15, WHITE, "lm")
-    _board(pen, game)
-    _dice(pen, game)
-    _seats(pen, game)
-    return np.asarray(image, dtype=np.uint8)
+        head = f"Pasch  round {game.round + 1}/{game.rounds}, started by {labels[game.starter]}"
+    text(image, (12, BAND_H / 2), fit(head, 15, WIDTH - 24), 15, WHITE)
+    _board(image, game)
+    _dice(image, game, labels)
+    _seats(image, game, labels)
+    return np.array(image)  # a writable copy: callers may mark up their frames

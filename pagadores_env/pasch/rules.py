@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -278,18 +277,9 @@ class Actions:
     def as_action(self, action: Any) -> int:
         """The one rule for what counts as a Pasch action, used by ``Game`` and both
         environments: an integer 0 … size - 1 (a Python int, a numpy integer or a 0-d
-        integer array); booleans and floats are refused even when whole. ``ValueError`` in
-        one line."""
-        try:
-            if isinstance(action, bool | np.bool_):
-                raise TypeError
-            value = operator.index(action)
-            if not 0 <= value < self.size:
-                raise TypeError
-            return value
-        except TypeError:
-            raise ValueError(f"action must be an integer 0–{self.size - 1} (X8.1), got "
-                             f"{action!r} ({type(action).__name__})") from None
+        integer array; ``core.checks.check_action``); booleans and floats are refused even
+        when whole. ``ValueError`` in one line."""
+        return checks.check_action(action, self.size, "X8.1")
 
 
 @functools.cache

@@ -1,40 +1,30 @@
 """The environments' dice for Paye: one seeded stream of throws (Y5.1).
 
-Every die has six faces, each as likely (Y1.3), so a throw is a face drawn by its position
-0–5 on the die. Both environments throw here, so a seed throws the same dice in each.
+Every die has six faces, each as likely (Y1.3), so a throw is the face of a special die at
+the position an ordinary die shows (face 1 the first position … face 6 the sixth), drawn
+from the core's ``dice.FaceStream``. Both environments throw here, so a seed throws the same
+dice in each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
+from ..core.dice import FaceStream
 from .engine import Game
-from .rules import FACES
 
-BLOCK = 1024  # face positions per generator call: one numpy call serves many throws
+__all__ = ["ThrowStream", "throw_to_decision"]
 
 
-class ThrowStream:
-    """Face positions uniform on 0–5, independent (Y5.1), drawn from ``rng`` ``block`` at a
-    time and used in the generator's order, so a seed fixes the whole stream."""
+class ThrowStream(FaceStream):
+    """Face positions uniform on 0–5, independent (Y5.1): an ordinary die's faces 1–6 from the
+    core's seeded ``FaceStream``, one position per throw."""
 
-    __slots__ = ("rng", "block", "_positions", "_at")
-
-    def __init__(self, rng: np.random.Generator, block: int = BLOCK) -> None:
-        self.rng = rng
-        self.block = block
-        self._positions: list[int] = []
-        self._at = 0
+    __slots__ = ()
 
     def throw(self, faces: Sequence[int]) -> int:
         """One throw of the die with ``faces``: the face at the next position."""
-        if self._at == len(self._positions):
-            self._positions = self.rng.integers(0, FACES, self.block).tolist()
-            self._at = 0
-        self._at += 1
-        return faces[self._positions[self._at - 1]]
+        return faces[self.faces(1)[0] - 1]
 
 
 def throw_to_decision(game: Game, dice: ThrowStream) -> None:

@@ -44,9 +44,9 @@ import numpy as np
 
 from ..core import checks
 from ..core.memory import memory_limit
-from ..core.policies import Policy, check_tables, make_policy
+from ..core.policies import Policy, SupportsActionProbabilities, check_tables, make_policy
 from .layers import layer_bytes
-from .policies import GAME, SupportsActionProbabilities
+from .policies import GAME
 from .rules import (
     ROUNDS,
     SPECIAL_DICE,
@@ -181,8 +181,8 @@ def profile_players(profile: Profile, num_players: int, rounds: int) -> list[Pol
     policy) for every seat, alone or in a list of one, or a list with one per seat. One
     entry for every seat is one object at every seat, and equal spec strings build one
     object, so each is asked every distinct observation once. Every player is asked whether
-    it plays this table (``core.policies.check_tables``, with the rounds as the table's
-    second fact)."""
+    it plays this table (``core.policies.check_tables``, with the rounds as Paye's
+    ``core.policies.Table``)."""
     entries = [profile] if isinstance(profile, str | Policy) else list(profile)
     if len(entries) == 1:
         entries *= num_players

@@ -51,17 +51,13 @@ Info (the same keys and shapes at every step)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
-from ..core.checks import check_choice
-from ..core.opponents import GameHooks, Opponents, check_learner_seat, seat_opponents
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
-from ..core.rewards import check_scheme
+from ..core.opponents import Opponents
+from ..core.options import RENDER_FPS
 from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
-from .aec import RENDER_MODES, check_table, observation_space, picture_drawer
+from .aec import check_table, observation_space
 from .dice import ThrowStream
 from .engine import Game
 from .observation import encode
@@ -77,6 +73,7 @@ class PayeGymEnv(SingleAgentEnv):
     _encode = staticmethod(encode)
     _render_table = staticmethod(render_table)
     _render_hint = "render_mode='ansi', 'human' or 'rgb_array' to gymnasium.make('Paye-v1', ...)"
+    _dice_stream = ThrowStream
 
     def __init__(self, num_players: int = DEFAULT_PLAYERS, variant: str = "base",
                  dice: Sequence[Sequence[int]] | None = None, rounds: int = ROUNDS,
@@ -86,72 +83,22 @@ class PayeGymEnv(SingleAgentEnv):
         table = check_table(num_players, variant, dice, rounds)
         self.num_players, self.variant = table.num_players, table.variant
         self.dice, self.rounds = table.dice, table.rounds
-        self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        # a policy's table check hears the rounds as the table's second fact
-        self.opponents = seat_opponents(opponents, self.num_players, self.rounds, game=GAME)
-        self._hooks = GameHooks(self.opponents)
-        self.reward_scheme = check_scheme(reward)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
+        # a policy's table check hears the rounds as Paye's table (``core.policies.Table``)
+        self._take_options(opponents, learner_seat, self.rounds, GAME, reward, illegal_action,
+                           render_mode)
         self.observation_space = observation_space()
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self.game: Game | None = None
-        self.seat = 0
-        self._dice: ThrowStream | None = None  # made with the generator in reset()
-        self._done = True
-
-    # ------------------------------------------------------------------ gym API
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (int8, 13 entries) for MaskablePPO; zeros once the
-        episode has ended."""
-        game = self.game
-        if self._done or game is None:
-            return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return game.legal_mask()
 
     # ------------------------------------------------------------------ hooks
-    def _picture(self) -> np.ndarray:
-        """The table by ``picture.draw``, the learner's seat named "(learner)"."""
-        assert self._draw_picture is not None and self.game is not None
-        names = [f"player_{s}" + (" (learner)" if s == self.seat else "")
-                 for s in range(self.num_players)]
-        return self._draw_picture(self.game, names)
-
-    def _reseed(self, seed: int | None) -> None:
-        if seed is not None or self._dice is None:  # a new seed drops the old seed's dice
-            self._dice = ThrowStream(self.np_random)
-
     def _make_game(self) -> None:
         self.game = Game(self.num_players, self.variant, self.dice, self.rounds)
 
-    def _apply_learner(self, action: Any) -> None:
-        assert self.game is not None  # an episode is running, so reset() made it
-        self.game.apply_action(action)
-
-    def _first_legal(self) -> int:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.legal_actions()[0]
-
-    def _placements(self) -> list[int]:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.placements()
+    def _throw(self) -> None:
+        """One throw: a start throw (Y2.1) or a turn's (Y3.2); forced choices are the
+        engine's (Y7.3)."""
+        assert self.game is not None and self._dice is not None  # reset() made both
+        self.game.apply_chance(self._dice.throw(self.game.faces_to_throw()))
 
     def _silent_message(self) -> str:
         return (f"the learner got no choice in {MAX_SILENT_GAMES} games in a row "
                 f"(num_players={self.num_players}, rounds={self.rounds})")
-
-    def _play_until_learner(self) -> None:
-        """Throw the dice and let opponents choose until the learner chooses or the game
-        ends."""
-        game, seat, dice = self.game, self.seat, self._dice
-        assert game is not None and dice is not None  # reset() made both
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(dice.throw(game.faces_to_throw()))
-            elif game.current_player == seat:
-                return
-            else:
-                who = game.current_player
-                game.apply_action(self._decide_of[who](encode(game, who), game.legal_mask()))
-        self._done = True

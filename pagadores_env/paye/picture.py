@@ -1,7 +1,7 @@
 """Pictures of a game: ``draw(game)`` paints the position as a ``HEIGHT × WIDTH × 3`` image.
 
-Every picture is 640 × 480 RGB pixels whatever the table, so the frames of a game go straight
-to a video encoder. Drawn are:
+Every picture is 640 × 480 RGB pixels whatever the table (``core.picture``'s size, drawn with
+its pieces), so the frames of a game go straight to a video encoder. Drawn are:
 
 - a band at the top: the variant and target, the round, who is to move, or the winners;
 - the dice in the middle: the six special dice as cards with their faces (Y1.3), in the
@@ -17,68 +17,49 @@ Everything is public (Y5.1), so every seat's picture is the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from ..core.picture import (
+    BAND,
+    BAND_H,
+    BLUE,
+    GOLD,
+    GREY,
+    HEIGHT,
+    INK,
+    PALE,
+    PAPER,
+    RED,
+    WHITE,
+    WIDTH,
+    Colour,
+    background,
+    box,
+    centred,
+    disc,
+    fit,
+    paste,
+    seat_names,
+    text,
+)
 from ..core.seats import player
 from .engine import Game
 from .render import headline
-from .rules import BLUE, TRADITIONAL, TRADITIONAL_RED
+from .rules import BLUE as BLUE_ACTION
+from .rules import TRADITIONAL, TRADITIONAL_RED
 
-WIDTH, HEIGHT = 640, 480
+#: ``HEIGHT`` and ``WIDTH`` are the picture's size (``core.picture``'s).
+__all__ = ["HEIGHT", "WIDTH", "draw"]
 
-Colour = tuple[int, int, int]
-FELT: Colour = (20, 66, 48)
-BAND: Colour = (12, 36, 27)
-PAPER: Colour = (249, 245, 234)
-INK: Colour = (34, 34, 34)
-WHITE: Colour = (255, 255, 255)
-GOLD: Colour = (246, 186, 28)
-RED: Colour = (196, 36, 44)
-BLUE_INK: Colour = (44, 94, 172)
-GREY: Colour = (120, 124, 121)
-TRACK: Colour = (196, 218, 206)
-
-
-# ---------------------------------------------------------------------- generic drawing
-# Game-neutral helpers (text and boxes on a Pillow image), kept together so that they can
-# move to a shared module of the core.
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font at ``size`` pixels: no system fonts needed."""
-    return ImageFont.load_default(size=size)
-
-
-def text(pen: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
-         colour: Colour, anchor: str = "la", width: int | None = None) -> None:
-    """``words`` at ``xy`` (Pillow's ``anchor``), cut with an ellipsis to ``width`` pixels."""
-    face = font(size)
-    if width is not None and face.getlength(words) > width:
-        while words and face.getlength(words + "…") > width:
-            words = words[:-1]
-        words += "…"
-    pen.text(xy, words, font=face, fill=colour, anchor=anchor)
-
-
-def box(pen: ImageDraw.ImageDraw, corner: tuple[int, int], size: tuple[int, int],
-        fill: Colour, outline: Colour | None = None, frame: int = 2) -> None:
-    """A rounded box with its top left at ``corner``."""
-    x, y = corner
-    w, h = size
-    pen.rounded_rectangle((x, y, x + w, y + h), radius=min(w, h) // 6, fill=fill,
-                          outline=outline, width=frame if outline else 0)
-
-
-# ---------------------------------------------------------------------- Paye's table
-BAND_H = 34
 #: Where the tracks start below the dice, by variant; a row is at most ``TRACK_ROW`` high.
 TRACK_TOP = {"base": 168, "expansion": 196}
 TRACK_ROW = 50
 TRACK_LEFT, TRACK_RIGHT = 112, 600
 #: Card size and gap by variant (the expansion has two rows of seven and six).
 CARD = {"base": (70, 100, 8), "expansion": (56, 70, 6)}
+THROWN = 38  # the side of a numbered die of this turn's throws
 
 
 def _cards(game: Game) -> list[tuple[int, str, tuple[int, ...], Colour, int]]:
@@ -89,39 +70,39 @@ def _cards(game: Game) -> list[tuple[int, str, tuple[int, ...], Colour, int]]:
         cards.append((d, f"S{d}", faces, RED if expansion else INK, 0))
     if expansion:
         cards.append((TRADITIONAL_RED, "trad.", TRADITIONAL, RED, 0))
-        cards += [(BLUE + d, f"S{d}", faces, BLUE_INK, 1) for d, faces in enumerate(game.dice)]
+        cards += [(BLUE_ACTION + d, f"S{d}", faces, BLUE, 1)
+                  for d, faces in enumerate(game.dice)]
     return cards
 
 
-def _draw_dice(pen: ImageDraw.ImageDraw, game: Game) -> None:
-    cards = _cards(game)
+def _draw_dice(image: Image.Image, game: Game) -> None:
     w, h, gap = CARD[game.variant]
+    size = 15 if game.variant == "base" else 12
     chosen = {game.red, game.blue} - {None}
-    for action, label, faces, ink, row in cards:
-        column = action - BLUE if action >= BLUE else action
+    for action, label, faces, ink, row in _cards(game):
+        column = action - BLUE_ACTION if action >= BLUE_ACTION else action
         x, y = 14 + column * (w + gap), BAND_H + 10 + row * (h + 6)
-        aside = action in game.aside
-        box(pen, (x, y), (w, h), GREY if aside else PAPER,
-            GOLD if action in chosen else ink, 3 if action in chosen else 2)
-        size = 15 if game.variant == "base" else 12
-        text(pen, (x + w / 2, y + 6), label, size, ink, "ma")
+        picked = action in chosen
+        paste(image, box(w, h, GREY if action in game.aside else PAPER,
+                         GOLD if picked else ink, 3 if picked else 2), x, y)
+        text(image, (x + w / 2, y + 6), label, size, ink, "ma")
         shown = sorted(faces)
         for line, part in enumerate((shown[:3], shown[3:])):
-            text(pen, (x + w / 2, y + h * (0.45 + 0.25 * line)), " ".join(map(str, part)),
-                 size - 1, INK, "mm", width=w - 4)
+            words = fit(" ".join(map(str, part)), size - 1, w - 4)
+            text(image, (x + w / 2, y + h * (0.45 + 0.25 * line)), words, size - 1, INK, "mm")
     if game.red is None:
         return
-    w, _, gap = CARD[game.variant]
     left = 14 + (7 if game.variant == "expansion" else 6) * (w + gap) + 8
-    text(pen, (left, BAND_H + 10), f"{player(game.mover)} throws", 13, WHITE)
+    text(image, (left, BAND_H + 10), f"{player(game.mover)} throws", 13, WHITE, "la")
     for i, face in enumerate(game.thrown):
-        colour = BLUE_INK if i >= 2 else (RED if game.variant == "expansion" else INK)
-        bx, by = left + (i % 2) * 44, BAND_H + 32 + (i // 2) * 46
-        box(pen, (bx, by), (38, 38), PAPER, colour, 3)
-        text(pen, (bx + 19, by + 19), str(face), 18, colour, "mm")
+        colour = BLUE if i >= 2 else (RED if game.variant == "expansion" else INK)
+        x, y = left + (i % 2) * (THROWN + 6), BAND_H + 32 + (i // 2) * (THROWN + 8)
+        paste(image, box(THROWN, THROWN, PAPER, colour, 3), x, y)
+        text(image, (x + THROWN / 2, y + THROWN / 2), str(face), 18, colour, "mm")
 
 
-def _draw_tracks(pen: ImageDraw.ImageDraw, game: Game, names: Sequence[str]) -> None:
+def _draw_tracks(image: Image.Image, game: Game, names: Sequence[str]) -> None:
+    pen = ImageDraw.Draw(image)
     target = game.target
     span = TRACK_RIGHT - TRACK_LEFT
     top = TRACK_TOP[game.variant]
@@ -131,31 +112,26 @@ def _draw_tracks(pen: ImageDraw.ImageDraw, game: Game, names: Sequence[str]) -> 
         moving = seat == game.mover and not game.is_terminal()
         if moving:
             pen.polygon(((4, y + 6), (4, y + 18), (11, y + 12)), fill=GOLD)
-        text(pen, (14, y + 12), names[seat], 13, GOLD if moving else WHITE, "lm",
-             width=TRACK_LEFT - 20)
-        pen.rounded_rectangle((TRACK_LEFT, y + 8, TRACK_RIGHT, y + 16), radius=4, fill=TRACK)
+        text(image, (14, y + 12), fit(names[seat], 13, TRACK_LEFT - 20), 13,
+             GOLD if moving else WHITE)
+        paste(image, box(span, 8, PALE, radius=4), TRACK_LEFT, y + 8)
         for mark in range(0, target + 1, 10):
             x = TRACK_LEFT + span * mark / target
             pen.line((x, y + 4, x, y + 20), fill=BAND, width=1)
         pen.rectangle((TRACK_RIGHT - 3, y, TRACK_RIGHT + 3, y + 24), fill=GOLD)
         x = TRACK_LEFT + span * score / target
-        won = seat in game.winners
-        pen.ellipse((x - 9, y + 3, x + 9, y + 21), fill=GOLD if won else PAPER,
-                    outline=INK, width=2)
-        text(pen, (x, y + 12), str(score), 10, INK, "mm")
-    text(pen, (TRACK_RIGHT, top - 6), str(target), 12, GOLD, "ma")
+        centred(image, disc(9, GOLD if seat in game.winners else PAPER, INK, 2), x, y + 12)
+        text(image, (x, y + 12), str(score), 10, INK, "mm")
+    text(image, (TRACK_RIGHT, top - 6), str(target), 12, GOLD, "ma")
 
 
 def draw(game: Game, names: Sequence[str] | None = None) -> np.ndarray:
     """The position as an RGB array ``(HEIGHT, WIDTH, 3)`` of uint8 (module docstring);
-    ``names`` labels the seats (default ``player_0`` …)."""
-    labels = list(names) if names is not None else [player(s) for s in range(game.num_players)]
-    if len(labels) != game.num_players:
-        raise ValueError(f"names must name {game.num_players} seats, got {len(labels)}")
-    image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
-    pen = ImageDraw.Draw(image)
-    pen.rectangle((0, 0, WIDTH, BAND_H), fill=BAND)
-    text(pen, (12, BAND_H / 2), headline(game), 14, WHITE, "lm", width=WIDTH - 24)
-    _draw_dice(pen, game)
-    _draw_tracks(pen, game, labels)
-    return np.asarray(image, dtype=np.uint8)
+    ``names`` labels the seats (default ``player_0`` …; ``ValueError`` in one line unless
+    one string per seat)."""
+    labels = seat_names(game.num_players, names)
+    image = background(table=False).copy()
+    text(image, (12, BAND_H / 2), fit(headline(game), 14, WIDTH - 24), 14, WHITE)
+    _draw_dice(image, game)
+    _draw_tracks(image, game, labels)
+    return np.array(image)  # a writable copy: callers may mark up their frames

@@ -3,47 +3,29 @@ namespace of the game ``"paye"``: ``make_policy("random", game="paye")``, and th
 ``opponents`` of ``Paye-v1`` name them as they are. Importing ``pagadores_env`` registers
 them; the scripted and exact players live in ``pagadores_agents.paye``. A Paye policy follows
 the core's protocol (``core.policies.Policy``): ``act(obs, mask)`` with the Paye observation
-row (``paye.observation``) and its 13-entry action mask (Y7). Paye's own capability is
-``SupportsActionProbabilities``.
+row (``paye.observation``) and its 13-entry action mask (Y7). Its exact yardstick reads the
+core's ``SupportsActionProbabilities`` (importable from here too).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from ..core.policies import (
+    StatedUniformPolicy,
+    SupportsActionProbabilities,
+    register_game,
+    register_policy,
+)
 
-import numpy as np
-
-from ..core.policies import BasePolicy, register_game, register_policy
+#: ``SupportsActionProbabilities`` is the core's capability, importable from here as before.
+__all__ = ["GAME", "RandomPolicy", "SupportsActionProbabilities"]
 
 GAME = register_game("paye")  # the registry's namespace of Paye's players
 
 
-@runtime_checkable
-class SupportsActionProbabilities(Protocol):
-    """A policy that states the distribution it plays from, so the exact yardstick
-    (``paye.exact``) measures that stochastic policy and not one draw of it. Like the other
-    capabilities (``core.policies``), an ``isinstance`` check looks for the method's name
-    only."""
-
-    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """``(B, 13)``: per row of ``obs`` and ``mask``, the probability of each action,
-        zero at the illegal ones and summing to 1."""
-
-
-class RandomPolicy(BasePolicy):
-    """Uniform over the legal actions (a baseline)."""
-
-    name = "random"
-
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """One legal action, drawn uniformly."""
-        legal = np.flatnonzero(mask)
-        return int(legal[self.rng.integers(len(legal))])
-
-    def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """``(B, 13)``: every legal action of a row alike."""
-        legal = np.asarray(mask, dtype=np.float64).reshape(len(np.atleast_2d(mask)), -1)
-        return legal / legal.sum(axis=1, keepdims=True)
+class RandomPolicy(StatedUniformPolicy):
+    """Uniform over the legal actions, every legal die alike (a baseline; the core's
+    ``StatedUniformPolicy``): its ``action_probabilities`` say so, so the exact yardstick
+    measures uniform play itself."""
 
 
 register_policy(RandomPolicy.name, RandomPolicy, game=GAME)

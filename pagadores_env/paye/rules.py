@@ -18,7 +18,6 @@ import them from here.
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -148,20 +147,10 @@ def settle(score: int, points: int, target: int) -> tuple[int, tuple[int, ...]]:
 def as_action(action: Any) -> int:
     """The one rule for what counts as a Paye action, used by ``Game`` and both
     environments: an integer 0–12 (Y7) — a Python int, a numpy integer or a 0-d integer
-    array. Booleans and floats are refused even when whole. Raises ``ValueError`` in one
-    line."""
-    try:
-        if isinstance(action, bool | np.bool_):
-            raise TypeError
-        value = operator.index(action)
-        if not 0 <= value < NUM_ACTIONS:
-            raise TypeError
-        return value
-    except TypeError:
-        raise ValueError(
-            f"action must be an integer 0–{NUM_ACTIONS - 1} (0–5 the special dice S0 … S5, "
-            f"6 the traditional red die, 7–12 the blue S0 … S5), got {action!r} "
-            f"({type(action).__name__})") from None
+    array (``core.checks.check_action``). Booleans and floats are refused even when whole.
+    Raises ``ValueError`` in one line."""
+    return checks.check_action(action, NUM_ACTIONS, "0–5 the special dice S0 … S5, 6 the "
+                               "traditional red die, 7–12 the blue S0 … S5")
 
 
 def describe_action(action: int, variant: str = "base") -> str:

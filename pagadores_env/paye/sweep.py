@@ -8,7 +8,7 @@ of a layer on the very observation rows ``observation.encode`` gives its player 
 (``decision_rows``), through ``core.policies.batch_actions`` in ``BATCH_ROWS`` rows a call, so
 a network is asked in batches; a policy object that several variants seat is asked each
 distinct observation once (its answers are shared among them within the layer). A policy
-that states its probabilities (``policies.SupportsActionProbabilities``, such as ``random``)
+that states its probabilities (``core.policies.SupportsActionProbabilities``, such as ``random``)
 is measured as that mixture; any other at its answers.
 
 The pass walks from the last turn of the last round back to the first turn of round 1 and
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.policies import Policy, batch_actions
+from ..core.policies import Policy, SupportsActionProbabilities, batch_actions
 from .engine import Game
 from .layers import (
     best_choice,
@@ -35,7 +35,6 @@ from .layers import (
     turn_products,
 )
 from .observation import decision_rows, encode
-from .policies import SupportsActionProbabilities
 from .rules import BASE_ACTIONS, NUM_ACTIONS, SPECIAL_DICE, TARGETS
 
 #: Rows per policy call.

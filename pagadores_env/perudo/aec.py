@@ -11,28 +11,26 @@ through PettingZoo's dead-step protocol.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.aec import StrictOrderEnforcing, TableEnv
-from ..core.checks import check_choice, check_flag, check_seed
+from ..core.checks import check_choice, check_flag
 from ..core.errors import IllegalMoveError
-from ..core.options import ELIMINATED, ILLEGAL_ACTIONS, RENDER_FPS
-from ..core.rewards import REWARD_SCHEMES, REWARDS
-from ..core.seats import player
+from ..core.options import ELIMINATED, RENDER_FPS, RENDER_MODES
 from .dice import FaceStream
 from .engine import Game
 from .observation import OBS_SIZE, encode
 from .render import describe_events, render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
 
-#: The render modes of both Perudo environments.
-RENDER_MODES = (None, "ansi", "human", "rgb_array")
+__all__ = ["RENDER_MODES", "check_start", "env", "observation_space", "raw_env",
+           "roll_to_decision"]
+
 _WAIT = np.zeros(NUM_ACTIONS, dtype=np.int8)  # the mask of every agent not to act
 _WAIT.flags.writeable = False
 
@@ -45,12 +43,9 @@ def check_start(num_players: Any, dice: Any) -> tuple[int, int | tuple[int, ...]
     return len(start), start if per_seat else start[0]
 
 
-def picture_drawer() -> Callable[..., np.ndarray]:
-    """``picture.draw``, imported only for ``render_mode="rgb_array"``: importing the package
-    does not load Pillow."""
-    from .picture import draw
-
-    return draw
+def observation_space() -> spaces.Box:
+    """The observation vector's space (``observation``: every entry in [0, 1])."""
+    return spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
 
 
 def roll_to_decision(game: Game, faces: FaceStream) -> None:
@@ -66,6 +61,8 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                 "is_parallelizable": False, "render_fps": RENDER_FPS}
     _describe_events = staticmethod(describe_events)
     _render_table = staticmethod(render_table)
+    _encode = staticmethod(encode)
+    _dice_stream = FaceStream
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  render_mode: str | None = None, reward: str = "win",
@@ -73,103 +70,46 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                  info_events: bool = False, info_mask: bool = False) -> None:
         super().__init__()
         self.num_players, self.dice = check_start(num_players, dice)
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self.reward_scheme = check_choice("reward", reward, REWARD_SCHEMES)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self._take_options(render_mode, reward, illegal_action)
         self.eliminated = check_choice("eliminated", eliminated, ELIMINATED)
         self.info_events = check_flag("info_events", info_events)
         self.info_mask = check_flag("info_mask", info_mask)
         self._leave = eliminated == "leave"
-        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
-        self.possible_agents = [player(seat) for seat in range(self.num_players)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        # One space object per agent, so seeding one agent's space leaves the others alone.
-        self.action_spaces: dict[str, spaces.Space] = {agent: spaces.Discrete(NUM_ACTIONS)
-                              for agent in self.possible_agents}
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            })
-            for agent in self.possible_agents
-        }
-        self.np_random: np.random.Generator | None = None
-        self.agents: list[str] = []  # no game until reset()
-        self.agent_selection: str | None = None
+        # ``Discrete(181)``: 0 dudo, 1 + (q-1)*6 + (f-1) the bid (q, f)
+        self._seat_agents(NUM_ACTIONS, observation_space)
         self._deciding: str | None = None  # the agent to bid or call dudo; None once over
-        self._faces: FaceStream  # made with the generator in reset()
-        self._printed = 0
 
     # ------------------------------------------------------------------ PettingZoo API
-    def observation_space(self, agent: str) -> spaces.Space:
-        """``agent``'s space: its observation row and its action mask."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """``agent``'s actions: ``Discrete(181)``, 0 dudo, 1 + (q-1)*6 + (f-1) bid (q, f)."""
-        return self.action_spaces[agent]
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game and roll its first dice. ``seed`` reseeds the dice; without it the
         stream goes on (a fresh unseeded generator on the very first reset). A seed other than
         None or an integer ≥ 0 raises ``ValueError`` and leaves the env as it was. Nobody is
         terminated by ``reset()`` (PettingZoo's API): with ``eliminated="leave"`` a seat dealt
         no dice is terminated at the end of the first step."""
-        seed = check_seed(seed)
-        if seed is not None or self.np_random is None:
-            self.np_random = np.random.default_rng(seed)
-            self._faces = FaceStream(self.np_random)
+        self._reseed(seed)
         self.game = game = Game(self.num_players, self.dice)
-        roll_to_decision(game, self._faces)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._skip_agent_selection = None
+        roll_to_decision(game, self._dice)
+        self._start_agents()
         self._seen = dict.fromkeys(self.agents, 0)  # log length when each agent last acted
         self._replaced: dict[str, int] = {}  # agent → _seen at its last illegal action
         self._eliminations = 0  # those of the game settled so far ("leave")
         self._forfeit: str | None = None
-        self._printed = 0
         self._advance(settle=False)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """AECEnv.last, with a one-line error once every agent has left."""
-        agent = self.agent_selection
-        if agent is None or agent not in getattr(self, "_cumulative_rewards", ()):  # all left
-            raise IllegalMoveError(f"last(): {self._no_agent_reason()}")
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's own view (P7.2: its dice, the public rest), from its own seat; its
         mask marks the legal actions when it is selected to act and is all zeros otherwise."""
-        try:
-            seat = self._seat[agent]
-            game = self.game
-        except KeyError:
-            raise ValueError(f"observe({agent!r}): no such agent; the agents are "
-                             f"{', '.join(self.possible_agents)}") from None
-        except AttributeError:  # no game yet
-            raise IllegalMoveError(f"observe(): {self._no_agent_reason()}") from None
+        seat = self._agent_seat(agent)
         to_act = agent == self._deciding and agent == self.agent_selection
-        return {"observation": encode(game, seat), "action_mask": self._mask(agent, to_act)}
+        return {"observation": encode(self.game, seat), "action_mask": self._mask(agent, to_act)}
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's bid or dudo (an illegal one as ``illegal_action``
         says), or its dead step; then roll the next round's dice if a dudo ended one."""
-        agent = self.agent_selection
-        if not self.agents or agent is None:
-            raise IllegalMoveError(f"step(): {self._no_agent_reason()}")
+        agent = self._selected()
         if self.terminations[agent]:
-            if action is not None:
-                over = self.game.winner is not None or self._forfeit is not None
-                why = "the game is over" if over else "it has no dice left"
-                raise IllegalMoveError(
-                    f"{agent} is terminated ({why}): the only valid action is None, which "
-                    f"removes it from the game (PettingZoo dead step); got {action!r}")
-            self._was_dead_step(None)
+            over = self.game.winner is not None or self._forfeit is not None
+            self._dead_step(agent, action, "the game is over" if over else "it has no dice left")
             return
         game = self.game
         mark = len(game.log)
@@ -185,30 +125,18 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
                 return
             game.apply_action(game.legal_actions()[0])
         self._seen[agent] = mark
-        roll_to_decision(game, self._faces)
+        roll_to_decision(game, self._dice)
         self._advance()
 
-    def render(self) -> str | np.ndarray | None:
-        """``"ansi"``: return the public table as text; ``"human"``: print it;
-        ``"rgb_array"``: return a picture of the table (``picture.draw``) with the dice of the
-        seat to act face up (every die at a dudo's reveal)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() was called without a render_mode; pass render_mode='ansi', "
-                "'human' or 'rgb_array' to perudo_v1.env()")
-            return None
-        if not hasattr(self, "game"):
-            raise IllegalMoveError(f"render(): {self._no_agent_reason()}")
-        if self._draw_picture is not None:
-            to_act = self.game.current_player
-            return self._draw_picture(self.game, self.possible_agents,
-                                      shown=() if to_act < 0 else (to_act,))
-        return self._render_text()
-
-    def close(self) -> None:
-        """Nothing to release: pictures are drawn in memory, text is printed."""
-
     # ------------------------------------------------------------------ internals
+    def _picture(self) -> np.ndarray:
+        """The public table (``picture.draw``) with the dice of the seat to act face up
+        (every die at a dudo's reveal)."""
+        assert self._draw_picture is not None  # render_mode="rgb_array"
+        to_act = self.game.current_player
+        return self._draw_picture(self.game, self.possible_agents,
+                                  shown=() if to_act < 0 else (to_act,))
+
     def _mask(self, agent: str, to_act: bool) -> np.ndarray:
         """The agent's legal actions if ``to_act`` (a copy), else all zeros."""
         if not to_act:
@@ -244,9 +172,7 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
             seat = self._seat[agent]
             if (game.winner is not None or not game.dice_counts[seat]) \
                     and not self.terminations[agent]:
-                place = places[seat]
-                reward = REWARDS[self.reward_scheme](place, places.count(place),
-                                                     self.num_players)
+                reward = self._final_reward(places, seat)
                 self.rewards[agent] = reward
                 self._cumulative_rewards[agent] += reward
                 self.terminations[agent] = True
@@ -268,17 +194,12 @@ class raw_env(TableEnv):  # lower case: PettingZoo's conventional name for the u
         self.infos = infos
 
     def _penalise(self, agent: str, action: Any) -> None:
-        """TerminateIllegalWrapper's semantics: the offender gets -1, everyone else 0, and
-        the game ends with every agent terminated."""
+        """TerminateIllegalWrapper's semantics (``core.aec.TableEnv._penalise``), the forfeit
+        noted and nobody left to decide."""
         self._forfeit = agent
         self._deciding = None
-        self.terminations = dict.fromkeys(self.agents, True)
-        self.rewards[agent] = -1.0
-        self._cumulative_rewards[agent] = -1.0
         self._build_infos()
-        self._deads_step_first()
-        if self.render_mode == "human":
-            print(f"{agent} played the illegal action {action!r} and forfeits: game over")
+        super()._penalise(agent, action)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -14,7 +14,7 @@ action holding each die. ``strategy(policy)`` builds one from
 
 - a Perudo policy (``core.policies.Policy``): asked once about the observation of every
   information state; a policy with ``action_probabilities(obs, mask)``
-  (``policies.SupportsActionProbabilities``: the ``agents.perudo`` players, ``StrategyPolicy``)
+  (``core.policies.SupportsActionProbabilities``: the ``agents.perudo`` players, ``StrategyPolicy``)
   is measured exactly; any other is taken at its ``act_batch`` answer, so a sampling policy
   without probabilities is measured as that one draw (the registered ``random`` player is
   one: measure uniform play with ``uniform_strategy()``);
@@ -41,10 +41,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.policies import BasePolicy, Policy, batch_actions, make_policy
+from ..core.policies import (
+    BasePolicy,
+    Policy,
+    SupportsActionProbabilities,
+    batch_actions,
+    make_policy,
+)
 from .engine import Game
 from .observation import OBS_SIZE, bid_order, decode, encode
-from .policies import SupportsActionProbabilities
 from .rules import DUDO, FACES, NUM_ACTIONS, legal_mask
 
 PLAYERS = 2

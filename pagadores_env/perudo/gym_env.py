@@ -76,21 +76,17 @@ Rendering (``render_mode``)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from ..core.checks import check_choice
-from ..core.opponents import GameHooks, Opponents, check_learner_seat, seat_opponents
-from ..core.options import ILLEGAL_ACTIONS, RENDER_FPS
-from ..core.rewards import check_scheme
-from ..core.seats import player
+from ..core.opponents import Opponents
+from ..core.options import RENDER_FPS
 from ..core.single_agent import MAX_SILENT_GAMES, SingleAgentEnv
-from .aec import RENDER_MODES, check_start, picture_drawer, roll_to_decision
+from .aec import check_start, observation_space, roll_to_decision
 from .dice import FaceStream
 from .engine import Game
-from .observation import OBS_SIZE, encode
+from .observation import encode
 from .policies import GAME
 from .render import render_table
 from .rules import MAX_DICE, NUM_ACTIONS, legal_mask
@@ -104,78 +100,45 @@ class PerudoGymEnv(SingleAgentEnv):
     _render_table = staticmethod(render_table)
     _render_hint = ("render_mode='ansi', 'human' or 'rgb_array' to "
                     "gymnasium.make('Perudo-v1', ...)")
+    _dice_stream = FaceStream
 
     def __init__(self, num_players: int = 2, dice: int | Sequence[int] = MAX_DICE,
                  opponents: Opponents = ("random",), learner_seat: int | str = "random",
                  reward: str = "win", illegal_action: str = "replace",
                  render_mode: str | None = None) -> None:
         self.num_players, self.dice = check_start(num_players, dice)
-        self.learner_seat = check_learner_seat(learner_seat, self.num_players)
-        self.opponents = seat_opponents(opponents, self.num_players, self.dice, game=GAME)
-        self._hooks = GameHooks(self.opponents)
-        self.reward_scheme = check_scheme(reward)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.render_mode = check_choice("render_mode", render_mode, RENDER_MODES)
-        self._draw_picture = picture_drawer() if render_mode == "rgb_array" else None
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        self._take_options(opponents, learner_seat, self.dice, GAME, reward, illegal_action,
+                           render_mode)
+        self.observation_space = observation_space()
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self.game: Game | None = None
-        self.seat = 0
-        self._faces: FaceStream | None = None  # made with the generator in reset()
-        self._done = True
-
-    # ------------------------------------------------------------------ gym API
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (int8, 181 entries) for MaskablePPO; zeros once the
-        episode has ended."""
-        game = self.game
-        if self._done or game is None:
-            return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return legal_mask(game.bid_action, game.total_dice, game.palifico).copy()
 
     # ------------------------------------------------------------------ hooks
     def _picture(self) -> np.ndarray:
         """The table by ``picture.draw`` as the learner sees it: its own dice face up (every
         die at a dudo's reveal), its seat named "(learner)"."""
         assert self._draw_picture is not None  # made in __init__ for "rgb_array"
-        names = [player(s) + (" (learner)" if s == self.seat else "")
-                 for s in range(self.num_players)]
-        return self._draw_picture(self.game, names, shown=(self.seat,))
-
-    def _reseed(self, seed: int | None) -> None:
-        if seed is not None or self._faces is None:  # a new seed drops the old seed's dice
-            self._faces = FaceStream(self.np_random)
+        return self._draw_picture(self.game, self._seat_labels(), shown=(self.seat,))
 
     def _make_game(self) -> None:
         self.game = Game(self.num_players, self.dice)
 
-    def _apply_learner(self, action: Any) -> None:
-        assert self.game is not None  # an episode is running, so reset() made it
-        self.game.apply_action(action)
+    def _throw(self) -> None:
+        """The round's dice, every seat's under its cup (P2.1)."""
+        assert self.game is not None and self._dice is not None  # reset() made both
+        roll_to_decision(self.game, self._dice)
 
-    def _first_legal(self) -> int:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.legal_actions()[0]
+    def _learner_done(self) -> bool:
+        """The learner's episode ends with the game or when it loses its last die (P1.3)."""
+        game = self.game
+        assert game is not None  # reset() made it
+        return game.winner is not None or not game.dice_counts[self.seat]
 
-    def _placements(self) -> list[int]:
-        assert self.game is not None  # an episode is running, so reset() made it
-        return self.game.placements()
+    def _legal_mask(self) -> np.ndarray:
+        """The legal bids and dudo of the player to act (``rules.legal_mask``), a copy."""
+        game = self.game
+        assert game is not None  # reset() made it
+        return legal_mask(game.bid_action, game.total_dice, game.palifico).copy()
 
     def _silent_message(self) -> str:
         return (f"the learner got no decision in {MAX_SILENT_GAMES} games in a row "
                 f"(num_players={self.num_players}, dice={self.dice}): give more dice")
-
-    def _play_until_learner(self) -> None:
-        """Roll dice and let opponents act until the learner acts or its episode ends."""
-        game, seat, faces = self.game, self.seat, self._faces
-        assert game is not None and faces is not None  # reset() made both
-        while game.winner is None and game.dice_counts[seat]:
-            if not game.rolled:
-                roll_to_decision(game, faces)
-            elif game.current == seat:
-                return
-            else:
-                who = game.current
-                mask = legal_mask(game.bid_action, game.total_dice, game.palifico)
-                game.apply_action(self._decide_of[who](encode(game, who), mask))
-        self._done = True

@@ -15,7 +15,6 @@ Seats and turn order are the shared circle of ``core.seats`` (P1.1, P2.2):
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,19 +59,10 @@ def describe_action(action: int) -> str:
 def as_action(action: Any) -> int:
     """The one rule for what counts as a Perudo action, used by ``Game`` and both
     environments: an integer 0 … 180 — a Python int, a numpy integer or a 0-d integer array
-    (what a policy's ``predict`` returns). Booleans and floats are refused even when whole,
-    so a wrong dtype in a driver shows up at once. Raises ``ValueError`` in one line."""
-    try:
-        if isinstance(action, bool | np.bool_):
-            raise TypeError
-        value = operator.index(action)
-        if not 0 <= value < NUM_ACTIONS:
-            raise TypeError
-        return value
-    except TypeError:
-        raise ValueError(
-            f"action must be an integer 0–{NUM_ACTIONS - 1} (0 = dudo, 1 + (q-1)*6 + (f-1) = "
-            f"bid (q, f)), got {action!r} ({type(action).__name__})") from None
+    (what a policy's ``predict`` returns; ``core.checks.check_action``). Booleans and floats
+    are refused even when whole, so a wrong dtype in a driver shows up at once. Raises
+    ``ValueError`` in one line."""
+    return checks.check_action(action, NUM_ACTIONS, "0 = dudo, 1 + (q-1)*6 + (f-1) = bid (q, f)")
 
 
 def raises(bid: tuple[int, int] | None, new: tuple[int, int], palifico: bool) -> bool:

@@ -5,6 +5,8 @@ code that serves a capability finds it so, and the shipped players declare what 
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -223,3 +225,12 @@ def test_perudo_players_that_state_their_distribution_declare_it() -> None:
         player = make_policy(spec, game="perudo")
         assert isinstance(player, SupportsActionProbabilities) is states, spec
 
+
+
+@pytest.mark.parametrize("game", ["perudo", "paye", "pasch"])
+def test_action_probabilities_is_one_core_capability_still_importable_from_each_game(game):
+    module = importlib.import_module(f"pagadores_env.{game}.policies")
+    assert module.SupportsActionProbabilities is policies.SupportsActionProbabilities
+    random_player = make_policy("random", game=game)
+    states = game != "perudo"  # Paye's and Pasch's random players state their mixture
+    assert isinstance(random_player, policies.SupportsActionProbabilities) is states

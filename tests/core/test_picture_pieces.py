@@ -1,5 +1,5 @@
 """The pieces every game's picture is drawn with (``pagadores_env.core.picture``): the seats'
-panels round the table, dice faces, labels."""
+panels round the table, dice faces, labels, boxes and discs."""
 
 from __future__ import annotations
 
@@ -8,15 +8,23 @@ import pytest
 from PIL import Image
 
 from pagadores_env.core.picture import (
+    BAND_H,
+    FELT,
     GOLD,
     HEIGHT,
     PANEL_H,
     PANEL_W,
+    PAPER,
+    RED,
     SEATING,
+    TABLE,
     WIDTH,
     backdrop,
     background,
+    box,
+    centred,
     die,
+    disc,
     fit,
     font,
     seat_names,
@@ -113,3 +121,37 @@ def test_text_is_drawn_where_its_anchor_puts_it():
     (top, left), (bottom, right) = changed.min(axis=0), changed.max(axis=0)
     assert top < HEIGHT // 2 < bottom and left < WIDTH // 2 < right
     assert right - left < 60 and bottom - top < 25
+
+
+def test_the_background_without_a_table_is_felt_under_the_band():
+    plain = np.asarray(background(table=False)).astype(int)
+    round_table = np.asarray(background()).astype(int)
+    assert plain.shape == round_table.shape == (HEIGHT, WIDTH, 3)
+    assert np.array_equal(plain[:BAND_H - 1], round_table[:BAND_H - 1])  # the same band
+    assert (np.abs(plain[BAND_H + 4:] - FELT).sum(axis=2) <= 3).all()  # no rim, no table
+    assert (round_table[HEIGHT // 2, WIDTH // 2] == TABLE).all()
+
+
+def test_a_box_is_its_size_filled_and_framed_with_round_corners():
+    sprite = np.asarray(box(60, 40, PAPER, RED, 3)).astype(int)
+    assert sprite.shape == (40, 60, 4)
+    assert (sprite[20, 30] == (*PAPER, 255)).all()
+    assert np.abs(sprite[20, 1, :3] - RED).sum() < 12 and sprite[20, 1, 3] == 255  # the frame
+    assert sprite[0, 0, 3] < 20  # a round corner leaves the corner pixel (all but) clear
+    empty = np.asarray(box(60, 40, None, RED, 1))
+    assert empty[20, 30, 3] == 0 and empty[20, 0, 3] > 0  # no fill: a frame only
+
+
+def test_a_disc_is_round_and_centred_where_it_is_placed():
+    sprite = disc(9, GOLD)
+    pixels = np.asarray(sprite).astype(int)
+    assert pixels.shape == (18, 18, 4)
+    assert (pixels[9, 9] == (*GOLD, 255)).all()
+    assert pixels[0, 0, 3] < 20 < pixels[0, 9, 3]  # round: corners clear, edges not
+    image = background(table=False).copy()
+    before = np.asarray(image).copy()
+    centred(image, sprite, 300, 200)
+    changed = np.argwhere((np.asarray(image) != before).any(axis=2))
+    (top, left), (bottom, right) = changed.min(axis=0), changed.max(axis=0)
+    assert (top + bottom) / 2 == pytest.approx(200, abs=1)
+    assert (left + right) / 2 == pytest.approx(300, abs=1)
