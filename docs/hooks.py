@@ -11,7 +11,8 @@ hook replaces it with what it names:
 ``<!-- generated: cli -->``
     ``pagadores --help`` and every subcommand's ``--help``, each under its own heading
 ``<!-- generated: observation GAME -->``
-    the observation layout of GAME (``pagadores``, ``perudo``) from its codec's ``FIELDS``
+    the observation layout of GAME (a name in ``pagadores_env.core.games``' table:
+    ``pagadores``, ``perudo``, ``paye``, ``pasch``) from its codec's ``FIELDS``
 ``<!-- generated: picture GAME -->``
     a game of GAME in progress: a PNG of its ``rgb_array`` frame, or its ``ansi`` text where
     the env draws no pictures
@@ -87,10 +88,18 @@ class GameDocs(NamedTuple):
     opponent: str
 
 
-GAMES = {
-    "pagadores": GameDocs("Pagadores-v1", "pagadores_env.pagadores.observation", "sensible"),
-    "perudo": GameDocs("Perudo-v1", "pagadores_env.perudo.observation", "probabilistic"),
-}
+def _games() -> dict[str, GameDocs]:
+    """Every game of the package's table of games (``pagadores_env.core.games``, where each
+    game registers itself), so a new game needs no entry here: its Gymnasium env, the module
+    of its observation codec (its ``encode``'s) and its default scripted opponent."""
+    import pagadores_env  # noqa: F401  (registers every game)
+    from pagadores_env.core.games import GAME_SPECS
+
+    return {name: GameDocs(spec.gym_id, spec.encode.__module__, spec.opponent)
+            for name, spec in GAME_SPECS.items()}
+
+
+GAMES = _games()
 
 
 # --------------------------------------------------------------------------- markdown helpers
