@@ -3,10 +3,18 @@
 The algorithm is read from the zip (its ``data`` entry names the policy class and holds the
 algorithm's hyper-parameters) or given as ``algo=`` (``maskable_ppo``, ``ppo``, ``a2c``,
 ``dqn``, ``qrdqn``, ``recurrent_ppo``). A model is checked when it is loaded: its observation
-and action spaces must be the environment's (``Box(49,)``, ``Discrete(2)``; a Perudo model,
-registered as ``model`` of game ``perudo``: ``Box(267,)``, ``Discrete(181)``), so a model of
+and action spaces must be the environment's (``Box(49,)``, ``Discrete(2)``), so a model of
 another environment is refused at once with both spaces named, not at its first decision.
 Play is deterministic.
+
+**Every game of the table** (``pagadores_env.core.games``) has its ``model`` player, registered
+in its namespace (``make_policy("model:path=…", game="paye")``): a ``GameSB3Policy`` whose
+observations are that game's (``GameSpec.obs_size`` floats; Perudo ``Box(267,)``), checked
+at load, and whose action count is checked at every decision against the width of the action
+mask, as a game's count may follow its table options (Pasch's follows the hand, X8.1). These
+players also state the distribution the model samples from (``action_probabilities``), so an
+exact yardstick that measures stochastic policies (Perudo's, Paye's) can measure the policy
+the model was trained as.
 ``path`` is the model's file; a run folder is refused naming the spec that plays it: an SB3
 run's ``model:path=<run>/model.zip`` (or its newest checkpoint), an RLlib run's or
 checkpoint's ``rllib:path=…`` (``rllib_adapter``).
@@ -36,12 +44,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from pagadores_env.core.games import GAME_SPECS, GameSpec, game_spec
 from pagadores_env.core.policies import BasePolicy, register_policy
 from pagadores_env.pagadores.engine import Action
 from pagadores_env.pagadores.observation import OBS_SIZE
-from pagadores_env.perudo.observation import OBS_SIZE as PERUDO_OBS_SIZE
-from pagadores_env.perudo.policies import GAME as PERUDO
-from pagadores_env.perudo.rules import NUM_ACTIONS as PERUDO_ACTIONS
 
 from .run_folders import is_rllib_run, sb3_run_model
 
@@ -87,11 +93,13 @@ def describe_space(space: Any) -> str:
 
 
 def check_spaces(model: Any, game: str = "Pagadores", obs_size: int = OBS_SIZE,
-                 num_actions: int = len(Action)) -> None:
+                 num_actions: int | None = len(Action)) -> None:
     """``ValueError`` unless ``model`` takes ``game``'s observations (``obs_size`` floats) and
-    answers with its actions (``Discrete(num_actions)``; Pagadores': stop, throw again)."""
+    answers with its actions (``Discrete(num_actions)``; Pagadores': stop, throw again; None:
+    any count, for a game whose count follows its table, checked at the first decision)."""
     obs, act = model.observation_space, model.action_space
-    ours = (f"Box({obs_size},)", f"Discrete({num_actions})")
+    count = int(act.n) if num_actions is None and isinstance(act, spaces.Discrete) else num_actions
+    ours = (f"Box({obs_size},)", f"Discrete({count if count is not None else 'N'})")
     if (describe_space(obs), describe_space(act)) != ours:
         raise ValueError(
             f"the model expects observations {describe_space(obs)} and actions "
@@ -106,7 +114,10 @@ class SB3Policy(BasePolicy):
     """Deterministic play of a saved SB3 model; ``act_batch`` is one forward pass."""
 
     #: The game whose observations and actions the model must take (``check_spaces``).
-    game, obs_size, num_actions = "Pagadores", OBS_SIZE, len(Action)
+    game: str = "Pagadores"
+    obs_size: int = OBS_SIZE
+    #: None: the game's action count follows its table (checked against each mask's width)
+    num_actions: int | None = len(Action)
     #: What ``path`` is, as a spec that leaves it out is told (``policies.make_policy``).
     parameter_forms = {"path": "FILE"}
 
@@ -160,6 +171,7 @@ class SB3Policy(BasePolicy):
         """Play ``model`` (of ``algo``) once its spaces are this game's."""
         check_spaces(model, self.game, self.obs_size, self.num_actions)
         self.model, self.algo, self.masked, self.name = model, algo, algo == "maskable_ppo", name
+        self.actions = int(model.action_space.n)
 
     def fingerprint(self) -> str:
         """SHA-256 of the policy's weights and the algorithm (``solver.results_cache``): the
@@ -177,7 +189,7 @@ class SB3Policy(BasePolicy):
         """The model's deterministic actions at rows of observations: the most likely legal
         action (MaskablePPO) or the model's action, replaced by the legal one if illegal."""
         obs = np.asarray(obs, dtype=np.float32)
-        mask = np.asarray(mask).astype(bool)
+        mask = self._mask(mask)
         logits = self._logits(obs)
         if logits is not None:  # the actor's forward pass only (what predict computes)
             if self.masked:
@@ -189,6 +201,15 @@ class SB3Policy(BasePolicy):
             actions = np.asarray(actions, dtype=np.int64).reshape(len(obs))
         legal = mask[np.arange(len(obs)), actions]
         return np.where(legal, actions, mask.argmax(axis=1)).astype(np.int64)
+
+    def _mask(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` as booleans; ``ValueError`` in one line if its width is not the model's
+        action count (a table with another action count than the one it was trained at)."""
+        mask = np.asarray(mask).astype(bool)
+        if mask.shape[-1] != self.actions:
+            raise ValueError(f"the model answers {self.actions} actions but this {self.game} "
+                             f"table has {mask.shape[-1]}: was it trained at another table?")
+        return mask
 
     def _logits(self, obs: np.ndarray) -> np.ndarray | None:
         """The actor's action logits for an actor-critic policy on flat observations (the
@@ -210,7 +231,7 @@ class SB3Policy(BasePolicy):
         # too small to split, and a second thread waiting for work costs more CPU than it
         # saves, most of all on a busy machine
         rows = np.require(obs, np.float32, ["C_CONTIGUOUS", "WRITEABLE"])
-        out = np.empty((len(rows), self.num_actions), np.float32)
+        out = np.empty((len(rows), self.actions), np.float32)
         threads = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
@@ -227,22 +248,18 @@ class SB3Policy(BasePolicy):
         return out
 
 
-register_policy("model", SB3Policy)
-
-
-class PerudoSB3Policy(SB3Policy):
-    """A saved model trained on ``Perudo-v1`` (``model:path=...`` of game ``perudo``)."""
-
-    game, obs_size, num_actions = "Perudo", PERUDO_OBS_SIZE, PERUDO_ACTIONS
+class GameSB3Policy(SB3Policy):
+    """A saved model of a game of the table other than Pagadores (``model:path=...`` of that
+    game; the subclass per game, ``game_model_class``, sets ``game`` and ``obs_size``)."""
 
     def action_probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """(B, 181): the stochastic policy the model was trained as, so the exact yardstick
-        (``perudo.exact.strategy``) measures it and not only its ``act``: the softmax of the
-        actor's logits over the legal actions (MaskablePPO's sampling distribution; for PPO,
-        its distribution given a legal action). A model without logits (DQN, QR-DQN) plays
-        greedily: all its mass on ``act_batch``'s action."""
+        """(B, actions): the stochastic policy the model was trained as, so an exact yardstick
+        (``perudo.exact.strategy``, ``paye.exact``) measures it and not only its ``act``: the
+        softmax of the actor's logits over the legal actions (MaskablePPO's sampling
+        distribution; for PPO, its distribution given a legal action). A model without
+        logits (DQN, QR-DQN) plays greedily: all its mass on ``act_batch``'s action."""
         obs = np.asarray(obs, dtype=np.float32)
-        mask = np.asarray(mask).astype(bool)
+        mask = self._mask(mask)
         logits = self._logits(obs)
         if logits is None:
             probs = np.zeros(mask.shape)
@@ -253,4 +270,30 @@ class PerudoSB3Policy(SB3Policy):
         return weights / weights.sum(axis=1, keepdims=True)
 
 
-register_policy("model", PerudoSB3Policy, game=PERUDO)
+def game_model_class(spec: GameSpec) -> type[GameSB3Policy]:
+    """The ``model`` player class of ``spec``'s game: its observations from the table of games
+    checked at load, its action count at each decision (the mask's width: a game's count may
+    follow its options, as Pasch's follows the hand)."""
+    return type(f"{spec.name.capitalize()}SB3Policy", (GameSB3Policy,), {
+        "__doc__": f"A saved model trained on ``{spec.gym_id}`` (``model:path=...`` of game "
+                   f"``{spec.name}``).",
+        "__module__": __name__, "game": spec.title, "obs_size": spec.obs_size,
+        "num_actions": None})
+
+
+#: The ``model`` player of every game of the table but Pagadores (``SB3Policy``), by game.
+GAME_MODELS: dict[str, type[GameSB3Policy]] = {
+    name: game_model_class(spec) for name, spec in GAME_SPECS.items() if name != "pagadores"}
+#: Perudo's (``Box(267,)``, ``Discrete(181)``), by the name it has always had.
+PerudoSB3Policy = GAME_MODELS["perudo"]
+register_policy("model", SB3Policy)
+for _game, _model in GAME_MODELS.items():
+    register_policy("model", _model, game=_game)
+
+
+def model_class(game: str) -> type[SB3Policy]:
+    """The ``model`` player class of ``game`` (``SB3Policy`` for Pagadores,
+    ``GAME_MODELS``' for the others), e.g. to play a model in memory (``of_model``);
+    ``ValueError`` in one line for a game the table of games does not have."""
+    game_spec(game)
+    return GAME_MODELS.get(game, SB3Policy)

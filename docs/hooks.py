@@ -169,7 +169,9 @@ def _type(field: dataclasses.Field) -> str:
 
 def _sections(cls: type, path: str = "") -> Iterator[tuple[str, type, list[dataclasses.Field]]]:
     """``cls``'s section (its key path, class and own keys), then its nested sections'."""
-    fields = dataclasses.fields(cls)
+    from pagadores_train.settings import config_keys
+
+    fields = config_keys(cls)
     nested = [f for f in fields if dataclasses.is_dataclass(f.default_factory)]
     yield path, cls, [f for f in fields if f not in nested]
     for f in nested:
@@ -201,23 +203,32 @@ def config_reference(args: str, page: Page, config: MkDocsConfig) -> str:
     """Every key of the training configs, from their dataclasses, and the benchmark suite's
     keys, as far as ``pagadores_train.benchmark.suite`` declares them."""
     _no_arguments(args, "config-reference")
+    from pagadores_env.core.games import GAME_SPECS
     from pagadores_train.benchmark import suite as benchmark
     from pagadores_train.learners import rllib_config
     from pagadores_train.learners.search import config as search_config
     from pagadores_train.run import algorithms
     from pagadores_train.run import config as sb3_config
 
-    perudo = "; ".join(f"`{section}.{key}`: `{json.dumps(value)}`"
-                       for section, keys in sb3_config.PERUDO_DEFAULTS.items()
-                       for key, value in keys.items())
+    games = "\n".join(
+        f"| `{name}` | `{spec.gym_id}` | "
+        + (", ".join(f"`env.{o.name}` (default `{json.dumps(o.default)}`): {_cell(o.help)}"
+                     for o in spec.options) or "none")
+        + f" | `{spec.opponent}` | {', '.join(f'`{o}`' for o in spec.eval_opponents)} |"
+        for name, spec in GAME_SPECS.items())
     hyperparams = [(f"`{name}`", _cell(_allowed(check)))
                    for name, check in {**algorithms.HYPERPARAMS,
                                        **algorithms.LSTM_KWARGS}.items()]
     names = ", ".join(f"`{name}`" for name in [*algorithms.ALGORITHMS, benchmark.SEARCH])
     return "\n\n".join([
         f"## SB3 runs\n\nA config with neither an `{rllib_config.SECTION}:` nor a "
-        f"`{search_config.SECTION}:` section (`pagadores_train.run.config.Config`). With "
-        f"`env.game: perudo`, these defaults differ: {perudo}.",
+        f"`{search_config.SECTION}:` section (`pagadores_train.run.config.Config`). "
+        "`env.game` picks the game; its table options are keys of `env` too (YAML values: a "
+        "list where the command line's flag takes comma-separated numbers or JSON), checked "
+        "by the game (`pagadores_train.run.games`), and where a config names no players, "
+        "`env.opponents` and `eval.opponents` are the game's:\n\n"
+        "| `env.game` | env | table options | `env.opponents` | `eval.opponents` |\n"
+        "|---|---|---|---|---|\n" + games,
         _settings_tables(sb3_config.Config),
         "### `algo.hyperparams` checked before a run\n\nAny keyword argument of the algorithm's "
         "constructor may go under `algo.hyperparams`; these are checked against their ranges "

@@ -164,13 +164,13 @@ def build_section(cls: type, data: Any, path: str) -> Any:
     where = path.rstrip(".") or "the config"
     if not isinstance(data, dict):
         raise ConfigError(f"{where} must be a mapping of keys to values, got {data!r}")
-    names = [f.name for f in dataclasses.fields(cls)]
+    names = [f.name for f in config_keys(cls)]
     for key in data:
         if key not in names:
             raise ConfigError(
                 f"unknown key '{path}{key}' (allowed: {', '.join(names)})")
     values = {}
-    for f in dataclasses.fields(cls):
+    for f in config_keys(cls):
         if f.name not in data:
             continue
         key = f"{path}{f.name}"
@@ -179,6 +179,12 @@ def build_section(cls: type, data: Any, path: str) -> Any:
         else:
             values[f.name] = f.metadata["check"](data[f.name], key)
     return cls(**values)
+
+def config_keys(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields of the config dataclass ``cls`` that are keys of its section: all but those
+    marked ``internal`` (filled from other keys, as ``env.options`` is from a game's option
+    keys)."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 def like_default(default: Any) -> Check:
     """A check of a hyper-parameter by the type of its default (for those without an entry
@@ -225,7 +231,7 @@ def has_section(path: str | Path, section: str) -> bool:
 def describe(cls: type, path: str = "") -> str:
     """Every config key with its default and meaning, one per line (for ``--help``)."""
     lines = []
-    for f in dataclasses.fields(cls):
+    for f in config_keys(cls):
         if dataclasses.is_dataclass(f.default_factory):
             lines.append(describe(f.default_factory, f"{path}{f.name}."))
             continue

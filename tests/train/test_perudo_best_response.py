@@ -102,7 +102,8 @@ def _config(tmp_path: Path, **env: object) -> dict:
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"env": {"game": "pagadores", "best_response": True}},
-     "env.best_response is Perudo's"),
+     r"env.best_response needs a game with an exact best response \(Perudo: num_players 2 "
+     r"with dice 1; .*\), got env.game 'pagadores'"),
     ({"env": {"game": "perudo", "dice": 2, "best_response": True}},
      "needs the game the exact yardstick solves: num_players 2 with dice 1, got "
      "num_players 2 with dice 2"),

@@ -1,5 +1,6 @@
 """Perudo in the trainer and the evaluator (issue 13, item 5): a tiny run from config to model
-to evaluation rows, the config's refusals, the seat-rotated evaluator and its intervals.
+to evaluation rows, the config's refusals, the seat-rotated evaluator (the engine-driven one
+every game without a kernel shares: ``evaluation.engine``) and its intervals.
 ``pagadores play --game perudo`` is tested in ``tests/cli/test_perudo_play.py``."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ pytest.importorskip("sb3_contrib")
 
 from pagadores_env.core.policies import make_policy
 from pagadores_env.perudo.rules import DUDO, bid_action
+from pagadores_train.evaluation.engine import evaluate_game, rounds_out
 from pagadores_train.evaluation.evaluate import wilson_interval
-from pagadores_train.evaluation.perudo import EXACT_NOTE, DiceShaping, evaluate_perudo, rounds_in
+from pagadores_train.evaluation.perudo import EXACT_NOTE, DiceShaping
 from pagadores_train.learners.sb3 import train
 from pagadores_train.run.config import config_from_dict, load_config
 from pagadores_train.run.reports import read_rows
@@ -70,10 +72,11 @@ def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:
 
 @pytest.mark.parametrize(("data", "message"), [
     ({"env": {"game": "perudo"}, "vec_env": {"kind": "batch"}},
-     "vec_env.kind 'batch' is Pagadores' batch engine; for env.game 'perudo' choose 'dummy' "
-     "or 'subproc'"),
+     "vec_env.kind 'batch' is Dados de Pagadores' batch engine; for env.game 'perudo' choose "
+     "'dummy' or 'subproc'"),
     ({"env": {"game": "perudo", "cards": 3}},
-     "env.cards is Pagadores'; Perudo counts env.dice (1–5), got env.cards 3"),
+     "env.cards is Dados de Pagadores' (env.game 'pagadores'); Perudo takes env.dice, got "
+     "env.cards 3"),
     ({"env": {"game": "perudo", "num_players": [2, 3]}},
      "env.num_players must be one size 2–6 for env.game 'perudo', got [2, 3]"),
     ({"env": {"game": "perudo", "opponents": ["sensible"]}},
@@ -81,12 +84,14 @@ def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:
      "probabilistic, random"),
     ({"env": {"game": "perudo"}, "eval": {"opponents": ["probabilistic:bogus=1"]}},
      "eval.opponents[0]: policy 'probabilistic' has no parameter 'bogus'"),
-    ({"env": {"game": "perudo", "dice": 6}}, "env.dice must be 1–5, got 6"),
+    ({"env": {"game": "perudo", "dice": 6}},
+     "env.dice must be 1–5 (5 is the official game), got 6"),
     ({"env": {"game": "perudo", "shaping": -1}}, "env.shaping must be a number ≥ 0, got -1"),
     ({"env": {"game": "liars_dice"}},
      "env.game must be one of 'pagadores', 'perudo', 'paye', 'pasch', got 'liars_dice'"),
     ({"env": {"dice": 3}},
-     "env.dice is Perudo's (env.game 'perudo'); Pagadores counts env.cards, got env.dice 3"),
+     "env.dice is Perudo's (env.game 'perudo'); Dados de Pagadores takes env.cards, got "
+     "env.dice 3"),
     ({"env": {"shaping": 0.5}}, "env.shaping is Perudo's (env.game 'perudo'), got 0.5"),
     ({"env": {"opponents": ["probabilistic"]}}, "env.opponents[0]: unknown policy "
      "'probabilistic'"),
@@ -120,8 +125,8 @@ def test_dice_shaping_pays_each_die_as_it_is_lost() -> None:
 
 # ------------------------------------------------------------------ the evaluator
 def test_the_evaluator_rotates_seats_and_reports_wilson_intervals() -> None:
-    result = evaluate_perudo(["probabilistic", "bluffer"], num_players=3, num_games=7, seed=2,
-                             dice=2)
+    result = evaluate_game("perudo", ["probabilistic", "bluffer"], num_players=3, num_games=7,
+                           seed=2, options={"dice": 2})
     assert result.num_games == 9  # rounded up to a multiple of the table size
     first, reused = result.rows
     assert (first.copies, first.trials, first.seat_counts) == (1, 9, (3, 3, 3))
@@ -129,13 +134,13 @@ def test_the_evaluator_rotates_seats_and_reports_wilson_intervals() -> None:
     for row in result.rows:
         assert (row.ci_low, row.ci_high) == wilson_interval(row.wins, row.trials)
     assert first.wins + reused.wins == 9  # one winner a game
-    assert "Perudo: 9 games, 3 players, 2 dice" in result.table()
+    assert "Perudo: 9 games, 3 players, dice 2" in result.table()
 
 
 def test_the_evaluator_is_seeded_and_measures_what_it_says() -> None:
-    a = evaluate_perudo(["probabilistic", "random"], num_games=300, seed=5)
-    assert a == evaluate_perudo(["probabilistic", "random"], num_games=300, seed=5)
-    assert a != evaluate_perudo(["probabilistic", "random"], num_games=300, seed=6)
+    a = evaluate_game("perudo", ["probabilistic", "random"], num_games=300, seed=5)
+    assert a == evaluate_game("perudo", ["probabilistic", "random"], num_games=300, seed=5)
+    assert a != evaluate_game("perudo", ["probabilistic", "random"], num_games=300, seed=6)
     strong, weak = a.rows
     assert strong.ci_low > 0.5 > weak.ci_high  # the bidder beats random clearly
     # Two players: both are in every round and each round costs one die (P2.4, P4.2).
@@ -146,13 +151,14 @@ def test_the_evaluator_is_seeded_and_measures_what_it_says() -> None:
 def test_the_seat_a_game_starts_from_rotates_with_the_entries() -> None:
     """Seat 0 starts the first round (P2.2): rotation gives each entry both seats, so both
     start equally often."""
-    result = evaluate_perudo(["probabilistic", "probabilistic"], num_games=200, seed=1)
+    result = evaluate_game("perudo", ["probabilistic", "probabilistic"], num_games=200, seed=1)
     assert result.rows[0].seat_counts == (100, 100) == result.rows[1].seat_counts
     assert result.rows[0].wins + result.rows[1].wins == 200
 
 
-def test_rounds_in_counts_the_rounds_a_seat_had_dice() -> None:
-    result = evaluate_perudo(["random", "random"], num_players=3, num_games=3, seed=0, dice=1)
+def test_rounds_out_counts_the_rounds_a_seat_had_dice() -> None:
+    result = evaluate_game("perudo", ["random", "random"], num_players=3, num_games=3, seed=0,
+                           options={"dice": 1})
     assert result.mean_game_length == 2.0  # one die each: two rounds knock two players out
     from pagadores_env.perudo.engine import Game
 
@@ -160,21 +166,22 @@ def test_rounds_in_counts_the_rounds_a_seat_had_dice() -> None:
     game.apply_roll(((2,), (3,), (4,)))
     game.apply_action(bid_action(3, 2))
     game.apply_action(DUDO)  # seat 1 calls, only one 2 (P4.2): seat 0 loses its die
-    assert rounds_in(game) == [1, 2, 2]  # round 2 has begun for the two left
+    assert rounds_out(game) == [1, 2, 2]  # round 2 has begun for the two left
     game.apply_roll(((), (5,), (5,)))
     game.apply_action(bid_action(1, 5))
     game.apply_action(DUDO)  # two 5s: the caller, seat 2, is out
-    assert game.winner == 1 and rounds_in(game) == [1, 2, 2]
+    assert game.winner == 1 and rounds_out(game) == [1, 2, 2]
 
 
 def test_the_evaluator_refuses_bad_input_in_one_line() -> None:
-    for kwargs, message in [({"dice": 6}, "dice must be an integer 1–5, got 6"),
-                            ({"num_players": 7}, "num_players must be an integer 2–6, got 7"),
+    for kwargs, message in [({"options": {"dice": 6}},
+                             r"dice must be 1–5 \(5 is the official game\), got 6"),
+                            ({"num_players": 7}, "players must be an integer 2–6, got 7"),
                             ({"agents": ["random"] * 3},
                              r"agents must be 2 \(the agent under test and its opponent\), "
                              "got 3")]:
         args = {"agents": ["random", "probabilistic"]} | kwargs
         with pytest.raises(ValueError, match=message):
-            evaluate_perudo(**args)
+            evaluate_game("perudo", **args)
     with pytest.raises(ValueError, match="unknown policy of perudo 'sensible'"):
-        evaluate_perudo(["random", "sensible"])
+        evaluate_game("perudo", ["random", "sensible"])

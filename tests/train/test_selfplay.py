@@ -483,7 +483,8 @@ def test_a_self_play_run_fills_resumes_and_repeats_its_pool(tmp_path):
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"vec_env": {"kind": "dummy"}}, "env.selfplay needs vec_env.kind 'batch'"),
+    ({"vec_env": {"kind": "subproc"}},
+     "env.selfplay needs vec_env.kind 'dummy' or 'batch' .*, got 'subproc'"),
     ({"env": {"selfplay": {"every": 10, "sample": "best"}}},
      "env.selfplay.sample must be one of 'latest', 'uniform', 'priority', got 'best'"),
     ({"env": {"selfplay": {"every": 10, "scripted_share": 2}}},

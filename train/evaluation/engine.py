@@ -191,11 +191,14 @@ def tournament_game(game: str, agents: Sequence[AgentLike], num_games: int = 100
 
 def play_games(spec: GameSpec, policies: Sequence[Policy], rows_at: Sequence[Sequence[int]],
                num_players: int, options: dict[str, Any], rng: np.random.Generator,
-               phase: Phase | None = None) -> list[Any]:
+               phase: Phase | None = None,
+               until: Callable[[Any], bool] | None = None) -> list[Any]:
     """Play one game per entry of ``rows_at`` (seat → policy row) to the end, in lock-step:
     the dice from ``rng`` in game order (so the draws depend only on the games), and each
     policy's pending decisions in one ``batch_actions`` call. ``phase``
-    (``pagadores_train.progress``) hears of each game as it ends."""
+    (``pagadores_train.progress``) hears of each game as it ends. ``until`` stops a game
+    earlier, where it first holds of the table before a throw (Pasch's last round:
+    ``evaluation.pasch``)."""
     tables = [spec.start(num_players, **options) for _ in rows_at]
     active = list(range(len(tables)))
     while active:
@@ -203,8 +206,10 @@ def play_games(spec: GameSpec, policies: Sequence[Policy], rows_at: Sequence[Seq
         still = []
         for g in active:
             table = tables[g]
-            spec.advance(table, rng)
-            if table.is_terminal():
+            stop = until is not None and until(table)
+            if not stop:
+                spec.advance(table, rng)
+            if stop or table.is_terminal():
                 if phase is not None:
                     phase.step()
                 continue

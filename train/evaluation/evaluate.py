@@ -72,9 +72,11 @@ import numpy as np
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.policies import (
+    BasePolicy,
     Named,
     Policy,
     SupportsReset,
+    batch_actions,
     check_tables,
     make_policy,
     monte_carlo_only,
@@ -446,6 +448,25 @@ def reseed_row(policy: Policy, seed: int, row: int) -> Policy:
     if isinstance(policy, SupportsReset):
         policy.reset(child_seed(seed, 1, row))
     return policy
+
+
+class Acting(BasePolicy):
+    """A policy's ``act_batch`` alone, so an exact yardstick that measures a policy stating
+    its probabilities as that mixture (Perudo's, Paye's, Pasch's) measures the deterministic
+    play that evaluations see instead."""
+
+    def __init__(self, policy: Policy) -> None:
+        super().__init__()
+        self.policy = policy
+        self.name = str(policy.name) if isinstance(policy, Named) else "acting"
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The wrapped policy's actions."""
+        return batch_actions(self.policy, obs, mask)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The wrapped policy's action at one row."""
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
 
 def agent_labels(agents: list[AgentLike], policies: Sequence[AgentLike]) -> list[str]:

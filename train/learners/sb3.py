@@ -1,4 +1,5 @@
-"""Train a stable-baselines3 agent on Pagadores-v1 (or Perudo-v1) from a YAML config.
+"""Train a stable-baselines3 agent on any game's Gymnasium env (``Pagadores-v1``, ``Perudo-v1``,
+``Paye-v1``, ``Pasch-v1``: ``env.game``) from a YAML config.
 
 Read top to bottom, ``train(config)`` does: check the run folder and hold it
 (``pagadores_train.run.lock``) → make the vectorised env → build the model, or resume it from the
@@ -87,17 +88,21 @@ compared agent) reports through ``pagadores_train.progress``: bars, or with
 ``progress_bar: false`` status lines on stderr, one per step of the phase (stdout is left
 to the results).
 
-**Perudo** (``env.game: perudo``, ``pagadores_train.run.config``): the same run folder and
-resume, with ``Perudo-v1`` envs; evaluations play through the Perudo engine;
-``env.best_response`` trains there against the exact best response to the learner,
-recomputed every rollout (``pagadores_train.learners.best_response``).
+**Every game** (``env.game``, ``pagadores_train.run.config``): the same run folder and
+resume, with the game's Gymnasium env and its table options; evaluations play through its
+engine where it has no compiled kernel, with its exact numbers where its yardstick covers the
+table (``pagadores_train.run.model_eval``). ``env.best_response`` trains against the exact
+best response to the learner, recomputed every rollout, where the game has one
+(``pagadores_train.learners.best_response``: 1-die Perudo, Paye's 2-player base game);
+``env.selfplay`` draws the opponents from snapshots of the learner on ``dummy`` envs of any
+game or Pagadores' ``batch`` engine (``pagadores_train.learners.selfplay``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import fields
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +114,9 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from pagadores_agents.run_folders import CHECKPOINT_MODEL, CHECKPOINTS, FINAL_MODEL, LATEST
-from pagadores_agents.sb3_adapter import PerudoSB3Policy
+from pagadores_agents.sb3_adapter import model_class
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
 from ..progress import BARS, LINES, SILENT, Reporter
@@ -216,9 +222,11 @@ def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:
     """``train`` once this process holds the run folder."""
     run_dir = config.run_dir
     saved = saved_run(config, fresh)
-    pool = SnapshotPool(run_dir / SELFPLAY, config.env.selfplay.max_snapshots) \
-        if config.env.selfplay.every else None
-    responder = BestResponseOpponent() if config.env.best_response else None
+    env_config = config.env
+    pool = SnapshotPool(run_dir / SELFPLAY, env_config.selfplay.max_snapshots,
+                        env_config.game) if env_config.selfplay.every else None
+    responder = BestResponseOpponent(env_config.game, env_config.num_players,
+                                     env_config.options) if env_config.best_response else None
     env = make_vec_env(config, pool, responder)
     try:
         if saved is None:
@@ -242,7 +250,7 @@ def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:
                 pool.add(model, model.num_timesteps)
             opponents.append(SnapshotEvery(pool, config.env.selfplay.every))
         if responder is not None:
-            responder.respond_to(PerudoSB3Policy.of_model(model))
+            responder.respond_to(model_class(config.env.game).of_model(model))
             opponents.append(RespondEachRollout(responder))
         say(start)
         planned = planned_timesteps(model, config.total_timesteps)
@@ -354,27 +362,56 @@ def set_up_run_dir(config: Config, new: bool, timesteps: int) -> None:
 
 def make_vec_env(config: Config, pool: SnapshotPool | None = None,
                  responder: BestResponseOpponent | None = None) -> VecEnv:
-    """``n_envs`` monitored copies of the env, seeded ``seed + i``. Workers of a
-    SubprocVecEnv unpickle ``pagadores_train.run.config.make_env_in_worker``, which imports only
-    the light config module and leaves Ctrl-C to this process. With a self-play ``pool``
-    (only with the batch engine, which ``env.selfplay`` requires) one ``SelfPlayOpponent``
-    sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``;
-    a best-response ``responder`` (``env.best_response``) sits there in every env."""
-    if config.vec_env.kind == "batch":
-        env = config.env
-        opponents = env.opponents if pool is None else pool.opponent(
-            env.selfplay.sample, env.opponents, env.selfplay.scripted_share)
-        return VecMonitor(PagadoresVecEnv(
-            config.vec_env.n_envs, num_players=env.num_players, cards=env.cards,
-            opponents=opponents, learner_seat=env.learner_seat, reward=env.reward,
-            seed=config.seed))
-    if config.vec_env.kind == "subproc":
-        return sb3_make_vec_env(make_env_in_worker, n_envs=config.vec_env.n_envs,
-                                seed=config.seed, vec_env_cls=SubprocVecEnv,
-                                env_kwargs={"env": config.env})
-    make = config.env.make if responder is None else partial(config.env.make, [responder])
-    return sb3_make_vec_env(make, n_envs=config.vec_env.n_envs, seed=config.seed,
-                            vec_env_cls=DummyVecEnv)
+    """``n_envs`` monitored copies of the env, seeded ``seed + i``, made the way
+    ``vec_env.kind`` says (``VEC_ENVS``). With a self-play ``pool`` a ``SelfPlayOpponent``
+    sits in every other seat, mixing in ``env.opponents`` at ``env.selfplay.scripted_share``
+    (one per env; the batch engine's one for all its games); a best-response ``responder``
+    (``env.best_response``) sits there in every env."""
+    env = config.env
+
+    def opponents() -> list[str | Policy] | None:
+        """The opponents of one more env: None for ``env.opponents``."""
+        if pool is not None:
+            return [pool.opponent(env.selfplay.sample, env.opponents,
+                                  env.selfplay.scripted_share)]
+        return None if responder is None else [responder]
+
+    return VEC_ENVS[config.vec_env.kind](config, opponents)
+
+
+def dummy_vec_env(config: Config, opponents: Callable[[], list[str | Policy] | None]
+                  ) -> VecEnv:
+    """Every env in this process (``DummyVecEnv``): the one kind whose opponents may be
+    objects of this process (self-play snapshots, a best response)."""
+    return sb3_make_vec_env(lambda: config.env.make(opponents()), n_envs=config.vec_env.n_envs,
+                            seed=config.seed, vec_env_cls=DummyVecEnv)
+
+
+def subproc_vec_env(config: Config, opponents: Callable[[], list[str | Policy] | None]
+                    ) -> VecEnv:
+    """An env per worker process (``SubprocVecEnv``): workers unpickle
+    ``pagadores_train.run.config.make_env_in_worker``, which imports only the light config
+    module and leaves Ctrl-C to this process; their opponents are ``env.opponents``."""
+    return sb3_make_vec_env(make_env_in_worker, n_envs=config.vec_env.n_envs,
+                            seed=config.seed, vec_env_cls=SubprocVecEnv,
+                            env_kwargs={"env": config.env})
+
+
+def batch_vec_env(config: Config, opponents: Callable[[], list[str | Policy] | None]
+                  ) -> VecEnv:
+    """Pagadores' batch engine: every env a row of one compiled batch game
+    (``PagadoresVecEnv``), its opponents asked about all rows at once."""
+    env = config.env
+    return VecMonitor(PagadoresVecEnv(
+        config.vec_env.n_envs, num_players=env.num_players, cards=env.cards,
+        opponents=opponents() or env.opponents, learner_seat=env.learner_seat,
+        reward=env.reward, seed=config.seed))
+
+
+#: ``vec_env.kind`` → how its envs are made (``batch`` is Pagadores' own engine: the config
+#: refuses it for the other games, ``run.games``).
+VEC_ENVS: dict[str, Callable[[Config, Callable[[], list[str | Policy] | None]], VecEnv]] = {
+    "dummy": dummy_vec_env, "subproc": subproc_vec_env, "batch": batch_vec_env}
 
 
 def new_model(config: Config, env: VecEnv) -> BaseAlgorithm:

@@ -28,8 +28,8 @@ snapshot and the checkpoint are lost (the pool is saved with its snapshots, not 
 checkpoints), while a later record would count games the resumed run never played. A listing
 from before records were kept loads with every count 0.
 
-``SelfPlayOpponent`` is a policy object the Gymnasium env and ``PagadoresVecEnv`` seat like
-any other opponent. It uses the per-game hooks of the policy protocol
+``SelfPlayOpponent`` is a policy object every game's Gymnasium env and ``PagadoresVecEnv`` seat
+like any other opponent. It uses the per-game hooks of the policy protocol
 (``pagadores_env.core.policies``): at each game's start (``new_games``) it draws, for every seat
 of that game, either a snapshot (``sample``: ``"latest"``, ``"uniform"`` over the pool, or
 ``"priority"``: weighted by ``priority_weights`` of the learner's record, prioritised
@@ -55,6 +55,16 @@ prior's 1/2, so there an unseen snapshot is drawn somewhat less than a seen even
 players 1/4 against 4/9) until its own games count; the opponent is not told ``n``, and the
 prior weighs only the first few games.
 
+**Any game.** A pool holds snapshots of one game's learner (``game``: loaded as that game's
+``model`` player, ``pagadores_agents.sb3_adapter.model_class``, and its scripted policies
+named in that game's registry). Pagadores' batch engine seats one ``SelfPlayOpponent`` for all
+its games; with ``vec_env.kind: dummy`` (any game) every env seats its own, all drawing from
+the one pool in the training process, where ``SnapshotEvery`` adds to it. A SubprocVecEnv's
+workers could not see the snapshots it adds (nor send back the records), so self-play runs
+on ``dummy`` or ``batch`` envs (``run.config``). A game's decisions reach a snapshot one at a
+time in a Gymnasium env (its forward pass of one row), where the batch engine asks it about
+all its games' rows at once: slower, but the same draws and records.
+
 The pool lives here, not in ``pagadores_env``, because it imports torch and SB3 (the
 dependency arrows are ``pagadores_env`` <- ``pagadores_agents`` <- ``pagadores_train``).
 """
@@ -69,7 +79,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.base_class import BaseAlgorithm
 
-from pagadores_agents.sb3_adapter import SB3Policy
+from pagadores_agents.sb3_adapter import SB3Policy, model_class
 from pagadores_env.core.atomic import write_atomic
 from pagadores_env.core.checks import check_choice
 from pagadores_env.core.opponents import reseed_opponents
@@ -83,10 +93,11 @@ POOL_FILE = "pool.json"
 
 
 class SnapshotPool:
-    """Frozen snapshots of the learner, saved in ``folder``, and the learner's record against
-    each: ``wins[k]`` of ``games[k]`` (see the module docstring)."""
+    """Frozen snapshots of the learner of ``game``, saved in ``folder``, and the learner's
+    record against each: ``wins[k]`` of ``games[k]`` (see the module docstring)."""
 
-    def __init__(self, folder: str | Path, max_snapshots: int | None = None) -> None:
+    def __init__(self, folder: str | Path, max_snapshots: int | None = None,
+                 game: str = "pagadores") -> None:
         if max_snapshots is not None and (isinstance(max_snapshots, bool)
                                           or not isinstance(max_snapshots, int)
                                           or max_snapshots < 1):
@@ -94,6 +105,8 @@ class SnapshotPool:
                              f"{max_snapshots!r}")
         self.folder = Path(folder)
         self.max_snapshots = max_snapshots
+        self.game = game
+        self._model = model_class(game)
         self.timesteps: list[int] = []
         self.files: list[str] = []
         #: None for a retired snapshot (index kept, so records and drawn indices stay put)
@@ -166,7 +179,7 @@ class SnapshotPool:
         return SelfPlayOpponent(self, sample, scripted, scripted_share, seed)
 
     def _load(self, name: str, timesteps: int) -> SB3Policy:
-        snapshot = SB3Policy(str(self.folder / name))
+        snapshot = self._model(str(self.folder / name))
         self._append(name, timesteps, snapshot)
         return snapshot
 
@@ -231,7 +244,7 @@ class SelfPlayOpponent(BasePolicy):
         if scripted_share > 0 and not scripted:
             raise ValueError("scripted_share > 0 needs at least one scripted policy")
         self.scripted_share = float(scripted_share)
-        self.scripted = [make_policy(spec) for spec in scripted]
+        self.scripted = [make_policy(spec, game=pool.game) for spec in scripted]
         # per game and seat: a snapshot index (>= 0) or -1 - (a scripted policy's index)
         self._drawn = np.zeros((0, MAX_PLAYERS), np.int64)
         self._decided = np.zeros((0, MAX_PLAYERS), bool)  # per game and seat, this game

@@ -23,17 +23,24 @@ is refused. RecurrentPPO's LSTM settings (``policy_kwargs``: ``lstm_hidden_size`
 hyper-parameters (``LSTM_KWARGS``). A trained RecurrentPPO model is evaluated without memory
 (``pagadores_agents.sb3_adapter``: every decision from a fresh LSTM state).
 
-``env.game`` picks the game: ``pagadores`` (``Pagadores-v1``, the default) or ``perudo``
-(``Perudo-v1``, P1–P7 of the Perudo rules). A Perudo run names Perudo's players (the registry's
-``perudo`` namespace) wherever a spec goes, starts with ``env.dice`` dice each (``env.cards`` is
-Pagadores'), plays one table size, and runs on ``dummy`` or ``subproc`` envs (the ``batch``
-engine is Pagadores'); its ``env.opponents`` default to the probabilistic bidder and its
-``eval.opponents`` to Perudo's players (``PERUDO_DEFAULTS``). Player specs are checked against
-the chosen game's registry once the whole config is read (``_check_specs``).
+``env.game`` picks the game, any of the table of games (``pagadores_env.core.games``):
+``pagadores`` (``Pagadores-v1``, the default), ``perudo``, ``paye``, ``pasch``; the env is the
+game's Gymnasium env (``GameSpec.gym_id``). The game's table options are keys of ``env`` named
+as its options (``env.cards`` Pagadores', ``env.dice`` Perudo's, ``env.variant``,
+``env.faces``, ``env.rounds`` Paye's, ``env.hand``, ``env.blocks`` Pasch's), checked by the
+game (``run.games``: an option of another game is refused naming its game). A run names the
+game's players wherever a spec goes (its namespace of the policy registry), and where it
+names none, ``env.opponents`` is the game's scripted opponent (``GameSpec.opponent``) and
+``eval.opponents`` its evaluation opponents (``GameSpec.eval_opponents``). Player specs are
+checked against the chosen game's registry once the whole config is read (``_check_specs``).
+What one game's runs have of their own (several table sizes and the ``batch`` engine are
+Pagadores', ``env.shaping`` Perudo's) is its entry of ``run.games.RUN_GAMES``;
+``env.best_response`` needs a game with an exact best response at the table
+(``evaluation.exact_games``: Perudo at 2 players with 1 die, Paye's base game at 2
+players).
 
 ``name`` is a plain folder name (no path separators, not ``.`` or ``..``), so a run folder is
-always a child of ``output_dir``. ``env.cards`` is one count for every seat or a list with one
-count per seat (R1.1). An empty YAML file is refused rather than read as "all defaults".
+always a child of ``output_dir``. An empty YAML file is refused rather than read as "all defaults".
 Wherever an integer goes, a whole number in scientific notation does too (``total_timesteps:
 1e6``, ``1.5e3``; not ``1.5e-3``), as ``count_argument`` takes it on the command line.
 """
@@ -50,17 +57,15 @@ from typing import Any
 import gymnasium
 import yaml
 
-import pagadores_env  # noqa: F401  (registers Pagadores-v1)
+import pagadores_env  # noqa: F401  (registers every game and its envs)
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.games import GAME_SPECS, game_spec
 from pagadores_env.core.opponents import check_learner_seat
-from pagadores_env.core.policies import GAMES, Policy
+from pagadores_env.core.policies import Policy
 from pagadores_env.core.rewards import REWARDS
-from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
-from pagadores_env.perudo.exact import DICE as EXACT_DICE
-from pagadores_env.perudo.exact import PLAYERS as EXACT_PLAYERS
-from pagadores_env.perudo.policies import GAME as PERUDO
-from pagadores_env.perudo.rules import MAX_DICE
+from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
+from ..evaluation.exact_games import exact_response, responding_games
 from ..settings import (
     ConfigError,
     boolean,
@@ -83,34 +88,18 @@ from .algorithms import (
     algorithm_class,
     check_hyperparams,
 )
+from .games import check_options, possessive, run_game, split_options, with_feature
 
 ILLEGAL_ACTIONS = ("raise", "replace", "penalty")
 VEC_ENVS = ("dummy", "subproc", "batch")
 #: How a self-play seat picks its snapshot of the learner (``pagadores_train.learners.selfplay``):
 #: the newest, uniformly, or weighted to the ones the learner loses to (``priority_weights``).
 SAMPLES = ("latest", "uniform", "priority")
-#: What a Perudo config takes where it names no players: Pagadores' defaults name Pagadores'.
-PERUDO_DEFAULTS = {"env": {"opponents": ["probabilistic"]},
-                   "eval": {"opponents": ["random", "probabilistic", "bluffer"]}}
 
 
 # --------------------------------------------------------------------------- value checks
 # Each check takes (value, key path) and returns the value (possibly normalised) or raises;
 # the game-neutral ones live in pagadores_train.settings.
-
-
-def cards_spec(value: Any, key: str) -> int | list[int]:
-    """One starting count for every seat, or a list of one count per seat (its length is
-    checked against the table size in ``_check_env``)."""
-    if isinstance(value, list):
-        if not value:
-            raise ConfigError(f"{key} must be 1–{MAX_CARDS} or a list of one count 1–{MAX_CARDS} "
-                              "per seat, got []")
-        return [integer(1, MAX_CARDS)(v, f"{key}[{i}]") for i, v in enumerate(value)]
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_CARDS:
-        return value
-    raise ConfigError(f"{key} must be 1–{MAX_CARDS} or a list of one count 1–{MAX_CARDS} per "
-                      f"seat, got {value!r}")
 
 
 def players_spec(value: Any, key: str) -> int | list[int]:
@@ -194,49 +183,74 @@ class SelfPlayConfig:
                                 "the oldest goes when a new one comes")
 
 
+def _per_game(attribute: str) -> str:
+    """Each game's ``GameSpec`` value of ``attribute``, for a setting's meaning."""
+    def shown(value: Any) -> str:
+        return ", ".join(value) if isinstance(value, tuple) else str(value)
+
+    return "; ".join(f"{name}: {shown(getattr(spec, attribute))}"
+                     for name, spec in GAME_SPECS.items())
+
+
 @dataclass
 class EnvConfig:
-    """``env``: the ``Pagadores-v1`` (or ``Perudo-v1``) table the learner trains at."""
+    """``env``: the table the learner trains at, in the game's Gymnasium env
+    (``GameSpec.gym_id``); the game's table options are keys of this section too, named as
+    its options (``env.cards``, ``env.dice``, …; module docstring)."""
 
     num_players: int | list[int] = setting(
-        2, players_spec, "players at the table (R1.1), or a list of sizes: each game draws one")
-    cards: int | list[int] = setting(
-        10, cards_spec, "starting cards per player, or a list of one count per seat (R1.1)")
-    opponents: list[str] = setting(["sensible"], spec_list,
-                                  "one spec reused in every other seat, or one per other seat")
+        2, players_spec, "players at the table, or a list of sizes (Pagadores): each game "
+        "draws one")
+    opponents: list[str] = setting([], spec_list,
+                                  "one spec reused in every other seat, or one per other seat; "
+                                  "left out, the game's scripted opponent ("
+                                  + _per_game("opponent") + ")")
     learner_seat: str | int = setting("random", checked_later,
                                      "'random' (each episode) or a fixed seat")
     reward: str = setting("win", choice(*REWARDS), "reward scheme (pagadores_env.core.rewards)")
     illegal_action: str | None = setting(
         None, optional(choice(*ILLEGAL_ACTIONS)),
         "what the env does with a masked action; default raise with masks, else replace")
-    game: str = setting("pagadores", choice(*GAMES),
-                       "the game: pagadores (Pagadores-v1) or perudo (Perudo-v1)")
-    dice: int = setting(MAX_DICE, integer(1, MAX_DICE), "perudo: starting dice per player (P1.2)")
+    game: str = setting("pagadores", choice(*GAME_SPECS),
+                       "the game (pagadores_env.core.games): " + _per_game("gym_id"))
     shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
                             "(pagadores_train.evaluation.perudo.DiceShaping)")
-    best_response: bool = setting(False, boolean, "perudo, 2 players with 1 die: the opponent "
-                                  "is the exact best response to the learner, recomputed "
-                                  "every rollout (pagadores_train.learners.best_response); "
-                                  "env.opponents is then unused")
+    best_response: bool = setting(False, boolean, "the opponent is the exact best response to "
+                                  "the learner, recomputed every rollout "
+                                  "(pagadores_train.learners.best_response), where the game has "
+                                  "one (" + responding_games() + "); env.opponents is then "
+                                  "unused")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    #: the game's table options by name, its defaults filled in (``run.games.check_options``);
+    #: keys of ``env`` in YAML, not a key of their own
+    options: dict[str, Any] = field(default_factory=dict, metadata={"internal": True})
+
+    def __post_init__(self) -> None:
+        """The game's defaults for the options not given (``check_options`` checks given ones)."""
+        given = self.options
+        self.options = {o.name: given.get(o.name, o.default)
+                        for o in game_spec(self.game).options}
+
+    def __getattr__(self, name: str) -> Any:
+        """A table option of the game by its name (``env.cards``, ``env.dice``)."""
+        if name != "options" and not name.startswith("__") and name in self.options:
+            return self.options[name]
+        raise AttributeError(f"{type(self).__name__} of env.game {self.__dict__.get('game')!r}"
+                             f" has no attribute or table option {name!r}")
 
     def make(self, opponents: Sequence[str | Policy] | None = None) -> gymnasium.Env:
-        """A ``Pagadores-v1`` (or ``Perudo-v1``) environment with these settings; policy
-        objects given as ``opponents`` sit in place of ``env.opponents``."""
-        opponents = list(self.opponents if opponents is None else opponents)
-        if self.game == PERUDO:
-            from ..evaluation.perudo import DiceShaping
-
-            env = gymnasium.make("Perudo-v1", num_players=self.num_players, dice=self.dice,
-                                 opponents=opponents,
-                                 learner_seat=self.learner_seat, reward=self.reward,
-                                 illegal_action=self.illegal_action)
-            return DiceShaping(env, self.shaping) if self.shaping else env
-        return gymnasium.make("Pagadores-v1", num_players=self.num_players, cards=self.cards,
-                              opponents=opponents, learner_seat=self.learner_seat,
-                              reward=self.reward, illegal_action=self.illegal_action)
+        """The game's Gymnasium environment with these settings, ``env.shaping``'s wrapper
+        around it where the game has one; policy objects given as ``opponents`` sit in place
+        of ``env.opponents``."""
+        spec = game_spec(self.game)
+        env = gymnasium.make(spec.gym_id, num_players=self.num_players,
+                             opponents=list(self.opponents if opponents is None else opponents),
+                             learner_seat=self.learner_seat, reward=self.reward,
+                             illegal_action=self.illegal_action,
+                             **spec.table_options(**self.options))
+        shaping = run_game(self.game).shaping
+        return shaping(env, self.shaping) if shaping is not None and self.shaping else env
 
 
 def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
@@ -264,11 +278,11 @@ class EvalConfig:
                         "evaluate every N timesteps (0: only before training and at the end)")
     games: int = setting(400, integer(1), "games per opponent at each evaluation")
     final_games: int = setting(2000, integer(1), "games per opponent in the final evaluation")
-    opponents: list[str] = setting(["random", "stop-first", "always-throw", "sensible"],
-                                  spec_list, "opponents to evaluate against")
+    opponents: list[str] = setting([], spec_list, "opponents to evaluate against; left out, "
+                                  "the game's (" + _per_game("eval_opponents") + ")")
     exact: bool = setting(True, boolean,
-                         "add the solver's exact win probability and exploitability (2 players "
-                         "with one card count for both; skipped otherwise)")
+                         "add the exact yardstick's numbers where it covers the table "
+                         "(pagadores_train.run.model_eval)")
     compare: list[str] = setting([], spec_list_or_none,
                                 "agents the final table measures like the trained policy "
                                 "(written to compare.csv; pagadores_train.evaluation.compare)")
@@ -299,9 +313,22 @@ class Config:
         """The run's folder, ``output_dir/name`` (``output_dir/run`` without a name)."""
         return Path(self.output_dir) / (self.name or "run")
 
+    def __post_init__(self) -> None:
+        """Name the game's players where the config names none (``GameSpec.opponent`` and
+        ``eval_opponents``): one rule for every game."""
+        spec = game_spec(self.env.game)
+        self.env.opponents = self.env.opponents or [spec.opponent]
+        self.eval.opponents = self.eval.opponents or list(spec.eval_opponents)
+
     def to_dict(self) -> dict[str, Any]:
-        """The config as plain nested data (what ``save_config`` writes)."""
-        return dataclasses.asdict(self)
+        """The config as plain nested data (what ``save_config`` writes): the table options
+        as keys of ``env``, after ``game``."""
+        data = dataclasses.asdict(self)
+        env = data["env"]
+        options = env.pop("options")
+        data["env"] = {key: value for key, value in env.items() if key != "game"} | {
+            "game": env["game"], **options}
+        return data
 
 
 # --------------------------------------------------------------------------- building
@@ -322,33 +349,39 @@ def _check_normalisation(config: Config) -> None:
         raise ConfigError(f"algo.hyperparams.batch_size must be ≥ 2 {why}, got 1")
 
 
-def _check_env(config: Config) -> None:
-    _check_game(config)
+def _check_env(config: Config, options: dict[str, Any]) -> None:
+    """The env section as a whole: the game's own keys and options (``_check_game``), then the
+    table's opponents and learner seat at its one size or its several."""
     env, sizes = config.env, table_sizes(config.env)
+    _check_game(config, options, sizes)
     if len(sizes) > 1:
-        _check_mixed(config, sizes)
-        return
-    n = sizes[0]
-    if isinstance(env.cards, list) and len(env.cards) != n:
-        raise ConfigError(f"env.cards must list one count per seat ({n} for {n} players), "
-                          f"got {len(env.cards)}")
-    if len(env.opponents) not in (1, n - 1):
-        raise ConfigError(
-            f"env.opponents must list 1 spec (reused) or {n - 1} (one per other seat) for "
-            f"{n} players, got {len(env.opponents)}")
-    try:
-        check_learner_seat(env.learner_seat, n, "env.learner_seat")
-    except ValueError as err:
-        raise ConfigError(str(err)) from None
+        if len(env.opponents) != 1:
+            raise ConfigError(f"env.opponents must be one spec (seated at every size) when "
+                              f"env.num_players lists several sizes, got {len(env.opponents)}")
+        try:
+            check_learner_seat(env.learner_seat, sizes[0], "env.learner_seat")
+        except ValueError as err:
+            raise ConfigError(f"{err} (the smallest of env.num_players)") from None
+    else:
+        n = sizes[0]
+        if len(env.opponents) not in (1, n - 1):
+            raise ConfigError(
+                f"env.opponents must list 1 spec (reused) or {n - 1} (one per other seat) for "
+                f"{n} players, got {len(env.opponents)}")
+        try:
+            check_learner_seat(env.learner_seat, n, "env.learner_seat")
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
     _check_common(config)
 
 
 def _check_common(config: Config) -> None:
-    """What every table needs: self-play's engine, and ``illegal_action`` against masking."""
+    """What every table needs: self-play's snapshots in this process, and
+    ``illegal_action`` against masking."""
     env = config.env
-    if env.selfplay.every and config.vec_env.kind != "batch":
-        raise ConfigError(f"env.selfplay needs vec_env.kind 'batch' (the snapshots live in the "
-                          f"training process), got {config.vec_env.kind!r}")
+    if env.selfplay.every and config.vec_env.kind == "subproc":
+        raise ConfigError("env.selfplay needs vec_env.kind 'dummy' or 'batch' (the snapshots "
+                          "live in the training process), got 'subproc'")
     if env.illegal_action is None:
         env.illegal_action = "raise" if config.algo.masking else "replace"
     elif env.illegal_action == "raise" and not config.algo.masking:
@@ -357,34 +390,42 @@ def _check_common(config: Config) -> None:
             "use; choose 'replace' or 'penalty'")
 
 
-def _check_game(config: Config) -> None:
-    """The keys one game takes and the other does not."""
-    env = config.env
-    if env.game != PERUDO:
-        if env.best_response:
-            raise ConfigError("env.best_response is Perudo's (env.game 'perudo', 2 players "
-                              "with 1 die): no exact best response is recomputed for Pagadores")
-        if env.dice != MAX_DICE:
-            raise ConfigError(f"env.dice is Perudo's (env.game 'perudo'); Pagadores counts "
-                              f"env.cards, got env.dice {env.dice!r}")
-        if env.shaping:
-            raise ConfigError(f"env.shaping is Perudo's (env.game 'perudo'), got "
-                              f"{env.shaping!r}")
-        return
-    if env.cards != 10:
-        raise ConfigError(f"env.cards is Pagadores'; Perudo counts env.dice (1–{MAX_DICE}), "
-                          f"got env.cards {env.cards!r}")
-    if isinstance(env.num_players, list):
-        raise ConfigError(f"env.num_players must be one size 2–6 for env.game 'perudo', got "
-                          f"{env.num_players!r}")
-    if config.vec_env.kind == "batch":
-        raise ConfigError("vec_env.kind 'batch' is Pagadores' batch engine; for env.game "
-                          "'perudo' choose 'dummy' or 'subproc'")
+def _games_with(feature: str) -> str:
+    return " or ".join(possessive(spec) for spec in with_feature(feature))
+
+
+def _check_game(config: Config, options: dict[str, Any], sizes: list[int]) -> None:
+    """What the chosen game takes (``run.games``): several table sizes, the batch engine,
+    ``env.shaping``, its options, and an exact best response at the table."""
+    env, run, spec = config.env, run_game(config.env.game), game_spec(config.env.game)
+    game = repr(env.game)
+    if len(sizes) > 1 and not run.sizes:
+        raise ConfigError(f"env.num_players must be one size {spec.min_players}–"
+                          f"{spec.max_players} for env.game {game}, got {env.num_players!r}")
+    for n in sizes:
+        if not spec.min_players <= n <= spec.max_players:
+            raise ConfigError(f"env.num_players must be {spec.min_players}–{spec.max_players} "
+                              f"for env.game {game}, got {n}")
+    if config.vec_env.kind == "batch" and not run.batch:
+        raise ConfigError(f"vec_env.kind 'batch' is {_games_with('batch')} batch engine; for "
+                          f"env.game {game} choose 'dummy' or 'subproc'")
+    if env.shaping and run.shaping is None:
+        raise ConfigError(f"env.shaping is {_games_with('shaping')} (env.game "
+                          f"{' or '.join(repr(s.name) for s in with_feature('shaping'))}), got "
+                          f"{env.shaping!r}")
+    env.options = check_options(env.game, options, sizes)
     if env.best_response:
-        if (env.num_players, env.dice) != (EXACT_PLAYERS, EXACT_DICE):
+        response = exact_response(env.game)
+        if response is None:
+            raise ConfigError(f"env.best_response needs a game with an exact best response "
+                              f"({responding_games()}), got env.game {game}")
+        missing = response.missing(sizes[0], env.options)
+        if missing:
             raise ConfigError(f"env.best_response needs the game the exact yardstick solves: "
-                              f"num_players {EXACT_PLAYERS} with dice {EXACT_DICE}, got "
-                              f"num_players {env.num_players} with dice {env.dice}")
+                              f"{missing}")
+        if env.selfplay.every:
+            raise ConfigError("env.best_response and env.selfplay both choose the learner's "
+                              "opponent: set one (env.selfplay.every 0 turns self-play off)")
         if config.vec_env.kind != "dummy":
             raise ConfigError(f"env.best_response needs vec_env.kind 'dummy' (the opponent is "
                               f"recomputed in the training process), got "
@@ -401,51 +442,23 @@ def _check_specs(config: Config) -> None:
             policy_spec(spec, f"{key}[{i}]", game)
 
 
-def _with_game_defaults(data: Any) -> Any:
-    """``data`` with ``PERUDO_DEFAULTS`` filled in where a Perudo config names no players."""
-    env = data.get("env") if isinstance(data, dict) else None
-    if not isinstance(env, dict) or env.get("game") != PERUDO:
-        return data
-    filled = dict(data)
-    for section, defaults in PERUDO_DEFAULTS.items():
-        given = filled.get(section, {})
-        if isinstance(given, dict):  # else build_section names the section that is no mapping
-            filled[section] = defaults | given
-    return filled
-
-
 def table_sizes(env: EnvConfig) -> list[int]:
     """The table sizes ``env`` trains at: its one size, or its list's sizes once each."""
     sizes = env.num_players if isinstance(env.num_players, list) else [env.num_players]
     return sorted(set(sizes))
 
 
-def _check_mixed(config: Config, sizes: list[int]) -> None:
-    """The settings several table sizes need (``gym_env.tables``), as config errors."""
-    env = config.env
-    if isinstance(env.cards, list):
-        raise ConfigError(f"env.cards must be one count when env.num_players lists several "
-                          f"sizes ({env.num_players}), got {env.cards}")
-    if len(env.opponents) != 1:
-        raise ConfigError(f"env.opponents must be one spec (seated at every size) when "
-                          f"env.num_players lists several sizes, got {len(env.opponents)}")
-    try:
-        check_learner_seat(env.learner_seat, sizes[0], "env.learner_seat")
-    except ValueError as err:
-        raise ConfigError(f"{err} (the smallest of env.num_players)") from None
-    _check_common(config)
-
-
 def config_from_dict(data: Any, name: str | None = None) -> Config:
     """Validate plain data (as read from YAML) into a ``Config``; ``name`` fills a missing
     ``name``. Raises ``ConfigError`` naming the first bad key."""
-    config = build_section(Config, _with_game_defaults(data), "")
+    data, options = split_options(data)
+    config = build_section(Config, data, "")
     _check_specs(config)
     if config.name is None and name is not None:
         config.name = run_name(name, "name")
     check_hyperparams(config.algo)
     _check_normalisation(config)
-    _check_env(config)
+    _check_env(config, options)
     return config
 
 
@@ -488,6 +501,7 @@ def evaluation_config(run: Any) -> Config:
     for ``model_eval.evaluate_player``, which reads the table, the opponents, ``exact`` and
     the seed."""
     return Config(name=run.name, seed=run.seed, output_dir=run.output_dir,
-                  env=EnvConfig(num_players=run.env.num_players, cards=run.env.cards),
+                  env=EnvConfig(num_players=run.env.num_players,
+                                options={"cards": run.env.cards}),
                   eval=EvalConfig(games=run.eval.games, final_games=run.eval.games,
                                   opponents=list(run.eval.opponents), exact=run.eval.exact))

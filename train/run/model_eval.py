@@ -21,9 +21,13 @@ that command. The final evaluation reuses the
 exact numbers of an evaluation of the same weights (the scheduled one at the last step)
 instead of solving again (``measured_exactly``).
 
-**Perudo** evaluations play through the Perudo engine (``pagadores_train.evaluation.perudo``) and
-are Monte Carlo; ``eval.exact`` adds, at 2 players with 1 die each, the policy's exact
-exploitability (``perudo.exact_measures``).
+**The games without a compiled kernel** (Perudo, Paye's dobbelspel, Pasch) are played by the
+engine-driven evaluator (``pagadores_train.evaluation.engine``) and get their exact yardstick's
+numbers where it covers the table (``eval.exact``; ``pagadores_train.evaluation.exact_games``):
+Perudo's exploitability at 2 players with 1 die, Paye's exploitability and exact wins at 2
+players and NashConv at 3 (every evaluation) and 4 players (the final one: its pass takes
+minutes), Pasch's last-round NashConv at 2 and 3 players. Which way a game is measured is
+``MEASURED``, one entry per game with a way of its own (Pagadores'), not a branch per game.
 
 **Comparisons** (``eval.compare``): each agent measured as the final evaluation measures the
 model, its exact numbers from the cache of ``pagadores_train.evaluation.compare``.
@@ -41,11 +45,11 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 
 from pagadores_env.core.policies import Policy, make_policy
 from pagadores_env.pagadores.solver.passes import plan
-from pagadores_env.perudo.policies import GAME as PERUDO
 
 from ..evaluation.compare import cache_key, cached_exact
+from ..evaluation.engine import evaluate_game
 from ..evaluation.evaluate import AgentStats, evaluate_agents
-from ..evaluation.perudo import evaluate_perudo, exact_measures
+from ..evaluation.exact_games import exact_numbers
 from ..evaluation.yardstick import (
     NOISE,
     ExactMetrics,
@@ -86,8 +90,12 @@ class Evaluation:
     note: str = ""
     #: The table size, in runs that train at several (``env.num_players`` a list), else None.
     players: int | None = None
-    #: Perudo at 2 players with 1 die: the policy's exact exploitability as it samples.
+    #: A game without a kernel at 2 players (Perudo's 1-die table, Paye's base game): the
+    #: policy's exact exploitability (``evaluation.exact_games``)
     exploitability: float | None = None
+    #: The lines of the final table saying what a game's exact numbers mean
+    #: (``evaluation.exact_games``; Pagadores' are ``reports.RunResult.table``'s own)
+    legend: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -114,7 +122,9 @@ class Evaluation:
         s, x = self.stats, self.exact
         win, nash, exploited = (self.exact_win_probability, self.exact_nash_conv,
                                 self.exact_exploitability)
-        return {"opponent": self.label, "games": s.trials, "wins": s.wins,
+        # wins are win shares (1/k of a first place shared by k): whole in most games
+        wins = int(s.wins) if float(s.wins).is_integer() else round(float(s.wins), 4)
+        return {"opponent": self.label, "games": s.trials, "wins": wins,
                 "win_rate": round(s.win_rate, 4), "ci_low": round(s.ci_low, 4),
                 "ci_high": round(s.ci_high, 4), "mean_placement": round(s.mean_placement, 3),
                 "exact_win": "" if win is None else round(win, 5),
@@ -178,23 +188,50 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
                      exact_of: Callable[[Config], LearnerExact], phase: Phase,
                      progress: Reporter) -> list[Evaluation]:
     """``evaluate_player`` at a config of one table size, a ``phase`` step per opponent and
-    one for the exact numbers (``progress`` reports the solver passes within it)."""
+    one for the exact numbers (``progress`` reports the solver passes within it): the game's
+    way of measuring (``MEASURED``), the engine-driven evaluator's by default."""
     env = config.env
     size = f" ({env.num_players}p)" if len(table_sizes(config.env)) > 1 else ""
 
-    def against(opponent: str, stats: AgentStats, **exact: Any) -> Evaluation:
+    def against(opponent: str, stats: AgentStats) -> Evaluation:
         phase.step(note=f"{games:,} games against {opponent}{size}")
-        return Evaluation(opponent, stats, **exact)
+        return Evaluation(opponent, stats)
 
-    if env.game == PERUDO:
-        exploited, note = (exact_measures(player, env.num_players, env.dice) if config.eval.exact
-                           else (None, ""))
-        if config.eval.exact:
-            phase.step(note="exact exploitability")
-        return [against(opponent, evaluate_perudo([player, opponent], env.num_players, games,
-                                                  config.seed, env.dice).rows[0], note=note,
-                        exploitability=exploited)
-                for opponent in config.eval.opponents]
+    measured = MEASURED.get(env.game, on_engine)
+    return measured(player, config, games, final, exact_of, phase, against)
+
+
+#: ``(opponent, its games' row of the model)`` → the ``Evaluation`` (a step of the phase).
+Against = Callable[[str, AgentStats], Evaluation]
+
+
+def on_engine(player: Policy, config: Config, games: int, final: bool,
+              exact_of: Callable[[Config], LearnerExact], phase: Phase,
+              against: Against) -> list[Evaluation]:
+    """A game without a compiled kernel: its games by the engine-driven evaluator
+    (``evaluation.engine.evaluate_game``), its exact numbers by its yardstick where that
+    covers the table (``evaluation.exact_games``; the same for every opponent but the exact
+    win)."""
+    env = config.env
+    results = [against(opponent, evaluate_game(env.game, [player, opponent], env.num_players,
+                                               games, config.seed, env.options).rows[0])
+               for opponent in config.eval.opponents]
+    if not config.eval.exact:
+        return results
+    found = exact_numbers(env.game, player, env.num_players, env.options,
+                          config.eval.opponents, final)
+    phase.step(note="exact numbers")
+    return [replace(r, exploitability=found.exploitability, nash_conv=found.nash_conv,
+                    exact_win=found.win.get(r.opponent), note=found.note, legend=found.legend)
+            for r in results]
+
+
+def on_kernel(player: Policy, config: Config, games: int, final: bool,
+              exact_of: Callable[[Config], LearnerExact], phase: Phase,
+              against: Against) -> list[Evaluation]:
+    """Pagadores: its games on the compiled batch engine (``evaluate.evaluate_agents``), its
+    exact numbers from the solver (see "Exact numbers" above)."""
+    env = config.env
     results = [
         against(opponent, evaluate_agents([player, opponent], num_players=env.num_players,
                                           num_games=games, seed=config.seed, cards=env.cards,
@@ -218,6 +255,11 @@ def evaluate_at_size(player: Policy, config: Config, games: int, final: bool,
     mine = yardstick(player, env.cards)
     return [replace(r, exact=mine.against(theirs), drawn=not theirs.exact)
             for r in results for theirs in [opponent_yardstick(r.opponent, env.cards)]]
+
+
+#: How a run measures its model, per game with a way of its own: Pagadores on its compiled
+#: kernel with its solver; every other game ``on_engine``.
+MEASURED = {"pagadores": on_kernel}
 
 
 def compare_agents(config: Config, progress: Reporter = SILENT) -> dict[str, list[Evaluation]]:

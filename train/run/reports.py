@@ -239,7 +239,7 @@ def plot_learning_curve(csv_path: Path, png_path: Path, sizes: Sequence[int],
     import matplotlib.pyplot as plt
 
     rows = curve_rows(csv_path, final)
-    exact = any(r["exact_win"] or r["exploitability"] for r in rows)
+    exact = any(r["exact_win"] or r["exploitability"] or r["nash_conv"] for r in rows)
     fig, axes = plt.subplots(1, 2 if exact else 1, figsize=(12 if exact else 8, 5),
                              squeeze=False, gridspec_kw={"width_ratios": [2, 1][:1 + exact]})
     ax = axes[0][0]
@@ -305,7 +305,9 @@ class RunResult:
         two = all(r.exact is not None for _, r in rows)  # every row has the 2-player yardstick
         wins = any(r.exact_win_probability is not None for _, r in rows)
         several = any(r.players is not None for _, r in rows)
-        own = (bool(self.compared) or several) and wins  # a per-agent measure at line end
+        # a per-agent measure at line end (Pasch's last-round NashConv comes without wins)
+        own = (bool(self.compared) or several) and (
+            wins or any(r.exact_nash_conv is not None for _, r in rows))
         agent = max(map(len, self.compared), default=0)
         agent = max(agent, len(TRAINED)) + 1 if agent else 0
         width = max(24, *(len(r.label) + 1 for _, r in rows))
@@ -335,7 +337,9 @@ class RunResult:
                 line += f"  {'' if value is None else decimals(value):>14}"
             lines.append(line.rstrip())
         mine = self.final[0]
-        if wins and not two and not several:
+        if mine.legend:  # a game without a kernel says what its exact numbers mean
+            lines += list(dict.fromkeys(line for r in self.final for line in r.legend))
+        elif wins and not two and not several:
             lines += [
                 f"NashConv of the trained policy in every seat: {decimals(mine.nash_conv)}"
                 " (exact; 0 = an equilibrium)",

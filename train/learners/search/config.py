@@ -13,8 +13,9 @@ from typing import Any
 
 from pagadores_env.pagadores.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from ...run.config import cards_spec, check_table_run, spec_list
+from ...run.config import check_table_run, spec_list
 from ...run.folder import RESUMABLE_CHANGES, RunConfig
+from ...run.games import cards_spec
 from ...settings import (
     ConfigError,
     boolean,
