@@ -1,5 +1,5 @@
 """Perudo on the command line beside Pagadores: ``pagadores tournament --game perudo`` (the
-round-robin of ``evaluate.tournament`` with each pair played by ``evaluate_perudo``) and the
+round-robin of ``evaluate.tournament`` with each pair played by ``evaluate_game``) and the
 help of ``play``, ``evaluate`` and ``tournament`` naming both games' agents."""
 
 from __future__ import annotations
@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import pagadores_train.evaluation.perudo
+import pagadores_train.evaluation.engine
 from pagadores_cli.main import main
 from pagadores_env.core.policies import _REGISTRY, GAMES, BasePolicy, registered_policies
 from pagadores_env.core.seeding import child_seed
-from pagadores_train.evaluation.engine import tournament_game
-from pagadores_train.evaluation.perudo import evaluate_perudo, tournament_perudo
+from pagadores_train.evaluation.engine import evaluate_game, tournament_game
 from pagadores_train.progress import LINES
 from tests.lines import TIMES, untimed
 
@@ -30,25 +29,27 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 # --------------------------------------------------------------------------- tournament
 def test_each_cell_is_the_perudo_evaluation_of_its_pair() -> None:
-    result = tournament_perudo(AGENTS, num_games=21, seed=3, dice=2)
+    result = tournament_game("perudo", AGENTS, num_games=21, seed=3, options={"dice": 2})
     assert result.num_games == 22  # rounded up to even: both seats equally often
-    assert result.cards == 2 and result.labels == tuple(AGENTS)
+    assert result.labels == tuple(AGENTS)
     for i in range(3):
         for j in range(i + 1, 3):
-            pair = evaluate_perudo([AGENTS[i], AGENTS[j]], 2, 21, child_seed(3, 2, i, j), 2)
+            pair = evaluate_game("perudo", [AGENTS[i], AGENTS[j]], 2, 21,
+                                 child_seed(3, 2, i, j), {"dice": 2})
             assert (result.wins[i][j], result.wins[j][i]) == (pair.rows[0].wins,
                                                               pair.rows[1].wins)
             assert result.win_rate[i][j] == pair.rows[0].wins / 22
     assert result.wins[1][0] > result.wins[0][1]  # the bidder beats random at 2 dice
     assert result.table().splitlines()[0].startswith(
-        "Perudo round-robin, 22 two-player games per pair, 2 dice, seed 3;")
+        "Perudo round-robin, 22 two-player games per pair, dice 2, seed 3;")
 
 
 def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tenth(
         capsys: pytest.CaptureFixture[str]) -> None:
     """100 games at 3 players are 102 (whole seat rotations), said under the table; with
     status lines, one as the games start, one per tenth of them finished, one at the end."""
-    result = evaluate_perudo(["probabilistic", "random"], 3, 100, dice=1, progress=LINES)
+    result = evaluate_game("perudo", ["probabilistic", "random"], 3, 100, options={"dice": 1},
+                           progress=LINES)
     assert result.num_games == 102
     assert result.table().splitlines()[-1] == (
         "102 games: 100 rounded up to whole seat rotations of 3 (every agent sits in every "
@@ -59,13 +60,13 @@ def test_a_perudo_evaluation_says_why_it_played_more_games_and_reports_each_tent
     done = [int(re.fullmatch(rf"evaluate: (\d+)/102 games {TIMES}", line)[1])
             for line in lines[1:-1]]
     assert done == sorted(set(done)) and done[-1] == 102 and len(done) <= 10
-    assert "rounded up" not in evaluate_perudo(["probabilistic", "random"], 3, 102,
-                                               dice=1).table()
+    assert "rounded up" not in evaluate_game("perudo", ["probabilistic", "random"], 3, 102,
+                                             options={"dice": 1}).table()
 
 
 def test_a_perudo_tournament_reports_one_status_line_per_pair(
         capsys: pytest.CaptureFixture[str]) -> None:
-    tournament_perudo(AGENTS, num_games=2, dice=1, progress=LINES)
+    tournament_game("perudo", AGENTS, num_games=2, options={"dice": 1}, progress=LINES)
     lines = [untimed(line) for line in capsys.readouterr().err.splitlines()]
     assert lines == ["tournament: 3 pairs", "tournament: 1/3 pairs (random vs probabilistic)",
                      "tournament: 2/3 pairs (random vs bluffer)",
@@ -114,7 +115,7 @@ def test_bad_tournament_input_is_one_line_before_any_game(
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(pagadores_train.evaluation.perudo, "play_games", no_games)
+    monkeypatch.setattr(pagadores_train.evaluation.engine, "play_games", no_games)
     code, out, err = run_cli(["tournament", *argv], capsys)
     assert (code, out) == (2, "")
     assert err == f"pagadores tournament: error: {message}\n"
@@ -123,7 +124,7 @@ def test_bad_tournament_input_is_one_line_before_any_game(
 def test_a_misspelt_last_agent_is_refused_before_the_first_pair_plays(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     played: list[object] = []
-    monkeypatch.setattr(pagadores_train.evaluation.perudo, "play_games",
+    monkeypatch.setattr(pagadores_train.evaluation.engine, "play_games",
                         lambda *args, **kwargs: played.append(args))
     code, _, err = run_cli(["tournament", "--game", "perudo", "random", "probabilistic",
                             "bluffr"], capsys)
