@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pagadores_env.core.atomic import failed_write
+from pagadores_env.core.games import GAME_SPECS
 from pagadores_train.learners.rllib_config import RLlibConfig
 from pagadores_train.learners.search.config import SearchConfig
 from pagadores_train.learners.trainers import trainer_for
@@ -38,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Train an agent from a YAML config, then evaluate it: an SB3 agent on "
-                    "Pagadores-v1 or Perudo-v1 (against scripted players, or by self-play "
+                    "any game's Gymnasium env (env.game: "
+                    + ", ".join(GAME_SPECS) + "; against scripted players, or by self-play "
                     "with env.selfplay); with an rllib: section RLlib PPO self-play (extra "
                     "ray); with a search: section the search player's value net by self-play "
                     "(keys of both below). Running it again resumes the run from its last "
