@@ -18,6 +18,7 @@ import importlib
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -100,7 +101,7 @@ def aec_section(options: argparse.Namespace) -> dict[str, Any]:
         for players in AEC_PLAYERS:
             for stack, factory in (("env()", module.env), ("raw_env", module.raw_env)):
                 name = f"{env_name}/{players}p/{stack}"
-                cases[name] = lambda f=factory, n=players: f(num_players=n)
+                cases[name] = partial(factory, num_players=players)
                 meta[name] = (env_name, players, stack)
     anchor_error = None
     try:

@@ -17,6 +17,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -57,8 +58,8 @@ def gym_section(options: argparse.Namespace) -> dict[str, Any]:
     for spec in GAME_SPECS.values():
         for players in AEC_PLAYERS:
             name = f"{spec.gym_id}/{players}p"
-            cases[name] = lambda s=spec, n=players: gymnasium.make(s.gym_id, num_players=n,
-                                                                   opponents=[s.opponent])
+            cases[name] = partial(gymnasium.make, spec.gym_id, num_players=players,
+                                  opponents=[spec.opponent])
             meta[name] = (spec.gym_id, players, spec.opponent)
     results = best_of_rounds(cases, options.seconds, options.rounds, options.seed,
                              drive=drive_gym)
