@@ -125,10 +125,11 @@ typecheck: lint
 # The wheel's declared dependencies suffice: `pip install .` with no extras (and mypy) into
 # its own virtualenv, reinstalled from the sources on every run (about 50 s with a new
 # virtualenv, seconds after that), then tests/extras_free.py, isolated (-I: the checkout is
-# not on sys.path), runs PettingZoo's api_test and Gymnasium's check_env on both games' envs
-# with torch, stable-baselines3, Ray and OpenSpiel absent, and mypy checks pagadores_env
-# against that install's dependencies (settings in pyproject.toml, [tool.mypy]). build/ goes
-# first: a stale build/lib would put deleted modules into the wheel.
+# not on sys.path), runs PettingZoo's api_test and Gymnasium's check_env on every game's envs,
+# plays them with masked random actions and makes the small calls of Paye's and Pasch's exact
+# yardsticks, with torch, stable-baselines3, Ray and OpenSpiel absent, and mypy
+# checks pagadores_env against that install's dependencies (settings in pyproject.toml,
+# [tool.mypy]). build/ goes first: a stale build/lib would put deleted modules into the wheel.
 extras-free:
 	@echo "== make: the extras-free install into $(CORE_VENV)"
 	test -x $(CORE_PY) || (python3 -m venv $(CORE_VENV) && \

@@ -5,8 +5,11 @@ Each section is a function ``(options) -> dict`` returning ``{"title", "columns"
 that ``--json`` prints (merged over sections into one object). Sections:
 
 =========  ==============================================================================
-aec        agent steps/s of the PettingZoo envs pagadores_v1 and perudo_v1 (2/4/6 players,
-           wrapped and raw) against PettingZoo's tictactoe_v3 (``bench_aec``)
+aec        agent steps/s of every game's PettingZoo env (pagadores_v1, perudo_v1, paye_v1,
+           pasch_v1; 2/4/6 players, wrapped and raw) against PettingZoo's tictactoe_v3
+           (``bench_aec``)
+gym        learner steps/s of every game's Gymnasium env (Pagadores-v1, Perudo-v1, Paye-v1,
+           Pasch-v1; 2/4/6 players) against its default scripted opponent (``bench_gym``)
 vector     decisions/s of the batch engine at batch 1/64/4096 against the scalar
            engine and the AEC env (``bench_vector``)
 evaluate   seconds for 100,000 heuristic games with the batch evaluator
@@ -16,9 +19,11 @@ solver     positions, seconds and peak memory of the equilibrium solve at 3 and 
            half an hour and several GB
 =========  ==============================================================================
 
-``--json`` includes ``aec_agent_steps_per_s`` and ``perudo_aec_agent_steps_per_s`` (4 players,
-wrapped), ``vector_decisions_per_s`` (batch 4096, 4 players) and ``sb3_env_share`` (the
-fraction of MaskablePPO's ``learn()`` time the batch VecEnv takes).
+``--json`` includes ``aec_agent_steps_per_s`` (Pagadores) and ``GAME_aec_agent_steps_per_s``
+of the other games (``perudo_``, ``paye_``, ``pasch_``; 4 players, wrapped),
+``GAME_gym_steps_per_s`` of every game (4 players), ``vector_decisions_per_s`` (batch 4096, 4
+players) and ``sb3_env_share`` (the fraction of MaskablePPO's ``learn()`` time the batch
+VecEnv takes).
 
 ``--out FILE`` also writes the tables, with the command that printed them and what ran it, as a
 results file the documentation quotes (``reports.results_document``; ``docs/results/
@@ -42,17 +47,18 @@ from pagadores_env.core.atomic import write_atomic
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 
 from .bench_aec import aec_section
+from .bench_gym import gym_section
 from .bench_solver import solver_section
 from .bench_vector import evaluate_section, sb3_section, vector_section
 from .main import check_ours, check_out
 
 #: name → section function; sections run in this order.
 SECTIONS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
-    "aec": aec_section, "vector": vector_section, "evaluate": evaluate_section,
-    "sb3": sb3_section, "solver": solver_section,
+    "aec": aec_section, "gym": gym_section, "vector": vector_section,
+    "evaluate": evaluate_section, "sb3": sb3_section, "solver": solver_section,
 }
 #: The sections run without --section (the solver's report is long: run it by name).
-DEFAULT_SECTIONS = ("aec", "vector", "evaluate", "sb3")
+DEFAULT_SECTIONS = ("aec", "gym", "vector", "evaluate", "sb3")
 
 
 def format_table(section: dict[str, Any]) -> str:

@@ -1,28 +1,43 @@
 """Benchmark section ``aec`` (run through ``pagadores bench``).
 
-Agent steps per second of the PettingZoo AEC envs (Pagadores and Perudo), driven the way
-learners drive them — ``agent_iter()``, ``last()``, a uniformly random legal action from the
-action mask (``None`` for a terminated agent), ``step()`` — over full games, for 2, 4 and 6
-players, through the full wrapper stack (``env()``) and raw (``raw_env``). PettingZoo's own
-``tictactoe_v3`` driven by the same loop is the anchor the env is compared with. Every
-``step()`` counts, dead steps included. Each case runs in several short rounds interleaved
-with the others, and the best round counts, so a busy machine disturbs all cases alike.
+Agent steps per second of the PettingZoo AEC envs of every game of the table of games
+(``pagadores_v1``, ``perudo_v1``, ``paye_v1``, ``pasch_v1``: each game's entry module
+``pagadores_env.GAME_v1``), driven the way learners drive them — ``agent_iter()``,
+``last()``, a uniformly random legal action from the action mask (``None`` for a terminated
+agent), ``step()`` — over full games, for 2, 4 and 6 players, through the full wrapper
+stack (``env()``) and raw (``raw_env``). PettingZoo's own ``tictactoe_v3`` driven by the same
+loop is the anchor the env is compared with. Every ``step()`` counts, dead steps included.
+Each case runs in several short rounds interleaved with the others, and the best round
+counts, so a busy machine disturbs all cases alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import time
 from collections.abc import Callable
+from functools import partial
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from pagadores_env import pagadores_v1, perudo_v1
+from pagadores_env.core.games import GAME_SPECS
 
 AEC_PLAYERS = (2, 4, 6)
-HEADLINE_PLAYERS = 4  # aec_agent_steps_per_s is the wrapped 4-player rate
+#: ``aec_agent_steps_per_s`` is Pagadores' wrapped 4-player rate, ``GAME_aec_agent_steps_per_s``
+#: another game's
+HEADLINE_PLAYERS = 4
+#: ``Driver``: plays whole games of an env until ``seconds`` have passed (``drive_aec``).
+Driver = Callable[[Any, float, int], dict[str, float]]
+
+
+def aec_module(game: str) -> ModuleType:
+    """The PettingZoo entry module of ``game`` (``pagadores_env.GAME_v1``: ``env``,
+    ``raw_env``)."""
+    return importlib.import_module(f"pagadores_env.{game}_v1")
 
 
 def drive_aec(env: Any, seconds: float, seed: int) -> dict[str, float]:
@@ -59,14 +74,15 @@ def _tictactoe() -> Callable[[], Any]:
 
 
 def best_of_rounds(cases: dict[str, Callable[[], Any]], seconds: float, rounds: int,
-                   seed: int) -> dict[str, dict[str, float]]:
-    """Run every case ``rounds`` times for ``seconds / rounds`` each, interleaved; keep each
-    case's fastest round (and its total steps and games over all rounds)."""
+                   seed: int, drive: Driver = drive_aec) -> dict[str, dict[str, float]]:
+    """Run every case ``rounds`` times for ``seconds / rounds`` each with ``drive``,
+    interleaved; keep each case's fastest round (and its total steps and games over all
+    rounds)."""
     envs = {name: make() for name, make in cases.items()}
     best: dict[str, dict[str, float]] = {}
     for r in range(rounds):
         for name, env in envs.items():
-            result = drive_aec(env, seconds / rounds, seed + r)
+            result = drive(env, seconds / rounds, seed + r)
             kept = best.setdefault(name, {**result, "total_steps": 0, "total_games": 0})
             if result["agent_steps_per_s"] > kept["agent_steps_per_s"]:
                 kept.update(result)
@@ -76,15 +92,16 @@ def best_of_rounds(cases: dict[str, Callable[[], Any]], seconds: float, rounds: 
 
 
 def aec_section(options: argparse.Namespace) -> dict[str, Any]:
-    """Agent steps per second of pagadores_v1 and perudo_v1 (2/4/6 players, env() and
-    raw_env) and tictactoe_v3."""
+    """Agent steps per second of every game's AEC env (2/4/6 players, env() and raw_env)
+    and tictactoe_v3."""
     cases: dict[str, Callable[[], Any]] = {}
     meta: dict[str, tuple[str, int, str]] = {}
-    for env_name, module in (("pagadores_v1", pagadores_v1), ("perudo_v1", perudo_v1)):
+    for game in GAME_SPECS:
+        env_name, module = f"{game}_v1", aec_module(game)
         for players in AEC_PLAYERS:
             for stack, factory in (("env()", module.env), ("raw_env", module.raw_env)):
                 name = f"{env_name}/{players}p/{stack}"
-                cases[name] = lambda f=factory, n=players: f(num_players=n)
+                cases[name] = partial(factory, num_players=players)
                 meta[name] = (env_name, players, stack)
     anchor_error = None
     try:
@@ -107,7 +124,8 @@ def aec_section(options: argparse.Namespace) -> dict[str, Any]:
     rates = {name: round(result["agent_steps_per_s"]) for name, result in results.items()}
     summary = {
         "aec_agent_steps_per_s": rates[f"pagadores_v1/{HEADLINE_PLAYERS}p/env()"],
-        "perudo_aec_agent_steps_per_s": rates[f"perudo_v1/{HEADLINE_PLAYERS}p/env()"],
+        **{f"{game}_aec_agent_steps_per_s": rates[f"{game}_v1/{HEADLINE_PLAYERS}p/env()"]
+           for game in GAME_SPECS if game != "pagadores"},
         "aec_rates": rates,
         "tictactoe_v3_agent_steps_per_s": round(anchor) if anchor else None,
         "aec_2p_vs_tictactoe": round(rates["pagadores_v1/2p/env()"] / anchor, 2)

@@ -22,12 +22,15 @@ from pathlib import Path
 
 import pytest
 
+from pagadores_env.core.games import GAME_SPECS
 from tests.readme import TRAINING_STEPS, readme_snippets
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Repository folder → the package name it installs as (pyproject's package-dir).
 PACKAGES = {"pagadores_env": "pagadores_env", "agents": "pagadores_agents",
             "train": "pagadores_train", "cli": "pagadores_cli"}
+#: The games added after the first two, whose packages the wheel must ship (issues 46, 47).
+NEW_GAMES = ("paye", "pasch")
 #: A user's own modules with generic names, which our code must never import.
 TRAPS = {"train.py": "raise ImportError('the user\\'s train.py was imported')\n",
          "agents/__init__.py": "raise ImportError('the user\\'s agents/ was imported')\n",
@@ -73,6 +76,15 @@ def test_the_wheel_holds_our_packages_under_our_names_only(wheel: Path) -> None:
                 f"{path.relative_to(ROOT / path.relative_to(ROOT).parts[0]).as_posix()}"
                 for folder in PACKAGES for path in (ROOT / folder).rglob("*.py")}
     assert expected <= set(names), sorted(expected - set(names))
+    # every game of the table of games ships: its package, its subpackages and its PettingZoo
+    # entry module (pyproject's package list is explicit: a game left out of it is missing)
+    assert set(NEW_GAMES) <= set(GAME_SPECS)
+    for game in GAME_SPECS:
+        folder = ROOT / "pagadores_env" / game
+        packages = {path.parent for path in folder.rglob("__init__.py")
+                    if "__pycache__" not in path.parts}
+        assert {f"pagadores_env/{p.relative_to(ROOT / 'pagadores_env').as_posix()}/__init__.py"
+                for p in packages} | {f"pagadores_env/{game}_v1.py"} <= set(names), game
     shipped = {f"pagadores_agents/{path.relative_to(ROOT / 'agents').as_posix()}"
                for path in (ROOT / "agents" / "search" / "shipped").glob("search-*")}
     assert len(shipped) == 6 and shipped <= set(names)  # the trained search players (issue 48)
@@ -109,6 +121,13 @@ def test_the_installed_wheel_runs_beside_a_users_train_py_and_agents(wheel: Path
                   "p = make_policy('search-2p')\nprint(type(p).__name__, p.net.num_players)"],
                  user)
     assert played.stdout.split() == ["SearchPolicy", "2"]
+    # Paye's and Pasch's packages import from the wheel and register their games there
+    games = run([python, "-c", "import pagadores_env.paye.exact, pagadores_env.pasch.exact\n"
+                 "from pagadores_env.core.games import GAME_SPECS\n"
+                 "print(*GAME_SPECS, pagadores_env.paye.__file__, pagadores_env.pasch.__file__)"],
+                user).stdout.split()
+    assert games[:-2] == list(GAME_SPECS) and set(NEW_GAMES) <= set(games[:-2])
+    assert all(path.startswith(site) for path in games[-2:]), games
     snippets = readme_snippets()
     assert len(snippets) >= 3 and any(f".learn({TRAINING_STEPS})" in s for s in snippets)
     for k, snippet in enumerate(snippets):

@@ -1,11 +1,15 @@
 """The benchmark suite: algorithms × tasks × seeds, each trial a seeded training run and a
 normalised score; ``pagadores benchmark SUITE.yaml --out DIR`` (``pagadores_cli.benchmark``).
 
-A **task** (``configs/benchmark/tasks/<name>.yaml``) names a table (``num_players``,
-``cards``), the opponents the learner trains and is scored against (one spec reused or one
-per other seat), optional ``selfplay`` (``env.selfplay`` of the training config), a training
-``budget`` in timesteps and a ``score``, normalised so that 0 is the uniform ``random``
-policy in the learner's seat:
+A **task** (``configs/benchmark/tasks/<name>.yaml``) names a ``game`` (any of the table of
+games, ``pagadores_env.core.games``; ``pagadores`` where it names none) and a table
+(``num_players`` and the game's table options as keys named as its options,
+``GameSpec.options``: Pagadores' ``cards``, Paye's ``variant``, ``faces``, ``rounds``, Pasch's
+``hand``, ``blocks``, …, checked by the game itself; an option of another game is refused
+naming whose it is), the opponents the learner trains and is scored against (the game's
+players, one spec reused or one per other seat), optional ``selfplay`` (``env.selfplay`` of
+the training config), a training ``budget`` in timesteps and a ``score``, normalised so that
+0 is the uniform ``random`` policy in the learner's seat:
 
 ``exact-best-response``  (w − w_random) / (w_best_response − w_random), exact win
                          probabilities from the solver against the opponents (one spec
@@ -16,6 +20,10 @@ policy in the learner's seat:
                          games with a Wilson 95 % CI: 1 = winning every game (the solver does
                          not cover the table, so no best response is known).
 
+The exact scores are Pagadores' (its solver); a task of another game is scored Monte Carlo,
+its games played by the engine-driven evaluator (``evaluation.engine.evaluate_game``), where a
+first place shared by k seats counts as 1/k of a win (Paye's Y4.4, Pasch's X1.4).
+
 A **suite** (``configs/benchmark/*.yaml``) lists ``tasks`` (names of task files in the
 ``tasks/`` folder beside it), ``seeds``, and ``algorithms`` (name → ``n_envs``,
 ``hyperparams`` and ``illegal_action``, as in a training config; any algorithm the training
@@ -24,10 +32,11 @@ RecurrentPPO, whose model is scored from a fresh LSTM state at every decision, i
 projection, ``pagadores_agents.sb3_adapter``), or ``search`` (below); ``budget`` and
 ``eval_games``, when given, replace every task's (the smoke suite's tiny budget).
 
-**search** trains the search player's value net (``pagadores_train.learners.search.trainer``: the
-round at hand searched exactly over the dice, a learned net where it ends) by self-play at the
-task's table, whatever the task's opponents: the method aims at the equilibrium, not at a best
-response to given players, so its score against them is what near-equilibrium play earns.
+**search** trains the search player's value net (``pagadores_train.learners.search.trainer``:
+the round at hand searched exactly over the dice, a learned net where it ends) by self-play at
+the task's table, whatever the task's opponents: the method aims at the equilibrium, not at a
+best response to given players, so its score against them is what near-equilibrium play earns.
+It plays Pagadores only: a suite running it on another game's task is refused.
 Its ``hyperparams`` are a search config's ``search:`` keys (``search_config.SearchSettings``;
 it takes no ``n_envs`` or ``illegal_action``), and its budget counts learner decisions like
 the others': every decision of its self-play games is the learner's.
@@ -62,19 +71,24 @@ from pathlib import Path
 from typing import Any
 
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.games import GameSpec, game_spec
 from pagadores_env.core.pool import in_pool
 from pagadores_env.integrations.ray_cluster import join_or_start
-from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from pagadores_env.pagadores.rules import MAX_CARDS
 
 from ..learners.search.config import SearchConfig, search_config_from_dict
 from ..progress import Reporter, reporter
 from ..run.algorithms import ALGORITHMS
 from ..run.config import Config, config_from_dict, policy_spec, spec_list
+from ..run.games import game_checks, option_owners, possessive, run_game
 from ..run.lock import LOCK
 from ..run.reports import provenance
-from ..settings import ConfigError, integer, mapping, read_yaml
+from ..settings import ConfigError, integer, mapping, read_yaml, text
 
 SCORES = ("exact-best-response", "exact-nashconv", "monte-carlo")
+MONTE_CARLO = SCORES[2]
+#: The game of a task that names none (as a training config's ``env.game``).
+PAGADORES = "pagadores"
 BACKENDS = ("local", "ray")
 TASKS_FOLDER = "tasks"
 TRIALS, RUNS, MARKER = "trials", "runs", "benchmark.json"
@@ -98,15 +112,33 @@ class Task:
 
     name: str
     num_players: int
-    cards: int
     opponents: tuple[str, ...]
     budget: int
     score: str
     eval_games: int = EVAL_GAMES
     selfplay: dict[str, Any] = field(default_factory=dict)
+    game: str = PAGADORES
+    #: the game's table options by name (``Option.name``), its defaults filled in
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cards(self) -> int:
+        """Pagadores' starting cards (its exact scores and batch evaluator take them)."""
+        return int(self.options["cards"])
+
+    def record(self) -> dict[str, Any]:
+        """The task as its trial records hold it: a Pagadores task in the layout records had
+        before tasks named a game (``cards`` after ``num_players``), another game's with its
+        ``game`` and table options."""
+        data = asdict(self)
+        options, game = data.pop("options"), data.pop("game")
+        head = {"name": self.name, **({} if game == PAGADORES else {"game": game}),
+                "num_players": self.num_players, **options}
+        return head | data  # the keys of head keep their place
 
 
-TASK_KEYS = {"num_players", "cards", "opponents", "budget", "score", "eval_games", "selfplay"}
+#: The keys every task takes; each game's table options come on top (``_table_options``).
+TASK_KEYS = {"game", "num_players", "opponents", "budget", "score", "eval_games", "selfplay"}
 
 
 def _keys(data: Any, allowed: Iterable[str], required: Iterable[str], where: str) -> dict:
@@ -124,10 +156,20 @@ def _keys(data: Any, allowed: Iterable[str], required: Iterable[str], where: str
 
 def task_from_dict(name: str, data: Any) -> Task:
     """Validate a task's plain data; ``ConfigError`` names the bad key."""
-    data = _keys(data, TASK_KEYS, ("num_players", "opponents", "budget", "score"),
-                 f"task {name}")
-    n = integer(MIN_PLAYERS, MAX_PLAYERS)(data["num_players"], "num_players")
-    opponents = [policy_spec(o, f"opponents[{i}]")
+    data = mapping(data, f"task {name}")
+    game = text(data.get("game", PAGADORES), "game")
+    try:
+        spec = game_spec(game)
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    owners = option_owners()
+    for key in data:  # before the unknown keys: an option of another game says whose it is
+        if key in owners and key not in {o.name for o in spec.options}:
+            raise ConfigError(_other_games_option(spec, key, data[key]))
+    data = _keys(data, TASK_KEYS | {o.name for o in spec.options},
+                 ("num_players", "opponents", "budget", "score"), f"task {name}")
+    n = integer(spec.min_players, spec.max_players)(data["num_players"], "num_players")
+    opponents = [policy_spec(o, f"opponents[{i}]", game)
                  for i, o in enumerate(spec_list(data["opponents"], "opponents"))]
     if len(opponents) not in (1, n - 1):
         raise ConfigError(f"opponents must list 1 spec (reused) or {n - 1} (one per other "
@@ -135,14 +177,43 @@ def task_from_dict(name: str, data: Any) -> Task:
     score = data["score"]
     if score not in SCORES:
         raise ConfigError(f"score must be one of {', '.join(SCORES)}, got {score!r}")
+    if score != MONTE_CARLO and game != PAGADORES:
+        raise ConfigError(f"score {score} needs {possessive(game_spec(PAGADORES))} exact "
+                          f"solver; a task of game {game!r} takes score {MONTE_CARLO}")
     if score == "exact-best-response" and len(opponents) != 1:
         raise ConfigError("score exact-best-response needs one opponent spec (reused)")
     selfplay = mapping(data.get("selfplay", {}), "selfplay")
-    cards = integer(1, MAX_CARDS)(data.get("cards", MAX_CARDS), "cards")
-    if score != "monte-carlo":
-        _check_solver_covers(n, cards, opponents[0], score)
-    return Task(name, n, cards, tuple(opponents), integer(1)(data["budget"], "budget"), score,
-                integer(1)(data.get("eval_games", EVAL_GAMES), "eval_games"), selfplay)
+    options = _table_options(game, data, n)
+    if score != MONTE_CARLO:
+        _check_solver_covers(n, options["cards"], opponents[0], score)
+    return Task(name, n, tuple(opponents), integer(1)(data["budget"], "budget"), score,
+                integer(1)(data.get("eval_games", EVAL_GAMES), "eval_games"), selfplay, game,
+                options)
+
+
+def _other_games_option(spec: GameSpec, key: str, value: Any) -> str:
+    """The refusal of another game's table option ``key`` in a task of ``spec``'s game."""
+    whose = " or ".join(f"{o.title} (game {o.name!r})" for o in option_owners()[key])
+    mine = ", ".join(o.name for o in spec.options) or "no table option"
+    return (f"{key} is a table option of {whose}; {spec.title} (game {spec.name!r}) takes "
+            f"{mine}, got {key}: {value!r}")
+
+
+def _table_options(game: str, data: dict[str, Any], num_players: int) -> dict[str, Any]:
+    """The task's table options of ``game`` by name, its defaults filled in, each checked by
+    the game itself at the task's table (``run.games.game_checks``: its one-line error under
+    the task's key); Pagadores' ``cards`` is one count 1–10 (its solver and batch evaluator
+    take no count per seat)."""
+    spec = game_spec(game)
+    options = {o.name: data.get(o.name, o.default) for o in spec.options}
+    if game == PAGADORES:
+        options["cards"] = integer(1, MAX_CARDS)(options["cards"], "cards")
+    for option in spec.options:  # each alone first, so the error names its key
+        if option.name in data:
+            game_checks(spec, [num_players], {option.name: options[option.name]},
+                        option.argument, option.name)
+    game_checks(spec, [num_players], options, "", f"the table of game {game!r}")
+    return options
 
 
 def _check_solver_covers(num_players: int, cards: int, opponent: str, score: str) -> None:
@@ -253,6 +324,9 @@ def trial_config(spec: TrialSpec, out: Path) -> Config | SearchConfig:
     reduced to the minimum (the score is measured afterwards, ``measure``)."""
     task, settings = spec.task, spec.settings
     if spec.algo == SEARCH:
+        if task.game != PAGADORES:
+            raise ConfigError(f"{SEARCH} plays {game_spec(PAGADORES).title} only, got game "
+                              f"{task.game!r}")
         return search_config_from_dict({
             "name": spec.trial_id, "seed": spec.seed, "total_timesteps": task.budget,
             "env": {"num_players": task.num_players, "cards": task.cards},
@@ -261,8 +335,8 @@ def trial_config(spec: TrialSpec, out: Path) -> Config | SearchConfig:
             "checkpoint_every": task.budget, "output_dir": str(out / RUNS),
             "progress_bar": False,
         })
-    env: dict[str, Any] = {"num_players": task.num_players, "cards": task.cards,
-                           "opponents": list(task.opponents)}
+    env: dict[str, Any] = {"game": task.game, "num_players": task.num_players,
+                           **task.options, "opponents": list(task.opponents)}
     if task.selfplay:
         env["selfplay"] = task.selfplay
     if "illegal_action" in settings:
@@ -271,7 +345,8 @@ def trial_config(spec: TrialSpec, out: Path) -> Config | SearchConfig:
         "name": spec.trial_id, "seed": spec.seed, "total_timesteps": task.budget,
         "algo": {"name": spec.algo, "hyperparams": settings.get("hyperparams") or {}},
         "env": env,
-        "vec_env": {"n_envs": settings.get("n_envs", 8), "kind": "batch"},
+        "vec_env": {"n_envs": settings.get("n_envs", 8),  # the game's batch engine, if any
+                    "kind": "batch" if run_game(task.game).batch else "dummy"},
         "eval": {"every": 0, "games": 1, "final_games": 1, "exact": False,
                  "opponents": [task.opponents[0]]},
         "checkpoint_every": task.budget, "output_dir": str(out / RUNS),
@@ -296,13 +371,14 @@ def run_trial(spec: TrialSpec, out: str) -> dict[str, Any]:
             player = make_policy(player_spec(config))
         else:
             result = train(config, fresh=True, progress=SILENT)
-            player = make_policy(f"model:path={result.run_dir / 'model.zip'}")
+            player = make_policy(f"model:path={result.run_dir / 'model.zip'}",
+                                 game=spec.task.game)
     score, raw = measure(player, spec.task)
     return {"task": spec.task.name, "algo": spec.algo, "seed": spec.seed,
             "score": score["score"], "score_ci": score.get("ci"), "raw": raw,
             "timesteps": result.timesteps, "train_wall_time_s": result.wall_time_s,
             "wall_time_s": round(time.perf_counter() - began, 2),
-            "task_spec": asdict(spec.task), "settings": spec.settings}
+            "task_spec": spec.task.record(), "settings": spec.settings}
 
 
 def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
@@ -332,7 +408,13 @@ def measure(player: Any, task: Task) -> tuple[dict[str, Any], dict[str, float]]:
 
 
 def _row(player: Any, task: Task) -> Any:
-    """``player``'s row of the task's scoring games (exact where the score is)."""
+    """``player``'s row of the task's scoring games (exact where the score is): Pagadores' on
+    its batch evaluator, another game's on the engine-driven one."""
+    if task.game != PAGADORES:
+        from ..evaluation.engine import evaluate_game
+
+        return evaluate_game(task.game, [player, *task.opponents], task.num_players,
+                             task.eval_games, EVAL_SEED, task.options).rows[0]
     from ..evaluation.evaluate import evaluate_agents
 
     return evaluate_agents([player, *task.opponents], num_players=task.num_players,

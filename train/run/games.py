@@ -150,8 +150,8 @@ def check_options(game: str, given: Mapping[str, Any], sizes: list[int]) -> dict
         run.table_check(options, sizes)
     for name, option in mine.items():  # each alone first, so the error names its key
         if name in given:
-            _game_checks(spec, sizes, {name: options[name]}, option.argument, f"env.{name}")
-    _game_checks(spec, sizes, options, "", "env")
+            game_checks(spec, sizes, {name: options[name]}, option.argument, f"env.{name}")
+    game_checks(spec, sizes, options, "", "env")
     return options
 
 
@@ -166,7 +166,7 @@ def _refuse_other(spec: GameSpec, name: str, value: Any) -> None:
                       f"{value!r}")
 
 
-def _game_checks(spec: GameSpec, sizes: list[int], options: dict[str, Any], argument: str,
+def game_checks(spec: GameSpec, sizes: list[int], options: dict[str, Any], argument: str,
                  key: str) -> None:
     """Start the game at each table size with ``options``: the game's own check, its
     one-line ``ValueError`` a ``ConfigError`` under ``key`` (its first word, the option's
