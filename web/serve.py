@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import secrets
 import socket
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -51,3 +55,27 @@ def serve(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = None,
     say(f"pagadores serve: {url}  (games saved into {records}; Ctrl-C stops)")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
+
+
+@contextmanager
+def serving(records: Path, runs: Path | None = None, host: str = "127.0.0.1",
+            limit: int = 32) -> Iterator[tuple[str, Any]]:
+    """The server on a free port of ``host`` in a thread of this process, for the browser
+    tests and ``make screenshot``: yields its URL and the Starlette app (whose ``state``
+    holds the live games and the saved ones); stops it, as Ctrl-C would, on leaving."""
+    sock = bind(host, 0)
+    port = sock.getsockname()[1]
+    guard = create_app(host, port, runs=runs, records=records, limit=limit)
+    server = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://{authority(host, port)}", guard.app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
