@@ -103,8 +103,8 @@ def screenshot(driver: WebDriver, base_url: str, path: Path) -> Path:
             break
         before = driver.find_element(By.ID, "status").get_attribute("data-step")
         buttons[0].click()
-        wait(driver).until(lambda d: d.find_element(By.ID, "status").get_attribute(
-            "data-step") != before)
+        wait(driver).until(lambda d, before=before: d.find_element(
+            By.ID, "status").get_attribute("data-step") != before)
     wait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.action .hint")
                            or d.find_element(By.ID, "end").is_displayed())
     path.parent.mkdir(parents=True, exist_ok=True)
