@@ -3,9 +3,9 @@ with test modules of unique names, and a layer's tests import nothing from the l
 it, function-level imports included: the env tests (core, pagadores, perudo, paye, solver) import
 only ``pagadores_env`` and get players through its registry, the agents' tests add
 ``pagadores_agents``, the training tests ``pagadores_train``, the web page's
-``pagadores_web``, and only the CLI's (and the whole-package checks) import ``pagadores_cli``. The helpers beside the folders
-(``tests/dice.py``, ``tests/players.py``, ...) import only ``pagadores_env``, so every layer
-can use them."""
+``pagadores_web``, and only the CLI's (and the whole-package checks) import
+``pagadores_cli``. The helpers beside the folders (``tests/dice.py``, ``tests/players.py``,
+...) import only ``pagadores_env``, so every layer can use them."""
 
 from __future__ import annotations
 

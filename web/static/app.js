@@ -247,12 +247,13 @@ async function listRecords() {
 async function upload() {
   const file = $("record-file").files[0];
   if (!file) return;
-  clearError();
+  $("replay-error").textContent = "";
   try {
     const saved = await api("POST", "/api/records", await file.text());
     await listRecords();
     await openReplay(saved.id);
-  } catch (err) { fail(err); $("replay-step").textContent = `refused: ${err.message}`; }
+  } catch (err) { $("replay-error").textContent = `Refused: ${err.message}`; }
+  $("record-file").value = "";
 }
 
 async function openReplay(id) {
