@@ -5,9 +5,12 @@ limit of its own).
   request carries it, as ``?token=`` (the printed URL; the answer sets it as a cookie, so the
   page's own requests carry it from then on) or as that cookie. Without it: 403.
 - **Host.** The ``Host`` header must be the bound host and port (or ``localhost`` with the
-  port, for a loopback server): another name is a DNS rebinding attack, refused with 421.
+  port, for a loopback server): another name is a DNS rebinding attack, refused with 421. A
+  server bound to every address (``0.0.0.0``, ``::``) cannot know the names it is reached by:
+  there the token keeps a rebound name out (its cookie belongs to the name the URL used).
 - **Origin and type.** A request that changes state (any method but GET and HEAD) must say
-  ``Content-Type: application/json`` and come from the page's own ``Origin``: else 403, so
+  ``Content-Type: application/json`` and come from the page's own ``Origin`` (the bound
+  host's, or on every address the one the ``Host`` header names): else 403, so
   another site the user visits cannot play, upload or start games for them. The server sends
   no CORS headers at all, so browsers keep other origins from reading its answers.
 - **Size.** A body over ``max_body`` bytes is refused with 413, by its ``Content-Length`` or,
@@ -43,6 +46,8 @@ COOKIE = "pagadores_token"
 #: The default body limit: a long saved game is tens of kilobytes.
 MAX_BODY = 1 << 20
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+#: Hosts that bind every address of the machine.
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
 
 
 def authority(host: str, port: int) -> str:
@@ -60,8 +65,10 @@ class Guard:
         self.token = token
         self.max_body = max_body
         names = [host] + (["localhost", "127.0.0.1"] if host in LOOPBACK else [])
-        self.hosts = {authority(name, port) for name in names}
-        self.origins = {f"http://{name}" for name in self.hosts}
+        #: the Host headers accepted; None: any (bound to every address, token required)
+        self.hosts = None if host in EVERY_ADDRESS else {authority(n, port) for n in names}
+        if self.hosts is None and token is None:
+            raise ValueError("a server on every address needs a token")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse the request (``_refusal``) or pass it on with its body read whole and the
@@ -109,17 +116,19 @@ class Guard:
             given = query.get("token", [None])[0] or _cookie(headers.get("cookie", ""))
             if not given or not hmac.compare_digest(given.encode(), self.token.encode()):
                 return 403, "this server needs its token: open the URL it printed"
-        if headers.get("host") not in self.hosts:
-            return 421, (f"Host {headers.get('host')!r} is not this server's "
+        host = headers.get("host")
+        if self.hosts is not None and host not in self.hosts:
+            return 421, (f"Host {host!r} is not this server's "
                          f"({', '.join(sorted(self.hosts))})")
         if scope["method"] not in ("GET", "HEAD"):
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media != "application/json":
                 return 403, "a request that changes anything must be Content-Type " \
                             "application/json"
-            if headers.get("origin") not in self.origins:
+            origins = {f"http://{name}" for name in (self.hosts or {host})}
+            if headers.get("origin") not in origins:
                 return 403, (f"Origin {headers.get('origin')!r} may not change anything here "
-                             f"(only the page itself: {', '.join(sorted(self.origins))})")
+                             f"(only the page itself: {', '.join(sorted(origins))})")
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             return 413, f"the body is over {self.max_body} bytes"

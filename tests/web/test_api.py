@@ -339,3 +339,17 @@ def test_run_folders_are_listed_with_curves_results_and_their_trained_player(
     assert {"id": "run:search_2p", "label": "trained run search_2p", "kind": "run"} in offered
     view = start(client, opponents=["run:search_2p"])
     assert view["labels"] == ["you", "trained run search_2p"]
+
+
+def test_a_server_on_every_address_needs_its_token_and_its_own_origin(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="needs a token"):
+        create_app("0.0.0.0", PORT, records=tmp_path)
+    app = create_app("0.0.0.0", PORT, records=tmp_path / "records", token="t0ken")
+    client = TestClient(app, base_url=f"http://192.0.2.7:{PORT}")
+    assert client.get("/api/catalog").status_code == 403
+    assert client.get("/api/catalog?token=t0ken").status_code == 200
+    body = {"game": "pagadores", "players": 2, "seat": 0, "opponents": ["sensible"]}
+    refused = client.post("/api/games", json=body, headers={"origin": BASE})
+    assert refused.status_code == 403
+    started = client.post("/api/games", json=body, headers={"origin": f"http://192.0.2.7:{PORT}"})
+    assert started.status_code == 201

@@ -25,8 +25,15 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.perudo.engine import Game as PerudoGame
-from pagadores_web.browser import CHROMEDRIVER, CHROMIUM, chromium, screenshot, start_game, \
-    versions, wait
+from pagadores_web.browser import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    chromium,
+    screenshot,
+    start_game,
+    versions,
+    wait,
+)
 from pagadores_web.serve import serving
 
 pytestmark = pytest.mark.browser
