@@ -15,15 +15,14 @@ from .rules import BIDS
 def view(game: Game, seats: Sequence[int]) -> dict[str, Any]:
     """The public table and, under ``private``, the dice of each of ``seats`` that holds
     rolled dice this round (keyed by the seat as text, as JSON keys are)."""
+    last_bids = [BIDS[game.last_bids[seat]] for seat in range(game.num_players)]
     table = {
         "round": game.round, "palifico": game.palifico, "starter": game.starter,
         "bid": None if game.bid is None else list(game.bid), "bidder": game.bidder,
         "total_dice": game.total_dice, "winner": game.winner,
         "revealed": None if game.revealed is None else [list(h) for h in game.revealed],
-        "seats": [{"dice": game.dice_counts[seat],
-                   "last_bid": None if BIDS[game.last_bids[seat]] is None
-                   else list(BIDS[game.last_bids[seat]])}
-                  for seat in range(game.num_players)],
+        "seats": [{"dice": count, "last_bid": None if bid is None else list(bid)}
+                  for count, bid in zip(game.dice_counts, last_bids, strict=True)],
     }
     rolled = game.rolled and game.winner is None
     private = {str(seat): sorted(game.hands[seat]) for seat in seats
