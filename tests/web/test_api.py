@@ -353,3 +353,17 @@ def test_a_server_on_every_address_needs_its_token_and_its_own_origin(tmp_path: 
     assert refused.status_code == 403
     started = client.post("/api/games", json=body, headers={"origin": f"http://192.0.2.7:{PORT}"})
     assert started.status_code == 201
+
+
+def test_the_page_sets_text_as_text_never_as_html() -> None:
+    """Log lines, records, run tables and every label reach the page by ``textContent``: no
+    script of the page parses text as HTML."""
+    static = Path(__file__).resolve().parents[2] / "web" / "static"
+    scripts = sorted(static.rglob("*.js"))
+    assert len(scripts) >= 6
+    for script in scripts:
+        code = script.read_text()
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                     "eval(", "new Function"):
+            assert sink not in code, f"{script.name} uses {sink}"
+    assert "textContent" in (static / "app.js").read_text()
