@@ -1,9 +1,12 @@
 # Two entry points, each installs what it needs into ./.venv first:
 #   make train   train the default config and print its evaluation (the main job); installs
 #                the train extra only
-#   make test    lint with ruff, type-check pagadores_env with mypy, check the extras-free
-#                install in ./.venv-core, build the documentation site strictly, then run the
-#                whole test suite (budget: 15 minutes on 2 cores); installs every extra (all)
+#   make test    check for the browser the web page's tests drive (Debian's chromium and
+#                chromium-driver: installed with apt-get when missing and run as root, else a
+#                one-line stop naming the command), lint with ruff, type-check pagadores_env
+#                with mypy, check the extras-free install in ./.venv-core, build the
+#                documentation site strictly, then run the whole test suite (budget: 15
+#                minutes on 2 cores); installs every extra (all)
 # For a quick loop while editing: make test-fast (skips the tests marked slow: 3.6 minutes on
 # 2 cores at a load average of 2-3 from other work, measured; CI runs make test).
 VENV   ?= .venv
@@ -24,7 +27,7 @@ CORE_VENV ?= .venv-core
 CORE_PY   := $(CORE_VENV)/bin/python
 CONFIG ?= configs/default.yaml
 
-.PHONY: install train results measurements benchmark-results test test-fast lint typecheck extras-free docs bench bench-solver clean
+.PHONY: install train results measurements benchmark-results test test-fast lint typecheck extras-free docs bench bench-solver clean browser screenshot
 
 # pip shows what it collects and its download progress: minutes on a first install.
 $(TORCH_STAMP):
@@ -150,11 +153,33 @@ extras-free:
 docs: $(ALL_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
+# The browser tests (tests/web/test_browser.py) drive Debian's chromium with its matching
+# chromium-driver. Missing, they are installed when make runs as root (a container, CI);
+# otherwise make stops with one line naming the command. USER_ID is who runs make.
+CHROMIUM ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
+USER_ID ?= $(shell id -u)
+BROWSER_INSTALL := apt-get update && apt-get install -y chromium chromium-driver
+browser:
+	@if [ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ]; then :; \
+	elif [ "$(USER_ID)" = 0 ]; then \
+	  echo "== make: the browser tests need chromium and chromium-driver: installing them"; \
+	  $(BROWSER_INSTALL); \
+	else \
+	  echo "make: the browser tests need $(CHROMIUM) and $(CHROMEDRIVER): run as root: $(BROWSER_INSTALL)" >&2; \
+	  exit 1; \
+	fi
+
+# docs/web.png, the page as the README and docs/web.md show it: the screenshot the browser
+# test takes (pagadores_web.browser), of a game against sensible with the exact hints.
+screenshot: $(ALL_STAMP) browser
+	$(PY) -m pagadores_web.browser docs/web.png
+
 # pytest exits 5 when it collects no test: that must fail, never pass silently. CI installs
 # every extra, so no test may be skipped there: PAGADORES_NO_SKIPS=1 makes any skipped test
 # (a pytest.importorskip whose extra is missing, a skip mark) fail the run, listed with its
 # reason under "skipped tests fail this run" (the hook is in tests/conftest.py).
-test: typecheck extras-free docs
+test: browser typecheck extras-free docs
 	PAGADORES_NO_SKIPS=1 $(PY) -m pytest -n 2 -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 

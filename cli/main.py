@@ -2,7 +2,8 @@
 
 Subcommands: ``play`` (you against agents in the terminal), ``evaluate`` and ``tournament``
 (agents against agents, with confidence intervals), and ``train``, ``bench``, ``solve``,
-``nashconv``, ``best-response`` and ``exact``, which hand their arguments to the
+``nashconv``, ``best-response``, ``exact``, ``benchmark`` and ``serve`` (the web page),
+which hand their arguments to the
 ``main(argv)`` of the module in ``DELEGATED`` (so ``pagadores train --help`` shows the
 trainer's own options).
 Heavy modules (torch, stable-baselines3) are imported only by the subcommand that needs them.
@@ -61,6 +62,8 @@ DELEGATED = {
     "exact": ("pagadores_cli.exact_report",
               "the exact yardstick's tables: 2-player win probabilities and exploitability; "
               "with --players 3, equilibrium values and NashConv (see: pagadores exact -h)"),
+    "serve": ("pagadores_cli.serve", "play, watch and replay in the browser (needs the web "
+              "extra; see: pagadores serve -h)"),
     "benchmark": ("pagadores_cli.benchmark", "run a benchmark suite (algorithms × tasks × "
                   "seeds) locally or on Ray, aggregated with rliable (see: pagadores "
                   "benchmark -h)"),

@@ -13,6 +13,8 @@ test cannot stop running there unnoticed.
 from __future__ import annotations
 
 import os
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -28,6 +30,22 @@ settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 NO_SKIPS = os.environ.get("PAGADORES_NO_SKIPS") == "1"
+#: The browser and driver the web page's tests drive (tests/web/test_browser.py).
+BROWSER = (Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The browser and driver versions the browser tests run with, once per session (on the
+    controller under xdist too)."""
+    found = []
+    for program in BROWSER:
+        try:
+            done = subprocess.run([program, "--version"], capture_output=True, text=True,
+                                  timeout=30)
+            found.append(done.stdout.strip() or f"{program}: no version")
+        except (OSError, subprocess.TimeoutExpired):
+            found.append(f"{program}: not installed")
+    return "browser tests: " + "; ".join(found)
 
 
 @pytest.fixture(autouse=True)

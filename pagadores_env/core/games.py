@@ -8,8 +8,10 @@ beyond the number of players (``Option``: Pagadores' ``cards``, Perudo's ``dice`
 with its command-line flag and config key), how to start a ``Game`` from them, the observation
 codec and the action count, the registered env ids, the default scripted players, how its
 dice are thrown between decisions (``advance``: by default a draw from ``chance_outcomes()``),
-and its text: the table, the log's sentences, an action's words and the rules in short (for
-terminal play, logs and the web page).
+its text: the table, the log's sentences, an action's words and the rules in short (for
+terminal play, logs and the web page), and its part of the web page's view (``view``: the
+public table and the private facts of the seats asked, as JSON data; ``core.views`` wraps it
+in the view every game shares).
 """
 
 from __future__ import annotations
@@ -81,6 +83,10 @@ class GameSpec:
     hidden: bool = False  #: whether seats hide information from each other (dice in cups)
     #: throws the dice between decisions: ``(game, rng)`` → ``game`` at a decision or over
     advance: Callable[[Any, np.random.Generator], None] = advance_by_outcomes
+    #: the game's part of the web page's view: ``(game, seats)`` → ``{"table": public facts,
+    #: "private": {seat: its hidden facts} for the ``seats`` asked}`` as JSON data
+    #: (``core.views``); None: the page cannot show this game
+    view: Callable[[Any, Sequence[int]], dict[str, Any]] | None = None
 
     def table_options(self, **given: Any) -> dict[str, Any]:
         """``given`` options by name, the others at their defaults, as ``Game``'s keywords;

@@ -33,6 +33,7 @@ from ..core.games import GameSpec, Option, int_list, register
 from .engine import Action, Game
 from .observation import OBS_SIZE, encode
 from .render import SUMMARY, describe_events, render_table
+from .view import view
 
 #: Dados de Pagadores in the table of games (``core.games``).
 SPEC = register(GameSpec(
@@ -44,4 +45,4 @@ SPEC = register(GameSpec(
     eval_opponents=("random", "stop-first", "always-throw", "sensible"),
     render_table=render_table, describe_events=describe_events,
     describe_action=lambda game, action: ("stop", "throw again")[Action(action)],
-    summary=SUMMARY))
+    summary=SUMMARY, view=view))

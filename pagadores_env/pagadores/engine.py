@@ -432,6 +432,19 @@ class Game(Replayable):
         return seal(record)
 
     @classmethod
+    def record_start(cls, data: Any) -> Game:
+        """The game at the start of the saved game ``data``, before its first input: its
+        envelope checked (``core.records.check_record``), its history not replayed (where a
+        replay of it begins; ``from_dict`` replays it). ``ValueError`` as ``from_dict``."""
+        check_record(data, FORMAT, READABLE_VERSIONS,
+                     lambda version: {"format", "version", "num_players", "start_cards",
+                                      "first_insteker", "history", "state"}
+                     | ({"digest"} if version >= 2 else set()))
+        if not isinstance(data["history"], list):
+            raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
+        return cls(data["num_players"], data["start_cards"], data["first_insteker"])
+
+    @classmethod
     def from_dict(cls, data: Any) -> Game:
         """Rebuild a game from ``to_dict`` output by replaying its history.
 
@@ -440,13 +453,7 @@ class Game(Replayable):
         position, an input the rules do not allow at that point, or a snapshot that does not
         match the replayed game.
         """
-        check_record(data, FORMAT, READABLE_VERSIONS,
-                     lambda version: {"format", "version", "num_players", "start_cards",
-                                      "first_insteker", "history", "state"}
-                     | ({"digest"} if version >= 2 else set()))
-        if not isinstance(data["history"], list):
-            raise ValueError("history must be a list of throws [a, b, c] and actions 0/1")
-        game = cls(data["num_players"], data["start_cards"], data["first_insteker"])
+        game = cls.record_start(data)
 
         def apply(item: Any) -> None:
             if isinstance(item, list) and not any(isinstance(d, bool) for d in item):

@@ -76,7 +76,7 @@ def describe_events(events: Iterable[Event]) -> list[str]:
     return lines
 
 
-def _status(game: Game, seat: int) -> str:
+def seat_status(game: Game, seat: int) -> str:
     """What a seat is doing this round, for the table's last column."""
     if not game.cards[seat]:
         return "out"
@@ -123,7 +123,7 @@ def render_table(game: Game) -> str:
         mark = ">" if seat == game.current_player else " "
         inst = "*" if seat == game.insteker else " "
         rows.append(_ROW.format(mark, player(seat), inst, game.cards[seat],
-                                _status(game, seat)).rstrip())
+                                seat_status(game, seat)).rstrip())
     return "\n".join(rows)
 
 

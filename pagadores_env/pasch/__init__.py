@@ -23,6 +23,7 @@ from ..core.games import GameSpec, Option, int_sequence, register
 from .observation import OBS_SIZE, encode
 from .render import SUMMARY, describe_events, render_table
 from .rules import DEFAULT_BLOCKS, DEFAULT_HAND, MAX_PLAYERS, MIN_PLAYERS
+from .view import view
 
 #: Pasch in the table of games (``core.games``); its action count follows the hand (X8.1).
 SPEC = register(GameSpec(
@@ -34,4 +35,5 @@ SPEC = register(GameSpec(
     gym_id="Pasch-v1", aec_id="pasch-v1", opponent="greedy",
     eval_opponents=("random", "greedy", "turn_optimal"),
     render_table=render_table, describe_events=describe_events,
-    describe_action=lambda game, action: game.actions.describe(action), summary=SUMMARY))
+    describe_action=lambda game, action: game.actions.describe(action), summary=SUMMARY,
+    view=view))

@@ -425,17 +425,24 @@ class Game(Replayable):
         })
 
     @classmethod
-    def from_dict(cls, data: Any) -> Game:
-        """Rebuild a game from ``to_dict`` output by replaying its history; ``ValueError``
-        naming the first thing that is wrong (not a saved Pasch game, a key, the digest, the
-        start position, an input the rules refuse, a snapshot that differs)."""
+    def record_start(cls, data: Any) -> Game:
+        """The game at the start of the saved game ``data``, before its first input: its
+        envelope checked (``core.records.check_record``), its history not replayed (where a
+        replay of it begins; ``from_dict`` replays it). ``ValueError`` as ``from_dict``."""
         check_record(data, FORMAT, (FORMAT_VERSION,),
                      lambda _: {"format", "version", "num_players", "hand", "blocks", "hands",
                                 "scores", "starter", "history", "state", "digest"})
         if not isinstance(data["history"], list):
             raise ValueError("history must be a list of throws [faces] and actions")
-        game = cls(data["num_players"], data["hand"], data["blocks"], hands=data["hands"],
+        return cls(data["num_players"], data["hand"], data["blocks"], hands=data["hands"],
                    scores=data["scores"], starter=data["starter"])
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Game:
+        """Rebuild a game from ``to_dict`` output by replaying its history; ``ValueError``
+        naming the first thing that is wrong (not a saved Pasch game, a key, the digest, the
+        start position, an input the rules refuse, a snapshot that differs)."""
+        game = cls.record_start(data)
 
         def apply(item: Any) -> None:
             if isinstance(item, list):

@@ -19,6 +19,7 @@ from ..core.games import GameSpec, Option, register
 from .observation import OBS_SIZE, encode
 from .render import SUMMARY, describe_events, render_table
 from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, ROUNDS, describe_action
+from .view import view
 
 #: Paye's dobbelspel in the table of games (``core.games``); its special dice are the option
 #: ``faces`` (JSON: six lists of six faces), as Perudo's ``dice`` counts its dice.
@@ -34,4 +35,4 @@ SPEC = register(GameSpec(
     eval_opponents=("random", "sensible", "lookahead"),
     render_table=render_table, describe_events=describe_events,
     describe_action=lambda game, action: describe_action(action, game.variant),
-    summary=SUMMARY))
+    summary=SUMMARY, view=view))

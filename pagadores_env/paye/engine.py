@@ -407,14 +407,10 @@ class Game(Replayable):
         return seal(record)
 
     @classmethod
-    def from_dict(cls, data: Any) -> Game:
-        """Rebuild a game from ``to_dict`` output by replaying its history.
-
-        Raises ``ValueError`` naming the first thing that is wrong: not a saved Paye game, a
-        missing or unknown key, a digest that does not match the record (any edit or
-        corruption), a bad start position, an input the rules do not allow at that point,
-        or a snapshot that does not match the replayed game.
-        """
+    def record_start(cls, data: Any) -> Game:
+        """The game at the start of the saved game ``data``, before its first input: its
+        envelope checked (``core.records.check_record``), its history not replayed (where a
+        replay of it begins; ``from_dict`` replays it). ``ValueError`` as ``from_dict``."""
         check_record(data, FORMAT, (FORMAT_VERSION,),
                      lambda _: {"format", "version", "num_players", "variant", "dice",
                                 "rounds", "start", "history", "state", "digest"})
@@ -424,9 +420,20 @@ class Game(Replayable):
             raise ValueError(f"start must be a dict with keys {sorted(keys)}")
         if not isinstance(history, list):
             raise ValueError("history must be a list of face values and actions")
-        game = cls(data["num_players"], data["variant"], data["dice"], data["rounds"],
+        return cls(data["num_players"], data["variant"], data["dice"], data["rounds"],
                    start["first_player"], start["scores"], start["round"], start["turn"],
                    start["aside"])
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Game:
+        """Rebuild a game from ``to_dict`` output by replaying its history.
+
+        Raises ``ValueError`` naming the first thing that is wrong: not a saved Paye game, a
+        missing or unknown key, a digest that does not match the record (any edit or
+        corruption), a bad start position, an input the rules do not allow at that point,
+        or a snapshot that does not match the replayed game.
+        """
+        game = cls.record_start(data)
 
         def apply(item: Any) -> None:
             if game.is_chance_node():
@@ -434,7 +441,7 @@ class Game(Replayable):
             else:
                 game.apply_action(item)
 
-        replay_record(history, apply, data["state"], game.snapshot)
+        replay_record(data["history"], apply, data["state"], game.snapshot)
         return game
 
     def __repr__(self) -> str:

@@ -20,6 +20,7 @@ from ..core.games import GameSpec, Option, int_list, register
 from .observation import OBS_SIZE, encode
 from .render import SUMMARY, describe_events, render_table
 from .rules import FACES, MAX_DICE, NUM_ACTIONS, describe_action
+from .view import view
 
 
 def _roll(game: Game, rng: np.random.Generator) -> None:
@@ -39,4 +40,5 @@ SPEC = register(GameSpec(
     gym_id="Perudo-v1", aec_id="perudo-v1", opponent="probabilistic",
     eval_opponents=("random", "probabilistic", "bluffer"), hidden=True, advance=_roll,
     render_table=render_table, describe_events=describe_events,
-    describe_action=lambda game, action: describe_action(action), summary=SUMMARY))
+    describe_action=lambda game, action: describe_action(action), summary=SUMMARY,
+    view=view))

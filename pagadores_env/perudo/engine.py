@@ -268,6 +268,18 @@ class Game(Replayable):
         return seal(record)
 
     @classmethod
+    def record_start(cls, data: Any) -> Game:
+        """The game at the start of the saved game ``data``, before its first input: its
+        envelope checked (``core.records.check_record``), its history not replayed (where a
+        replay of it begins; ``from_dict`` replays it). ``ValueError`` as ``from_dict``."""
+        check_record(data, FORMAT, (FORMAT_VERSION,),
+                     lambda _: {"format", "version", "num_players", "start_dice", "history",
+                                "state", "digest"})
+        if not isinstance(data["history"], list):
+            raise ValueError("history must be a list of rolls [[faces], ...] and actions")
+        return cls(data["num_players"], data["start_dice"])
+
+    @classmethod
     def from_dict(cls, data: Any) -> Game:
         """Rebuild a game from ``to_dict`` output by replaying its history.
 
@@ -276,12 +288,7 @@ class Game(Replayable):
         corruption), a bad start position, an input the rules do not allow at that point, or
         a snapshot that does not match the replayed game.
         """
-        check_record(data, FORMAT, (FORMAT_VERSION,),
-                     lambda _: {"format", "version", "num_players", "start_dice", "history",
-                                "state", "digest"})
-        if not isinstance(data["history"], list):
-            raise ValueError("history must be a list of rolls [[faces], ...] and actions")
-        game = cls(data["num_players"], data["start_dice"])
+        game = cls.record_start(data)
 
         def apply(item: Any) -> None:
             if isinstance(item, list):

@@ -1,5 +1,6 @@
 """The packages' layers: ``core`` imports no game, a game imports ``core`` and never the other
-game, ``pagadores_env`` ← ``pagadores_agents`` ← ``pagadores_train`` ← ``pagadores_cli`` and
+game, ``pagadores_env`` ← ``pagadores_agents`` ← ``pagadores_train`` ← ``pagadores_web`` ←
+``pagadores_cli`` and
 the jobs of ``pagadores_train`` in their order, nothing imports upwards or in a cycle
 (function-level imports included), no module is over 600 lines, the optional extras stay out
 of ``import pagadores_env``, the retired v0 names fail in one line naming v1, and the modules
@@ -21,12 +22,13 @@ from pagadores_env.pagadores.engine import Game
 from pagadores_env.perudo.engine import Game as PerudoGame
 from tests.imports import imported_modules, run_without_extras
 
-PACKAGES = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
+PACKAGES = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_web",
+            "pagadores_cli")
 MAX_LINES = 600
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the four packages by dotted name (their folders need not carry their
+    """Every module of the five packages by dotted name (their folders need not carry their
     installed names: ``agents/`` is ``pagadores_agents``)."""
     found = {}
     for package in PACKAGES:
@@ -65,9 +67,11 @@ def _within(name: str, layer: str) -> bool:
     # a game imports the core and never another game, nor another game's entry module
     *[(game, tuple(f for other in GAME_PACKAGES if other != game
                    for f in (other, f"{other}_v1"))) for game in GAME_PACKAGES],
-    ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_cli")),
-    ("pagadores_agents", ("pagadores_train", "pagadores_cli")),
-    ("pagadores_train", ("pagadores_cli",)),
+    ("pagadores_env", ("pagadores_agents", "pagadores_train", "pagadores_web",
+                       "pagadores_cli")),
+    ("pagadores_agents", ("pagadores_train", "pagadores_web", "pagadores_cli")),
+    ("pagadores_train", ("pagadores_web", "pagadores_cli")),
+    ("pagadores_web", ("pagadores_cli",)),
     # the jobs of pagadores_train, each importing only the ones before it (train/__init__.py)
     ("pagadores_train.progress", TRAIN_JOBS),
     ("pagadores_train.settings", TRAIN_JOBS),

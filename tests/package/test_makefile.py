@@ -122,3 +122,28 @@ def test_every_page_describes_the_two_commands_as_the_readme_does(page: str) -> 
     described = " ".join(block.split())
     missing = [step for step in TEST_STEPS if step not in described]
     assert not missing, f"{page}: make test's description leaves out {missing}"
+
+
+BROWSER_INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
+
+
+def test_make_test_checks_for_the_browser_first(tmp_path: Path) -> None:
+    commands = dry_run("test", tmp_path, "CHROMIUM=/nonexistent/chromium")
+    assert commands.find(BROWSER_INSTALL) < commands.find("ruff check")
+    assert commands.find(BROWSER_INSTALL) >= 0
+
+
+def test_a_missing_browser_is_installed_as_root_only(tmp_path: Path) -> None:
+    missing = "CHROMIUM=/nonexistent/chromium"
+    as_root = dry_run("browser", tmp_path, missing, "USER_ID=0")
+    assert BROWSER_INSTALL in as_root  # the recipe holds both branches; the shell picks
+    done = subprocess.run([shutil.which("make"), "browser", missing, "USER_ID=1000"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and done.stdout == ""
+    ours = [line for line in done.stderr.splitlines() if not line.startswith("make: ***")]
+    assert len(ours) == 1 and BROWSER_INSTALL in ours[0] and "root" in ours[0]
+
+
+def test_make_screenshot_writes_the_docs_picture_with_the_tests_code(tmp_path: Path) -> None:
+    commands = dry_run("screenshot", tmp_path)
+    assert "-m pagadores_web.browser docs/web.png" in commands

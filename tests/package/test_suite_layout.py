@@ -2,10 +2,10 @@
 with test modules of unique names, and a layer's tests import nothing from the layers above
 it, function-level imports included: the env tests (core, pagadores, perudo, paye, solver) import
 only ``pagadores_env`` and get players through its registry, the agents' tests add
-``pagadores_agents``, the training tests ``pagadores_train``, and only the CLI's (and the
-whole-package checks) import ``pagadores_cli``. The helpers beside the folders
-(``tests/dice.py``, ``tests/players.py``, ...) import only ``pagadores_env``, so every layer
-can use them."""
+``pagadores_agents``, the training tests ``pagadores_train``, the web page's
+``pagadores_web``, and only the CLI's (and the whole-package checks) import
+``pagadores_cli``. The helpers beside the folders (``tests/dice.py``, ``tests/players.py``,
+...) import only ``pagadores_env``, so every layer can use them."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ import pytest
 from tests.imports import imported_modules
 
 TESTS = Path(__file__).resolve().parents[1]
-OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_cli")
+OURS = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_web", "pagadores_cli")
 #: Each folder's rank: a folder imports our packages and test folders of its rank or below.
 RANKS = {"core": 0, "pagadores": 0, "perudo": 0, "paye": 0, "pasch": 0, "solver": 0,
-         "agents": 1, "train": 2, "cli": 3, "package": 4, "docs": 4}
-PACKAGE_RANKS = dict(zip(OURS, range(4), strict=True))
+         "agents": 1, "train": 2, "web": 3, "cli": 4, "package": 5, "docs": 5}
+PACKAGE_RANKS = dict(zip(OURS, range(5), strict=True))
 
 
 def imported(path: Path) -> set[str]:

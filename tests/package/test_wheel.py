@@ -28,13 +28,14 @@ from tests.readme import TRAINING_STEPS, readme_snippets
 ROOT = Path(__file__).resolve().parents[2]
 #: Repository folder → the package name it installs as (pyproject's package-dir).
 PACKAGES = {"pagadores_env": "pagadores_env", "agents": "pagadores_agents",
-            "train": "pagadores_train", "cli": "pagadores_cli"}
+            "train": "pagadores_train", "web": "pagadores_web", "cli": "pagadores_cli"}
 #: The games added after the first two, whose packages the wheel must ship (issues 46, 47).
 NEW_GAMES = ("paye", "pasch")
 #: A user's own modules with generic names, which our code must never import.
 TRAPS = {"train.py": "raise ImportError('the user\\'s train.py was imported')\n",
          "agents/__init__.py": "raise ImportError('the user\\'s agents/ was imported')\n",
-         "cli/__init__.py": "raise ImportError('the user\\'s cli/ was imported')\n"}
+         "cli/__init__.py": "raise ImportError('the user\\'s cli/ was imported')\n",
+         "web/__init__.py": "raise ImportError('the user\\'s web/ was imported')\n"}
 #: Files besides the package folders that the build reads.
 BUILD_FILES = ("pyproject.toml", "README.md", "LICENSE")
 #: One torch thread: two threads on a busy 2-core machine make one learn() ~15× slower. No
@@ -88,6 +89,9 @@ def test_the_wheel_holds_our_packages_under_our_names_only(wheel: Path) -> None:
     shipped = {f"pagadores_agents/{path.relative_to(ROOT / 'agents').as_posix()}"
                for path in (ROOT / "agents" / "search" / "shipped").glob("search-*")}
     assert len(shipped) == 6 and shipped <= set(names)  # the trained search players (issue 48)
+    page = {f"pagadores_web/{path.relative_to(ROOT / 'web').as_posix()}"
+            for path in (ROOT / "web" / "static").rglob("*") if path.is_file()}
+    assert len(page) >= 9 and page <= set(names)  # the web page's files (issue 48)
     metadata = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     entry_points = zipfile.ZipFile(wheel).read(metadata).decode()
     assert "pagadores = pagadores_cli.main:main" in entry_points
