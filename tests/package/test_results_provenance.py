@@ -48,6 +48,8 @@ EARLIER_CODE = {
     "measured/nashconv_4p5c_selfplay.md": "47da58809871",
     "measured/nashconv_4p5c_sensible.md": "47da58809871",
     "measured/nashconv_5p5c_sensible.md": "3a189db495cc",
+    "pasch_2p.md": "1f3c77f5c6e0",
+    "paye_2p.md": "1f3c77f5c6e0",
     "search_2p.md": "d2bd4716f9dc",
     "search_3p.md": "8dc86224aadc-dirty",
     "search_4p.md": "35ceaaeb9e01",
