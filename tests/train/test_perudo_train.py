@@ -92,7 +92,8 @@ def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:
     ({"env": {"dice": 3}},
      "env.dice is Perudo's (env.game 'perudo'); Dados de Pagadores takes env.cards, got "
      "env.dice 3"),
-    ({"env": {"shaping": 0.5}}, "env.shaping is Perudo's (env.game 'perudo'), got 0.5"),
+    ({"env": {"shaping": 0.5}},
+     "env.shaping is Perudo's or Pasch's (env.game 'perudo' or 'pasch'), got 0.5"),
     ({"env": {"opponents": ["probabilistic"]}}, "env.opponents[0]: unknown policy "
      "'probabilistic'"),
 ])

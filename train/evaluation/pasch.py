@@ -15,6 +15,12 @@ by: a trained 2-player agent's at most half of ``greedy``'s.
 
 A player that states its probabilities (a model's ``action_probabilities``) is measured as it
 acts (``act_batch``), as it plays in evaluations: ``evaluate.Acting``.
+
+``PointsShaping`` is Pasch's training env's optional dense reward (``env.shaping``): on top of
+the game's reward, every step pays ``shaping`` per point the learner gained (X7.2's share-out)
+minus the others' mean gain, so each round's cards are felt when they are shared out, not
+only at the game's end. The most points win (X1.4), so the two pull the same way; it changes
+what is optimised (points, not only the win), and evaluations still count wins.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import gymnasium
 
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.games import game_spec
@@ -132,3 +140,29 @@ def _frozen(options: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
 
 def _thawed(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     return {name: list(v) if isinstance(v, tuple) else v for name, v in options}
+
+
+class PointsShaping(gymnasium.Wrapper):
+    """``Pasch-v1`` with the points each step gave the learner and the others added to its
+    reward (see the module docstring)."""
+
+    def __init__(self, env: gymnasium.Env, shaping: float) -> None:
+        super().__init__(env)
+        self.shaping = shaping
+        self._scores: list[int] = []
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """Reset the game and remember its scores."""
+        observation, info = self.env.reset(**kwargs)
+        self._scores = list(self.env.unwrapped.game.scores)
+        return observation, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The env's step with the points gained since the last one priced in."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        game, seat = self.env.unwrapped.game, self.env.unwrapped.seat
+        gained = [now - before for before, now in zip(self._scores, game.scores, strict=True)]
+        self._scores = list(game.scores)
+        others = (sum(gained) - gained[seat]) / (game.num_players - 1)
+        return (observation, float(reward) + self.shaping * (gained[seat] - others),
+                terminated, truncated, info)

@@ -215,7 +215,9 @@ class EnvConfig:
                        "the game (pagadores_env.core.games): " + _per_game("gym_id"))
     shaping: float = setting(0.0, number(0.0), "perudo: reward per die the others lose (their "
                             "mean) minus per die the learner loses, each step "
-                            "(pagadores_train.evaluation.perudo.DiceShaping)")
+                            "(pagadores_train.evaluation.perudo.DiceShaping); pasch: per "
+                            "point the learner gains minus the others' mean gain "
+                            "(pagadores_train.evaluation.pasch.PointsShaping)")
     best_response: bool = setting(False, boolean, "the opponent is the exact best response to "
                                   "the learner, recomputed every rollout "
                                   "(pagadores_train.learners.best_response), where the game has "

@@ -87,11 +87,20 @@ def _dice_shaping(env: gymnasium.Env, weight: float) -> gymnasium.Env:
     return DiceShaping(env, weight)
 
 
+# --------------------------------------------------------------------------- Pasch
+def _points_shaping(env: gymnasium.Env, weight: float) -> gymnasium.Env:
+    """``Pasch-v1`` with the points shared out priced in (``evaluation.pasch.PointsShaping``)."""
+    from ..evaluation.pasch import PointsShaping
+
+    return PointsShaping(env, weight)
+
+
 #: The games whose runs have something of their own (module docstring).
 RUN_GAMES: dict[str, RunGame] = {
     "pagadores": RunGame(option_checks={"cards": cards_spec}, table_check=_cards_at,
                          sizes=True, batch=True),
     "perudo": RunGame(shaping=_dice_shaping),
+    "pasch": RunGame(shaping=_points_shaping),
 }
 
 
