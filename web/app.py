@@ -150,20 +150,21 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
 
     async def _view(session: Session, seat: int | None) -> dict[str, Any]:
         def make() -> dict[str, Any]:
-            with session.lock:
+            with session.lock:  # the hints read the game: no move in between
                 view = session.view(seat)
-            return view | {"hints": _hints(session, view)}
+                return view | {"hints": _hints(session, view)}
         return await run_in_threadpool(make)
 
     def _hints(session: Session, view: dict[str, Any]) -> dict[str, Any]:
         """Each legal choice's exact win probability where the solution is at hand (only
-        for the person's own decision)."""
-        game = session.game
-        start = tuple(getattr(game, "start_cards", ()))
-        reason = hints.why_not(session.spec.name, game.num_players, start)
+        for the person's own decision), else why not (``hints``)."""
+        reason = hints.why_not(session.spec.name, session.game)
         if reason is not None or not view["legal"] or session.human is None:
             return {"values": None, "why": reason}
-        values = hints.action_values(game)
+        try:
+            values = hints.action_values(session.spec.name, session.game)
+        except ValueError as err:  # a solve this machine's memory limit refuses
+            return {"values": None, "why": str(err).splitlines()[0]}
         return {"values": {str(a): p for a, p in values.items()}, "why": None}
 
     async def show_game(request: Request) -> Response:

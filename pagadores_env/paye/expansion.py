@@ -100,6 +100,15 @@ def reachable_asides(num_players: int) -> list[list[Aside]]:
     return states
 
 
+def solve_bytes(rounds: int = ROUNDS, keep_values: bool = False) -> int:
+    """The memory ``solve_expansion`` takes at 2 players: three layers per set of dice aside
+    at a turn while it works, and with ``keep_values`` every turn's layers of every round."""
+    asides = reachable_asides(PLAYERS)
+    per_layer = layer_bytes(PLAYERS, TARGET)
+    return per_layer * (3 * max(map(len, asides))
+                        + (rounds * sum(map(len, asides)) if keep_values else 0))
+
+
 def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | None = None,
                     rounds: int = ROUNDS, keep: bool = True, progress: Progress | None = None,
                     keep_values: bool = False) -> ExpansionSolution:
@@ -118,8 +127,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
         _SOLVED.move_to_end((faces, rounds_))
         return known
     asides = reachable_asides(n)
-    need = layer_bytes(n, TARGET) * (3 * max(map(len, asides))
-                                     + (rounds_ * sum(map(len, asides)) if keep_values else 0))
+    need = solve_bytes(rounds_, keep_values)
     if need > memory_limit():
         raise ValueError(f"the expansion needs about {need / 2**30:.1f} GiB, more than the "
                          f"{memory_limit() / 2**30:.1f} GiB this process may use")

@@ -20,6 +20,10 @@ from pagadores_env.core.games import GAME_SPECS
 from pagadores_env.core.views import replay_to
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.solver import solve
+from pagadores_env.pasch.exact import action_values as pasch_action_values
+from pagadores_env.pasch.observation import encode as pasch_encode
+from pagadores_env.paye.engine import Game as PayeGame
+from pagadores_env.paye.exact import action_values as paye_action_values
 from pagadores_env.perudo.engine import Game as PerudoGame
 from pagadores_web.app import create_app
 from pagadores_web.guard import MAX_BODY
@@ -215,6 +219,62 @@ def test_the_exact_hints_are_the_solvers_win_probabilities(client: TestClient) -
                                        "1": pytest.approx(values[1])}
     perudo = start(client, game="perudo", opponents=["probabilistic"])
     assert perudo["hints"]["values"] is None and "Pagadores" in perudo["hints"]["why"]
+
+
+def to_my_turn(client: TestClient, view: dict) -> dict:
+    """``view``'s game once it is the person's turn (or over): the agents moved."""
+    while view["agent_to_act"] and not view["over"]:
+        view = client.post(f"/api/games/{view['id']}/step", json={}, headers=ORIGIN).json()
+    return view
+
+
+@pytest.mark.parametrize(("variant", "players"), [("base", 2), ("base", 3), ("expansion", 2)])
+def test_paye_hints_are_the_yardsticks_shares_of_the_win_after_each_die(
+        client: TestClient, variant: str, players: int) -> None:
+    view = to_my_turn(client, start(client, game="paye", players=players, seat=1,
+                                    opponents=["sensible"], options={"variant": variant}))
+    assert view["to_act"] == 1 and view["hints"]["why"] is None
+    engine = PayeGame.from_dict(sessions(client).get(view["id"]).game.to_dict())
+    expected = paye_action_values(engine)
+    assert view["hints"]["values"] == {str(a): pytest.approx(shares[1], abs=1e-12)
+                                       for a, shares in expected.items()}
+    assert sorted(int(a) for a in view["hints"]["values"]) == \
+        [choice["action"] for choice in view["legal"]]
+    moved = client.post(f"/api/games/{view['id']}/actions",
+                        json={"action": view["legal"][0]["action"]}, headers=ORIGIN).json()
+    assert moved["step"] > view["step"]  # the hints changed nothing of the game
+
+
+def test_paye_at_four_players_gets_no_hints_and_says_why(client: TestClient) -> None:
+    view = to_my_turn(client, start(client, game="paye", players=4, opponents=["sensible"]))
+    assert view["hints"]["values"] is None and view["legal"]
+    assert view["hints"]["why"].startswith("this table's exact values take about 36 s")
+
+
+def test_pasch_hints_come_in_the_last_round_at_two_or_three_players(client: TestClient) -> None:
+    view = to_my_turn(client, start(client, game="pasch", players=2, opponents=["greedy"],
+                                    options={"hand": [2, 5], "blocks": 1}))
+    assert view["hints"] == {"values": None,
+                             "why": "Pasch's exact values cover its last round (X9.2): the "
+                                    "hints come there"}
+    session = sessions(client).get(view["id"])
+    hinted = 0
+    while not view["over"]:
+        if view["hints"]["values"] is not None:
+            game = session.game
+            assert game.round == game.rounds - 1
+            assert view["hints"]["values"] == {
+                str(a): pytest.approx(v, abs=1e-12) for a, v in pasch_action_values(
+                    pasch_encode(game, 0), game.legal_mask()).items()}
+            hinted += 1
+        else:
+            assert "last round" in view["hints"]["why"]
+        view = to_my_turn(client, client.post(
+            f"/api/games/{view['id']}/actions", json={"action": view["legal"][-1]["action"]},
+            headers=ORIGIN).json())
+    assert hinted >= 1
+    four = to_my_turn(client, start(client, game="pasch", players=4, opponents=["greedy"]))
+    assert "at 2 or 3 players" in four["hints"]["why"]
 
 
 @pytest.mark.parametrize("game", sorted(GAME_SPECS))

@@ -159,7 +159,8 @@ function drawActions(view) {
   }
   const why = view.hints && view.hints.why;
   $("hint-note").textContent = view.mode === "play" && why ? `No hints here: ${why}.` :
-    values ? "Each button shows your exact win probability after that choice." : "";
+    values ? "Each button shows your exact chance to win (a share, where wins are shared) " +
+      "after that choice, with equilibrium play after it." : "";
 }
 
 function fillLog(list, lines) {
