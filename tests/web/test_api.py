@@ -401,6 +401,64 @@ def test_run_folders_are_listed_with_curves_results_and_their_trained_player(
     assert view["labels"] == ["you", "trained run search_2p"]
 
 
+def finished(game):
+    """``game`` played to its end: the first face of every throw, the last legal action."""
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_chance(game.chance_outcomes()[0][0])
+        else:
+            game.apply_action(game.legal_actions()[-1])
+    return game
+
+
+def test_game_records_under_the_runs_directory_are_listed_and_replayed_read_only(
+        tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    paye = finished(PayeGame(2, first_player=0, rounds=2)).to_dict()
+    pagadores = finished(Game(2, 2)).to_dict()
+    damaged = json.loads(json.dumps(pagadores)) | {"digest": "0" * 64}
+    files = {
+        "paye.json": paye,  # the runs directory itself
+        "search_2p/games/one.json": pagadores,  # two folders down
+        "search_2p/games/damaged.json": damaged,  # a record's format, edited: listed with why
+        "search_2p/checkpoints/latest.json": {"step": 5, "model": "x.zip"},  # no record
+        "a/b/c/d/deep.json": pagadores,  # four folders down: too deep
+        ".hidden/h.json": pagadores,  # not a plain name
+        "search_2p/big.json": pagadores | {"padding": "x" * MAX_BODY},  # over the body limit
+    }
+    for name, data in files.items():
+        (runs / name).parent.mkdir(parents=True, exist_ok=True)
+        (runs / name).write_text(json.dumps(data))
+    (tmp_path / "outside.json").write_text(json.dumps(pagadores))
+    (runs / "search_2p" / "link.json").symlink_to(tmp_path / "outside.json")
+    before = {p: p.stat().st_mtime_ns for p in runs.rglob("*")}
+    client = client_of(tmp_path, runs=runs)
+    listed = client.get("/api/records").json()["records"]
+    by_source = {(r["source"], r.get("game", "damaged")): r for r in listed}
+    assert sorted(by_source) == [(".", "paye"), ("search_2p/games", "damaged"),
+                                 ("search_2p/games", "pagadores")]
+    assert all(r["readonly"] and r["id"].startswith("run.") and "json" not in r["id"]
+               for r in listed)
+    assert "digest" in by_source[("search_2p/games", "damaged")]["error"]
+    one = by_source[("search_2p/games", "pagadores")]
+    assert one["over"] and one["places"] == Game.from_dict(pagadores).placements()
+    assert client.get(f"/api/records/{one['id']}").json() == pagadores
+    steps = len(pagadores["history"])
+    last = client.get(f"/api/records/{one['id']}/replay?step={steps}").json()
+    assert last["snapshot"] == pagadores["state"] and last["steps"] == steps
+    middle = client.get(f"/api/records/{by_source[('.', 'paye')]['id']}/replay?step=3").json()
+    assert middle["snapshot"] == replay_to(paye, 3).snapshot()
+    assert [r["id"] for r in client.get("/api/records").json()["records"]] == \
+        [r["id"] for r in listed]  # the ids hold while the server runs
+    other = client_of(tmp_path / "other", runs=runs).get("/api/records").json()["records"]
+    assert not {r["id"] for r in other} & {r["id"] for r in listed}  # and are its own
+    for forged in ("run.search_2p%2Fgames%2Fone.json", "run." + "A" * 20,
+                   "run.%2E%2E%2Foutside.json"):
+        assert client.get(f"/api/records/{forged}").status_code == 404
+    assert before == {p: p.stat().st_mtime_ns for p in runs.rglob("*")}  # nothing written
+    assert not (tmp_path / "records").exists()
+
+
 def test_a_server_on_every_address_needs_its_token_and_its_own_origin(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="needs a token"):
         create_app("0.0.0.0", PORT, records=tmp_path)

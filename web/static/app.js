@@ -224,8 +224,12 @@ async function listRecords() {
   const { records } = await api("GET", "/api/records");
   $("records").replaceChildren(...records.map((r) => {
     const item = document.createElement("li");
+    item.className = r.readonly ? "run-record" : "saved-record";
+    // a record found under the runs directory says which folder; it is only read
+    const folder = r.source === "." ? "" : `${r.source} `;
+    const from = r.readonly ? `from runs ${folder}(read-only): ` : "";
     if (r.error) {
-      item.textContent = `${r.id}: ${r.error}`;
+      item.textContent = `${from}${r.id}: ${r.error}`;
       return item;
     }
     const open = document.createElement("button");
@@ -238,7 +242,7 @@ async function listRecords() {
     link.href = `/api/records/${encodeURIComponent(r.id)}`;
     link.textContent = "download";
     const text = document.createElement("span");
-    text.textContent = ` ${r.title}, ${r.players} players, ${r.steps} inputs` +
+    text.textContent = ` ${from}${r.title}, ${r.players} players, ${r.steps} inputs` +
       (r.over ? `, places ${r.places.join(" ")} ` : ", unfinished ");
     item.append(open, text, link);
     return item;
