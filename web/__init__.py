@@ -9,7 +9,7 @@ module            holds
 ``app``           the Starlette app and its JSON API (the routes are listed there)
 ``guard``         the middleware every request passes: token, Host, Origin, body size, headers
 ``sessions``      the live games: play and watch, the agents' moves one at a time, the cap
-``catalog``       what the page chooses from by id: opponents, run folders, saved games
+``catalog``       what the page chooses from by id: opponents, runs, saved games, run records
 ``hints``         the exact win probability of each choice, where the solution is at hand
 ``serve``         binding the port and running uvicorn (``pagadores serve``)
 ``browser``       headless Chromium for the tests and ``make screenshot`` (Selenium)

@@ -19,7 +19,9 @@ Routes (every answer is JSON unless said; a refusal is ``{"error": "one line"}``
 ``POST /api/games/{id}/actions``       ``{"action": n}``: your move, if legal → the view
 ``POST /api/games/{id}/step``          one agent's move (the page's pace) → the view
 ``GET /api/games/{id}/record``         the saved record, once the game is over
-``GET /api/records``                   the saved games: id, game, players, places
+``GET /api/records``                   the saved games and the records found under the
+                                       runs directory (read-only): id, source, game,
+                                       players, places
 ``POST /api/records``                  upload a record (``to_dict`` of any game): checked
                                        by digest and replay, saved under a new id (201)
 ``GET /api/records/{id}``              a saved record, as a download
@@ -55,7 +57,7 @@ from pagadores_env.core.games import GAME_SPECS, game_spec
 from pagadores_env.core.views import game_view, load_record, replay_to
 
 from . import hints
-from .catalog import NotFound, Records, Runs, opponents
+from .catalog import RUN_RECORD, NotFound, Records, RunRecords, Runs, opponents
 from .guard import Guard
 from .sessions import Forbidden, Refused, Session, Sessions
 
@@ -102,6 +104,13 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
     ``limit`` live games, a game idle for ``idle_seconds`` is saved and dropped."""
     store = Records(records)
     run_folders = Runs(runs)
+    run_records = RunRecords(runs)
+
+    def load_record_by_id(record_id: str) -> dict[str, Any]:
+        """A saved game's or a run record's record by its id (``catalog``)."""
+        if isinstance(record_id, str) and record_id.startswith(RUN_RECORD):
+            return run_records.load(record_id)
+        return store.load(record_id)
     sessions = Sessions(store, limit, idle_seconds)
 
     async def page(request: Request) -> Response:
@@ -150,20 +159,21 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
 
     async def _view(session: Session, seat: int | None) -> dict[str, Any]:
         def make() -> dict[str, Any]:
-            with session.lock:
+            with session.lock:  # the hints read the game: no move in between
                 view = session.view(seat)
-            return view | {"hints": _hints(session, view)}
+                return view | {"hints": _hints(session, view)}
         return await run_in_threadpool(make)
 
     def _hints(session: Session, view: dict[str, Any]) -> dict[str, Any]:
         """Each legal choice's exact win probability where the solution is at hand (only
-        for the person's own decision)."""
-        game = session.game
-        start = tuple(getattr(game, "start_cards", ()))
-        reason = hints.why_not(session.spec.name, game.num_players, start)
+        for the person's own decision), else why not (``hints``)."""
+        reason = hints.why_not(session.spec.name, session.game)
         if reason is not None or not view["legal"] or session.human is None:
             return {"values": None, "why": reason}
-        values = hints.action_values(game)
+        try:
+            values = hints.action_values(session.spec.name, session.game)
+        except ValueError as err:  # a solve this machine's memory limit refuses
+            return {"values": None, "why": str(err).splitlines()[0]}
         return {"values": {str(a): p for a, p in values.items()}, "why": None}
 
     async def show_game(request: Request) -> Response:
@@ -201,12 +211,14 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
         return await download(session.record_id)
 
     async def download(record_id: str) -> Response:
-        record = await run_in_threadpool(store.load, record_id)
+        record = await run_in_threadpool(load_record_by_id, record_id)
         return JSONResponse(record, headers={
             "content-disposition": f'attachment; filename="{record_id}.json"'})
 
     async def list_records(request: Request) -> Response:
-        return JSONResponse({"records": await run_in_threadpool(store.listing)})
+        def listing() -> list[dict[str, Any]]:
+            return store.listing() + run_records.listing()
+        return JSONResponse({"records": await run_in_threadpool(listing)})
 
     async def upload(request: Request) -> Response:
         record = await json_body(request)
@@ -224,7 +236,7 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
         record_id = request.path_params["id"]
 
         def at_step() -> dict[str, Any]:
-            record = store.load(record_id)
+            record = load_record_by_id(record_id)
             spec, final = load_record(record)
             steps = len(final.history)
             step = _whole(_int_param(request.query_params.get("step", "0"), "step"), "step",
@@ -266,6 +278,7 @@ def create_app(host: str = "127.0.0.1", port: int = 8000, runs: Path | None = No
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.sessions = sessions
     app.state.records = store
+    app.state.run_records = run_records
     return Guard(app, host, port, token)
 
 

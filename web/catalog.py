@@ -1,8 +1,9 @@
 """What the page may choose from, each named by an id the server made, never by a path or a
 spec text from a request: the opponents of a game (``opponents``: every registered player
 that plays by its bare name, and the trained run folders of the runs directory), the run
-folders with their learning curves and final tables (``Runs``, read-only), and the saved
-games (``Records``, a folder of its own the server writes atomically).
+folders with their learning curves and final tables (``Runs``, read-only), the saved
+games (``Records``, a folder of its own the server writes atomically), and the game records
+found under the runs directory (``RunRecords``, read-only).
 
 A request names an opponent by its id (``"sensible"``, ``"run:search_2p"``); the server looks
 the id up in the listing it makes itself, so no spec text from a request reaches
@@ -13,18 +14,25 @@ choosing). A run or a record is named alike by its id, an entry of the folder's 
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
+import itertools
 import json
 import re
 import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pagadores_agents.run_folders import is_rllib_run, sb3_run_model, search_run_net
 from pagadores_env.core.atomic import write_atomic
+from pagadores_env.core.games import GAME_SPECS
 from pagadores_env.core.policies import registered_policies, required_parameters
-from pagadores_env.core.views import load_record
+from pagadores_env.core.views import load_record, record_format
+
+from .guard import MAX_BODY
 
 #: A folder name the listings accept: plain, no path separators, not hidden.
 PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -32,6 +40,8 @@ PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 RECORD_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: The prefix of a trained run's opponent id.
 RUN = "run:"
+#: The prefix of a run record's id: a dot, which no saved game's id (``RECORD_ID``) has.
+RUN_RECORD = "run."
 
 
 class NotFound(LookupError):
@@ -183,23 +193,133 @@ class Records:
         """The record saved as ``record_id`` (an id of ``ids``), else ``NotFound``."""
         if not isinstance(record_id, str) or record_id not in self.ids():
             raise NotFound(f"no saved game {record_id!r}; they are listed at /api/records")
-        data = json.loads((self.root / f"{record_id}.json").read_text())
-        if not isinstance(data, dict):
-            raise NotFound(f"saved game {record_id!r} is no record")
-        return data
+        return _read_record(record_id, self.root / f"{record_id}.json")
 
     def listing(self) -> list[dict[str, Any]]:
-        """Every saved game: its id, game, players, inputs and, when over, places; a file
-        that does not load (edited, damaged) is listed with why."""
-        entries = []
-        for record_id in self.ids():
+        """Every saved game (``record_entry``), its source ``"saved"``."""
+        return [record_entry(record_id, self.load) | {"source": "saved"}
+                for record_id in self.ids()]
+
+
+def record_entry(record_id: str, load: Callable[[str], Any]) -> dict[str, Any]:
+    """A record's entry in a listing: its id, game, players, inputs and, when over, places,
+    checked by digest and replay (``load_record``); one that does not load (edited,
+    damaged) is listed with why."""
+    try:
+        spec, game = load_record(load(record_id))
+    except (NotFound, ValueError, OSError) as err:
+        return {"id": record_id, "error": str(err).splitlines()[0]}
+    return {"id": record_id, "game": spec.name, "title": spec.title,
+            "players": game.num_players, "steps": len(game.history),
+            "over": game.is_terminal(),
+            "places": list(game.placements()) if game.is_terminal() else None}
+
+
+class RunRecords:
+    """The game records under the runs directory ``root``, read-only. What counts (no
+    trainer writes game records today; a user may keep some there, docs/web.md): a regular
+    ``*.json`` file, no symlink, of at most ``MAX_BODY`` bytes (what an upload may be), in
+    ``root`` or in a plain-named folder (``PLAIN_NAME``, no symlink) at most ``DEPTH``
+    levels below it, whose JSON is an object with the ``format`` of a registered game's
+    records (a checkpoint's ``latest.json`` is none); the first ``MAX_FILES`` such
+    ``*.json`` files are looked at, folder by folder in name order. Each record is listed
+    checked by digest and replay, a damaged one with why.
+
+    A record is named by an id the server makes: ``RUN_RECORD`` and a keyed hash of its
+    path below ``root`` (a key of this server's own), so no path is taken from a request:
+    ``load`` looks the id up in the listing it makes again."""
+
+    DEPTH = 3
+    MAX_FILES = 200
+    #: folders looked into at most, so a deep or wide tree costs a bounded walk
+    MAX_FOLDERS = 2000
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self._key = secrets.token_bytes(16)
+        #: whether a file was found to be a record, by its path, with its (size, mtime) then,
+        #: so an unchanged file is not read again
+        self._seen: dict[Path, tuple[tuple[int, int], bool]] = {}
+
+    def _id(self, relative: str) -> str:
+        digest = hashlib.blake2b(relative.encode(), key=self._key, digest_size=15).digest()
+        return RUN_RECORD + base64.urlsafe_b64encode(digest).decode()
+
+    def _walk(self) -> Iterator[Path]:
+        """The ``*.json`` files that may count (class docstring), in name order."""
+        if self.root is None or not self.root.is_dir():
+            return
+        folders, visited = [(self.root, 0)], 0
+        while folders and visited < self.MAX_FOLDERS:
+            folder, depth = folders.pop(0)
+            visited += 1
             try:
-                spec, game = load_record(self.load(record_id))
-            except (NotFound, ValueError, OSError) as err:
-                entries.append({"id": record_id, "error": str(err)})
+                entries = sorted(folder.iterdir())
+            except OSError:
                 continue
-            entries.append({"id": record_id, "game": spec.name, "title": spec.title,
-                            "players": game.num_players, "steps": len(game.history),
-                            "over": game.is_terminal(),
-                            "places": list(game.placements()) if game.is_terminal() else None})
-        return entries
+            for path in entries:
+                if not PLAIN_NAME.fullmatch(path.name) or path.is_symlink():
+                    continue
+                if path.is_dir() and depth < self.DEPTH:
+                    folders.append((path, depth + 1))
+                elif path.suffix == ".json" and path.is_file():
+                    yield path
+
+    def files(self) -> dict[str, tuple[str, Path]]:
+        """The records by id: the folder each is in (below ``root``) and its path."""
+        found: dict[str, tuple[str, Path]] = {}
+        if self.root is None:
+            return found
+        walked = list(itertools.islice(self._walk(), self.MAX_FILES))
+        self._seen = {path: self._seen[path] for path in walked if path in self._seen}
+        for path in walked:
+            if self._is_record(path):
+                found[self._id(path.relative_to(self.root).as_posix())] = (
+                    path.parent.relative_to(self.root).as_posix(), path)
+        return found
+
+    def _is_record(self, path: Path) -> bool:
+        try:
+            stat = path.stat()
+        except OSError:
+            return False
+        mark = (stat.st_size, stat.st_mtime_ns)
+        known = self._seen.get(path)
+        if known is not None and known[0] == mark:
+            return known[1]
+        found = False
+        if stat.st_size <= MAX_BODY:
+            try:
+                data = json.loads(path.read_bytes())
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                data = None
+            found = isinstance(data, dict) and data.get("format") in {
+                record_format(name) for name in GAME_SPECS}
+        self._seen[path] = (mark, found)
+        return found
+
+    def load(self, record_id: str) -> dict[str, Any]:
+        """The record ``record_id`` (an id of ``files``), else ``NotFound``."""
+        found = self.files().get(record_id) if isinstance(record_id, str) else None
+        if found is None:
+            raise NotFound(f"no saved game {record_id!r}; they are listed at /api/records")
+        return _read_record(record_id, found[1])
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every record found (``record_entry``), its source the folder it is in (``"."``:
+        the runs directory itself) and read-only."""
+        found = self.files()
+        return [record_entry(record_id, lambda i: _read_record(i, found[i][1]))
+                | {"source": folder, "readonly": True}
+                for record_id, (folder, _) in found.items()]
+
+
+def _read_record(record_id: str, path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``, else ``NotFound`` (it changed since it was listed)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise NotFound(f"saved game {record_id!r} is no longer a record")
+    return data

@@ -14,7 +14,9 @@ last_cards, blocks_left, starter)`` is each seat's share of the win in the round
 subgame-perfect equilibrium, ``solve_last_round`` the equilibrium itself (its actions, for
 a player), ``exact_evaluate(players, ...)`` each seat's share when given players play the
 round, and ``nash_conv(players, ...)`` how much the seats together could gain by deviating
-alone.
+alone. ``action_values(obs, mask)`` reads a decision of a last round from what its player
+sees and gives each legal action's exact share of the win for that player (the page's
+exact hints).
 """
 
 from __future__ import annotations
@@ -51,8 +53,9 @@ from .rules import (
 )
 from .turn import solve_turn
 
-__all__ = ["EquilibriumPolicy", "LastRound", "TurnPolicy", "best_chance", "best_policy",
-           "chance_table", "exact_evaluate", "last_round", "nash_conv", "solve_last_round"]
+__all__ = ["EquilibriumPolicy", "LastRound", "TurnPolicy", "action_values", "best_chance",
+           "best_policy", "chance_table", "exact_evaluate", "last_round", "nash_conv",
+           "solve_last_round"]
 
 
 def _check_blocks(blocks: Any) -> int:
@@ -137,6 +140,33 @@ def best_policy(goal: Any, blocks: int = 0) -> TurnPolicy:
 
 
 
+def _check_last_round(view: Any) -> None:
+    """``ValueError`` unless every row of ``view`` is a dice decision of a last round at 2
+    or 3 players, the decisions the equilibrium covers."""
+    if not (view.last_round & np.isin(view.players, PLAYERS) & (view.phase >= 1)).all():
+        raise ValueError("the equilibrium plays the dice decisions of a last round at 2 or "
+                         "3 players (X9.2) only")
+
+
+def action_values(obs: np.ndarray, mask: np.ndarray) -> dict[int, float]:
+    """Each legal action's exact share of the win for the seat to play, at one observation
+    of a dice decision of a last round at 2 or 3 players (``mask`` its legal actions), once
+    it takes that action and every choice after it is the round's equilibrium (X9.2,
+    ``LastRound.action_values``); ``ValueError`` in one line at any other decision."""
+    legal = np.flatnonzero(np.asarray(mask))
+    view = decode(np.asarray(obs)[None])
+    _check_last_round(view)
+    seen = seen_last_round(view)
+    turn = int(seen.turn[0])
+    context = [int(c) for c in np.unravel_index(int(seen.context[0]), (CLASSES,) * turn)]
+    solved = solve_seen(seen.position[0].tolist())
+    values = solved.action_values(context, view.dice[0].tolist(), int(view.throws[0]),
+                                  int(seen.blocks[0]), bool(view.phase[0] == 1))
+    first = np.asarray(mask).shape[-1] - DICE_ACTIONS  # C, the hand's card values (X8.1)
+    mover = solved.position.order[turn]  # the observer, in its own slots
+    return {int(action): values[int(action) - first][mover] for action in legal}
+
+
 class EquilibriumPolicy(BasePolicy):
     """The last round's subgame-perfect equilibrium (X9.2) as a player: from each
     observation of a last round at 2 or 3 players it reads the position (scores before the
@@ -157,9 +187,7 @@ class EquilibriumPolicy(BasePolicy):
         view = decode(obs)
         first = np.asarray(mask).shape[-1] - DICE_ACTIONS  # C, the hand's card values (X8.1)
         phase = view.phase
-        if not (view.last_round & np.isin(view.players, PLAYERS) & (phase >= 1)).all():
-            raise ValueError("the equilibrium plays the dice decisions of a last round at 2 or "
-                             "3 players (X9.2) only")
+        _check_last_round(view)
         seen = seen_last_round(view)
         # one group per position, turn and blocks: its contexts are solved in one pass
         group = np.ascontiguousarray(np.column_stack([seen.position, seen.turn, seen.blocks]))

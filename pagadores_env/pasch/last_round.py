@@ -190,13 +190,43 @@ class LastRound:
         default; its actions do not depend on how many it started with): row t - 1 after
         throw t = 1, 2 (stop or throw again), row 2 + b in its blocks phase with b blocks
         left; a column per sorted hand (``HANDS``)."""
+        j, index = self._context(context)
+        return self.tables(j, np.array([index]), blocks)[0]
+
+    def _context(self, context: Sequence[int]) -> tuple[int, int]:
+        """The turn ``context`` leads to and its index among that turn's ``37 ** j``
+        contexts; ``ValueError`` in one line for classes that are none."""
         j = len(context)
         if not 0 <= j < self.position.n or not all(0 <= c < CLASSES for c in context):
             raise ValueError(f"context must be the classes 0–{CLASSES - 1} of the discs placed "
                              f"before the seat's turn (fewer than {self.position.n}), got "
                              f"{list(context)!r}")
-        index = int(np.ravel_multi_index(tuple(context), (CLASSES,) * j)) if j else 0
-        return self.tables(j, np.array([index]), blocks)[0]
+        return j, int(np.ravel_multi_index(tuple(context), (CLASSES,) * j)) if j else 0
+
+    def action_values(self, context: Sequence[int], dice: Sequence[int], throws: int,
+                      blocks_left: int, choosing: bool) -> dict[int, tuple[float, ...]]:
+        """Each legal relative dice action's value at the decision ``act`` names: every
+        seat's share of the win (by seat) once the seat to play takes it and every choice
+        after it, its own and the later seats', is the equilibrium's (the numbers ``act``'s
+        choice is made by). ``blocks_left`` are the seat's blocks at this decision (0–10;
+        only they matter for its own turn)."""
+        j, index = self._context(context)
+        if isinstance(blocks_left, bool) or not isinstance(blocks_left, int | np.integer) \
+                or not 0 <= blocks_left <= MAX_BLOCKS:
+            raise ValueError(f"blocks_left must be a whole number 0–{MAX_BLOCKS} (X1.3), got "
+                             f"{blocks_left!r}")
+        if isinstance(throws, bool) or throws not in range(1, MAX_THROWS + 1):
+            raise ValueError(f"throws must be 1–{MAX_THROWS}, got {throws!r}")
+        hand = HAND_INDEX[check_dice(dice)]
+        mover = self.position.order[j]
+        # the seat's blocks are unspent while it throws, so one solve serves every level
+        solved = solve_turn(self.payoffs(j)[:, :, [index]], int(blocks_left), mover,
+                            explain=True)
+        level: Level = (("choose", throws) if choosing and throws < MAX_THROWS
+                        else ("blocks", MAX_THROWS, int(blocks_left)))
+        return {rel: tuple(float(v) for v in values[hand, 0])
+                for rel, values in solved.values[level].items()
+                if not np.isnan(values[hand, 0, 0])}
 
     def tables(self, j: int, indices: np.ndarray, blocks: int | None = None) -> np.ndarray:
         """``table`` for the j-th turn at many contexts at once (``indices`` into its

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -166,21 +166,27 @@ def _follow(candidates: list[Candidate], answer: np.ndarray) -> np.ndarray:
 class TurnSolution:
     """What ``solve_turn`` found: ``start`` the value of a fresh turn ``(X, P)``; with
     ``keep``, per level the relative action chosen ``(H, X)`` (or ``(H, X, P)`` with
-    ``mover=None``), -1 where a level was followed (``given``)."""
+    ``mover=None``), -1 where a level was followed (``given``); with ``explain``, per level
+    each relative action's values ``(H, X, P)`` once it is taken, NaN where it is not legal
+    (the numbers the choice was made by)."""
 
     start: np.ndarray
     choices: dict[Level, np.ndarray]
+    values: dict[Level, dict[int, np.ndarray]] = field(default_factory=dict)
 
 
 def solve_turn(U: np.ndarray, blocks: int, mover: int | None, *, thrifty: bool = False,
-               given: Given | None = None, keep: bool = False) -> TurnSolution:
+               given: Given | None = None, keep: bool = False,
+               explain: bool = False) -> TurnSolution:
     """Backward induction over one turn with ``blocks`` blocks (module docstring). Ties go
     to the lowest action id (X9.2), or, ``thrifty``, to stopping and placing first (spend no
-    throw or block that does not raise the value), then to the lowest."""
+    throw or block that does not raise the value), then to the lowest. ``explain`` keeps
+    every action's values at every level (``TurnSolution.values``)."""
     t = tables()
     L, X, P = U.shape[1:]
     per_throw = given is not None
     choices: dict[Level, np.ndarray] = {}
+    explained: dict[Level, dict[int, np.ndarray]] = {}
     after: dict[tuple[int, int], np.ndarray] = {}  # blocks levels by (t, b)
     choose: dict[int, np.ndarray] = {}  # choose levels by t
 
@@ -190,6 +196,8 @@ def solve_turn(U: np.ndarray, blocks: int, mover: int | None, *, thrifty: bool =
                 choices[level] = np.full((H, X), -1)
             return _follow(candidates, given(level))
         rel = [c[0] for c in candidates]
+        if explain:
+            explained[level] = {a: _legal_only(compute(), mask) for a, compute, mask in candidates}
         first = [k for k, a in enumerate(rel) if a in (REL_STOP, REL_PLACE)] if thrifty else []
         order = first + [k for k in range(len(rel)) if k not in first]
         out, choice = _pick(candidates, mover, order)
@@ -229,7 +237,14 @@ def solve_turn(U: np.ndarray, blocks: int, mover: int | None, *, thrifty: bool =
                        (REL_PLACE_LOW, gather(at, np.maximum(t.place[:, 1], 0)), second)]
         after[(throws, b)] = decide(level, candidates)
     start = (t.fresh @ choose[1].reshape(H, -1)).reshape(X, P)
-    return TurnSolution(start, choices)
+    return TurnSolution(start, choices, explained)
+
+
+def _legal_only(values: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """``values`` ``(H, X, P)`` with NaN at the hands where the action is not legal."""
+    if mask is None:
+        return values
+    return np.where(mask[:, None, None], values, np.nan)
 
 
 def goal_payoffs(goal_classes: np.ndarray) -> np.ndarray:

@@ -13,7 +13,10 @@ players that is the zero-sum optimum.
   equilibrium, seat 0 moving first from zero scores. The expansion (``variant="expansion"``)
   is exact at 2 players (``expansion``); 3+ players are refused in one line.
 - ``solve(...)`` → :class:`Solution`: the equilibrium's values and its choice at every
-  position (``Solution.policy()`` plays it; cached per table in this process).
+  position (``Solution.policy()`` plays it; cached per table in this process); with
+  ``keep_values`` also every position's values (``Solution.position_values``).
+- ``action_values(game)``: at a die choice of a game in progress, every seat's share of the
+  win after each legal choice, with equilibrium play after it (the page's exact hints).
 - ``exact_evaluate(profile, ...)``: every seat's exact share of the win when each plays its
   policy of ``profile`` (one agent for every seat, or one per seat: spec strings of Paye's
   players or policy objects). A policy is asked about every position on the observation rows
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,7 +48,8 @@ import numpy as np
 from ..core import checks
 from ..core.memory import memory_limit
 from ..core.policies import Policy, SupportsActionProbabilities, check_tables, make_policy
-from .layers import layer_bytes
+from .engine import BLUE_CHOICE, Game
+from .layers import TIE, layer_bytes
 from .policies import GAME
 from .rules import (
     ROUNDS,
@@ -83,26 +87,28 @@ def check_table(num_players: int, dice: Sequence[Sequence[int]] | None, rounds: 
     return n, check_dice(dice), check_rounds(rounds)
 
 
-def pass_bytes(num_players: int, variants: int = 1, mixed: int = 0, kept_layers: int = 0
-               ) -> int:
+def pass_bytes(num_players: int, variants: int = 1, mixed: int = 0, kept_layers: int = 0,
+               kept_values: int = 0) -> int:
     """The memory a pass takes: per variant its next layer, the products of a turn's six
     dice and their turned, gathered and compared copies (``sweep``), the answers of
-    ``mixed`` policies stating probabilities, and ``kept_layers`` layers of choices."""
+    ``mixed`` policies stating probabilities, ``kept_layers`` layers of choices and
+    ``kept_values`` layers of values."""
     positions = TARGET ** num_players
-    return (layer_bytes(num_players, TARGET) * (variants + SPECIAL_DICE + 3)
+    return (layer_bytes(num_players, TARGET) * (variants + SPECIAL_DICE + 3 + kept_values)
             + positions * (kept_layers + mixed * SPECIAL_DICE * 8 + 8 * SPECIAL_DICE + 16))
 
 
 def check_size(num_players: int, variants: int = 1, mixed: int = 0, kept_layers: int = 0,
-               what: str = "solve") -> int:
+               what: str = "solve", kept_values: int = 0) -> int:
     """The bytes of a pass (``pass_bytes``) if they fit in ``core.memory.memory_limit()``;
     else ``ValueError`` in one line naming both and the most players that fit."""
-    need = pass_bytes(num_players, variants, mixed, kept_layers)
+    need = pass_bytes(num_players, variants, mixed, kept_layers, kept_values)
     limit = memory_limit()
     if need <= limit:
         return need
     fits = [m for m in range(MIN_EXACT, num_players)
-            if pass_bytes(m, variants, mixed, kept_layers * m // num_players) <= limit]
+            if pass_bytes(m, variants, mixed, kept_layers * m // num_players,
+                          kept_values * m // num_players) <= limit]
     room = f"up to {fits[-1]} players fit" if fits else "no table fits"
     raise ValueError(f"cannot {what} at {num_players} players: it needs about "
                      f"{need / 2**30:.1f} GiB, more than the {limit / 2**30:.1f} GiB this "
@@ -114,7 +120,8 @@ def check_size(num_players: int, variants: int = 1, mixed: int = 0, kept_layers:
 class Solution:
     """The equilibrium of a base-game table: each seat's share of the win from the start
     (``values``, seat 0 moving first), and the die chosen at every position of every layer
-    ``(round, turn)`` (``choices``: flat int8, ``table_play``)."""
+    ``(round, turn)`` (``choices``: flat int8, ``table_play``); with ``keep_values``, every
+    layer's values at the start of its turn (``layers``, ``layers.py``'s orientation)."""
 
     num_players: int
     dice: Dice
@@ -122,6 +129,7 @@ class Solution:
     values: tuple[float, ...]
     choices: dict[tuple[int, int], np.ndarray] = field(repr=False)
     seconds: float
+    layers: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
 
     def choice(self, round_: int, turn: int, scores: Sequence[int]) -> int:
         """The equilibrium's die at the start of ``turn`` of ``round_`` with ``scores`` in
@@ -135,24 +143,43 @@ class Solution:
         """The equilibrium as a player (``table_play.TablePolicy``)."""
         return TablePolicy(self.num_players, self.dice, self.rounds, self.choices, name)
 
+    def position_values(self, round_: int, turn: int, scores: Sequence[int]
+                        ) -> tuple[float, ...]:
+        """Each seat's share of the win in the equilibrium from the start of ``turn`` of
+        ``round_`` with ``scores``, both in turn order from the player to move (its own
+        first); the values must be kept (``solve(..., keep_values=True)``)."""
+        if not self.layers:
+            raise ValueError("the values were not kept: solve with keep_values=True")
+        layer = self.layers[(round_, turn)]
+        return tuple(float(v) for v in layer[tuple(int(s) for s in scores)])
+
 
 def solve(num_players: int, dice: Sequence[Sequence[int]] | None = None, rounds: int = ROUNDS,
-          progress: Progress | None = None) -> Solution:
-    """The equilibrium of a base-game table with its choices (kept in this process for the
-    next call, ``SOLUTIONS`` tables at most). ``ValueError`` for a bad argument and, before
-    any work, for a table beyond the memory limit."""
+          progress: Progress | None = None, keep_values: bool = False) -> Solution:
+    """The equilibrium of a base-game table with its choices and, with ``keep_values``,
+    every position's values (kept in this process for the next call, ``SOLUTIONS`` tables at
+    most). ``ValueError`` for a bad argument and, before any work, for a table beyond the
+    memory limit."""
     n, dice_, rounds_ = check_table(num_players, dice, rounds)
     key = (n, dice_, rounds_)
-    if key in _SOLVED:
+    keep_values = checks.check_flag("keep_values", keep_values)
+    if key in _SOLVED and (_SOLVED[key].layers or not keep_values):
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    check_size(n, kept_layers=rounds_ * n, what="solve")
+    check_size(n, kept_layers=rounds_ * n, what="solve",
+               kept_values=rounds_ * n if keep_values else 0)
     began = time.perf_counter()
+    layers: dict[tuple[int, int], np.ndarray] = {}
+
+    def hear(variant: int, round_: int, turn: int, layer: np.ndarray) -> None:
+        layers[(round_, turn)] = layer
+
     starts, kept = sweep(n, dice_, rounds_, [(None,) * n],
-                         keep=[(0, turn) for turn in range(n)], progress=progress)
+                         keep=[(0, turn) for turn in range(n)], progress=progress,
+                         on_layer=hear if keep_values else None)
     choices = {(r, t): table for (_, r, t), table in kept.items()}
     solution = Solution(n, dice_, rounds_, tuple(float(v) for v in starts[0]), choices,
-                        time.perf_counter() - began)
+                        time.perf_counter() - began, layers)
     _SOLVED[key] = solution
     while len(_SOLVED) > SOLUTIONS:
         _SOLVED.popitem(last=False)
@@ -173,6 +200,77 @@ def start_values(num_players: int, dice: Sequence[Sequence[int]] | None = None,
         return known.values
     check_size(n, what="solve")
     return tuple(float(v) for v in sweep(n, dice_, rounds_, [(None,) * n])[0][0])
+
+
+# ---------------------------------------------------------------- a game in progress
+def action_values(game: Game) -> dict[int, tuple[float, ...]]:
+    """At a die choice of ``game`` (Y7: the base game's die, the expansion's red or blue
+    die), each legal action's value: every seat's share of the win, by seat, when the player
+    to move takes it and every choice after it is the equilibrium's (Y8.1; at 2 players the
+    optimum). The base game's values come from ``solve(..., keep_values=True)``, the
+    expansion's (2 players) from ``solve_expansion(..., keep_values=True)``; the throws up to
+    the next turn are the engine's own (``chance_outcomes``), so no rule is written again
+    here, and a blue choice still to come is the mover's best (the lowest action within
+    1e-12, Y8.1). ``ValueError`` in one line at a position that is no die choice, for a
+    table the yardstick does not cover, and before any work beyond the memory limit."""
+    if not isinstance(game, Game):
+        raise ValueError(f"action_values takes a game of Paye's dobbelspel, got "
+                         f"{type(game).__name__}")
+    if game.is_terminal() or game.is_chance_node():
+        raise ValueError("action_values needs a die choice (Y7): this game is at a throw or "
+                         "over")
+    if game.variant == "expansion":
+        from .expansion import solve_expansion
+
+        expansion = solve_expansion(game.num_players, game.dice, game.rounds,
+                                    keep_values=True)
+
+        def known(g: Game) -> tuple[float, ...]:
+            return expansion.position_values(g.round, g.turn, g.aside,
+                                             _slots(g.scores, g.mover))
+    else:
+        base = solve(game.num_players, game.dice, game.rounds, keep_values=True)
+
+        def known(g: Game) -> tuple[float, ...]:
+            return base.position_values(g.round, g.turn, _slots(g.scores, g.mover))
+    return {int(action): tuple(float(v) for v in _after(game, action, known))
+            for action in game.legal_actions()}
+
+
+def _slots(scores: Sequence[int], mover: int) -> tuple[int, ...]:
+    """``scores`` in turn order from ``mover`` (the layers' orientation)."""
+    n = len(scores)
+    return tuple(scores[(mover + k) % n] for k in range(n))
+
+
+def _after(game: Game, action: int, known: Callable[[Game], tuple[float, ...]]) -> np.ndarray:
+    """Every seat's share once the mover of ``game`` takes ``action`` (``action_values``)."""
+    child = game.clone()
+    child.apply_action(action)
+    return _value(child, known)
+
+
+def _value(game: Game, known: Callable[[Game], tuple[float, ...]]) -> np.ndarray:
+    """Every seat's share at ``game``: at the end its share of the win (Y4.4), at a throw
+    the expectation over the die's faces, at the start of a turn the solution's value
+    (``known``, in turn order from the mover), at a blue choice the mover's best."""
+    n = game.num_players
+    if game.is_terminal():
+        return np.array([1.0 / len(game.winners) if s in game.winners else 0.0
+                         for s in range(n)])
+    if game.is_chance_node():
+        total = np.zeros(n)
+        for face, probability in game.chance_outcomes():
+            child = game.clone()
+            child.apply_chance(face)
+            total += probability * _value(child, known)
+        return total
+    if game.phase == BLUE_CHOICE:
+        options = [_after(game, action, known) for action in game.legal_actions()]
+        best = max(o[game.mover] for o in options)
+        return next(o for o in options if o[game.mover] >= best - TIE)
+    turned = known(game)
+    return np.array([turned[(s - game.mover) % n] for s in range(n)])
 
 
 # ---------------------------------------------------------------- profiles

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core import checks
 from ..core.memory import memory_limit
 from .layers import best_choice, final_layer, layer_bytes, points_distribution, transition, turned
 from .rules import (
@@ -53,7 +54,8 @@ class ExpansionSolution:
     """The expansion's optimum at 2 players: each seat's share of the win from the start
     (``values``, seat 0 moving first) and, when kept, the red choice at every position per
     ``(round, turn, aside)`` and the blue choice per ``(round, turn, aside, red)`` (flat int8
-    in the layers' order, -1 where no blue die is due)."""
+    in the layers' order, -1 where no blue die is due); with ``keep_values``, the values at
+    the start of every ``(round, turn, aside)`` (``layers``, ``layers.py``'s orientation)."""
 
     num_players: int
     dice: tuple[tuple[int, ...], ...]
@@ -62,6 +64,7 @@ class ExpansionSolution:
     red: dict[tuple[int, int, Aside], np.ndarray] = field(repr=False)
     blue: dict[tuple[int, int, Aside, int], np.ndarray] = field(repr=False)
     seconds: float
+    layers: dict[tuple[int, int, Aside], np.ndarray] = field(default_factory=dict, repr=False)
 
     def policy(self, name: str = "optimal") -> ExpansionTablePolicy:
         """The optimum as a player (``table_play.ExpansionTablePolicy``)."""
@@ -69,6 +72,19 @@ class ExpansionSolution:
             raise ValueError("the choices were not kept: solve with keep=True")
         return ExpansionTablePolicy(self.num_players, self.dice, self.rounds, self.red,
                                     self.blue, name)
+
+    def position_values(self, round_: int, turn: int, aside: Sequence[int],
+                        scores: Sequence[int]) -> tuple[float, ...]:
+        """Each seat's share of the win at the optimum from the start of ``turn`` of
+        ``round_`` with the dice ``aside`` and ``scores`` in turn order from the player to
+        move (its own first), in that order; the values must be kept (``keep_values``)."""
+        if not self.layers:
+            raise ValueError("the values were not kept: solve_expansion with keep_values=True")
+        layer = self.layers.get((round_, turn, tuple(sorted(aside))))
+        if layer is None:
+            raise ValueError(f"no play reaches turn {turn} of round {round_} with the dice "
+                             f"{sorted(aside)} aside (Y6.4, Y6.5)")
+        return tuple(float(v) for v in layer[tuple(int(s) for s in scores)])
 
 
 def reachable_asides(num_players: int) -> list[list[Aside]]:
@@ -84,22 +100,34 @@ def reachable_asides(num_players: int) -> list[list[Aside]]:
     return states
 
 
+def solve_bytes(rounds: int = ROUNDS, keep_values: bool = False) -> int:
+    """The memory ``solve_expansion`` takes at 2 players: three layers per set of dice aside
+    at a turn while it works, and with ``keep_values`` every turn's layers of every round."""
+    asides = reachable_asides(PLAYERS)
+    per_layer = layer_bytes(PLAYERS, TARGET)
+    return per_layer * (3 * max(map(len, asides))
+                        + (rounds * sum(map(len, asides)) if keep_values else 0))
+
+
 def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | None = None,
-                    rounds: int = ROUNDS, keep: bool = True, progress: Progress | None = None
-                    ) -> ExpansionSolution:
+                    rounds: int = ROUNDS, keep: bool = True, progress: Progress | None = None,
+                    keep_values: bool = False) -> ExpansionSolution:
     """The expansion's optimum at 2 players (module docstring); ``keep`` keeps the choices
     for a player (and the solution in this process for the next call, ``SOLUTIONS`` tables at
-    most). ``ValueError`` in one line for 3+ players or a bad argument."""
+    most), ``keep_values`` (with ``keep``) also the values at the start of every turn.
+    ``ValueError`` in one line for 3+ players or a bad argument."""
     n = check_players(num_players)
     if n != PLAYERS:
         raise ValueError(f"the expansion's exact yardstick covers {PLAYERS} players (the dice "
                          f"set aside multiply the positions beyond), got {n}")
     faces, rounds_ = check_dice(dice), check_rounds(rounds)
-    if (faces, rounds_) in _SOLVED:
+    keep_values = keep and checks.check_flag("keep_values", keep_values)
+    known = _SOLVED.get((faces, rounds_))
+    if known is not None and (known.layers or not keep_values):
         _SOLVED.move_to_end((faces, rounds_))
-        return _SOLVED[(faces, rounds_)]
+        return known
     asides = reachable_asides(n)
-    need = 3 * layer_bytes(n, TARGET) * max(map(len, asides))
+    need = solve_bytes(rounds_, keep_values)
     if need > memory_limit():
         raise ValueError(f"the expansion needs about {need / 2**30:.1f} GiB, more than the "
                          f"{memory_limit() / 2**30:.1f} GiB this process may use")
@@ -107,6 +135,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
     matrices = _Matrices(faces)
     red: dict[tuple[int, int, Aside], np.ndarray] = {}
     blue: dict[tuple[int, int, Aside, int], np.ndarray] = {}
+    layers: dict[tuple[int, int, Aside], np.ndarray] = {}
     following: dict[Aside, np.ndarray] = {(): final_layer(n, TARGET)}
     total, done = rounds_ * n, 0
     for round_ in range(rounds_, 0, -1):
@@ -117,6 +146,8 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
             for aside in asides[turn]:
                 layer, reds, blues = _turn(products, aside, n)
                 current[aside] = layer
+                if keep_values:
+                    layers[(round_, turn, aside)] = layer
                 if keep:
                     red[(round_, turn, aside)] = reds
                     blue.update({(round_, turn, aside, r): b for r, b in blues.items()})
@@ -126,7 +157,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
                 progress(done, total)
     values = tuple(float(v) for v in following[()][(0,) * n])
     solution = ExpansionSolution(n, faces, rounds_, values, red, blue,
-                                 time.perf_counter() - began)
+                                 time.perf_counter() - began, layers)
     if keep:
         _SOLVED[(faces, rounds_)] = solution
         while len(_SOLVED) > SOLUTIONS:

@@ -49,6 +49,8 @@ BASE_MASK.flags.writeable = False
 Choosers = tuple[Policy | None, ...]
 #: Hears of each layer done: (layers done, layers in all).
 Progress = Callable[[int, int], object]
+#: Hears of each layer's values as they are made: (variant, round, turn, layer).
+OnLayer = Callable[[int, int, int, np.ndarray], object]
 
 
 def base_matrices(dice: Sequence[Sequence[int]]) -> np.ndarray:
@@ -116,13 +118,15 @@ def _probabilities(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarra
 
 def sweep(num_players: int, dice: tuple[tuple[int, ...], ...], rounds: int,
           variants: Sequence[Choosers], keep: Collection[tuple[int, int]] = (),
-          progress: Progress | None = None
+          progress: Progress | None = None, on_layer: OnLayer | None = None
           ) -> tuple[list[np.ndarray], dict[tuple[int, int, int], np.ndarray]]:
     """Each variant's values at the start of the game (round 1, turn 0, every score 0): per
     seat counted from the first player, its share of the win; and, for each ``(variant,
     turn)`` of ``keep`` (a turn where that variant's mover maximises), its choice at every
     position of that turn's layer in every round, ``{(variant, round, turn): choices}``
-    (int8, flat C order), for a player to play from."""
+    (int8, flat C order), for a player to play from. ``on_layer`` hears every variant's layer
+    of values at the start of each turn (a new array each, never written to again), for a
+    caller that keeps them."""
     n = num_players
     stacked = base_matrices(dice)
     shape = (TARGET,) * n + (n,)
@@ -149,6 +153,8 @@ def sweep(num_players: int, dice: tuple[tuple[int, ...], ...], rounds: int,
                     layer = (gather(products, answers.choice) if answers.choice is not None
                              else mix(products, answers.probabilities))  # type: ignore[arg-type]
                 values[index] = layer.reshape(shape)
+                if on_layer is not None:
+                    on_layer(index, round_, turn, values[index])
             done += 1
             if progress is not None:
                 progress(done, total)

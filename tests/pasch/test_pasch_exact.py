@@ -57,19 +57,28 @@ def without(hand, positions):
     return tuple(d for i, d in enumerate(hand) if i not in positions)
 
 
+def expect(values, kept):
+    """The expected value of ``values`` (per hand) after keeping ``kept``."""
+    return sum(p * values[h] for h, p in KEPT[kept].items())
+
+
 def turn_value(payoff, blocks: int, mode: str = "max"):
     """The value of a fresh turn: ``payoff(cls)`` is a vector of columns; ``"max"``: each
     column maximises itself; ``"uniform"``: every legal action (by position, X8.1) alike."""
+    return expect(turn_levels(payoff, blocks, mode)[2], ())
+
+
+def turn_levels(payoff, blocks: int, mode: str = "max"):
+    """``turn_value``'s values per hand: after the throws with b blocks left (a list by b),
+    after throw 2 and after throw 1."""
     def pick(options):
         options = [np.asarray(o, dtype=float) for o in options]
         if mode == "max":
             return np.max(options, axis=0)
         return np.mean(options, axis=0)
 
-    def expect(values, kept):
-        return sum(p * values[h] for h, p in KEPT[kept].items())
-
     level = {h: pick([payoff(c) for c in board_class(h)]) for h in HANDS}
+    spent = [level]
     for _ in range(blocks):
         below = level
         level = {}
@@ -79,13 +88,14 @@ def turn_value(payoff, blocks: int, mode: str = "max"):
             options += [below[tuple(sorted(without(h, (i,)) + (h[i] + s,)))]
                         for s in (1, -1) for i in range(5) if 1 <= h[i] + s <= 6]
             level[h] = pick(options)
+        spent.append(level)
     after = level
     subsets = [s for k in range(1, 6) for s in itertools.combinations(range(5), k)]
     second = {h: pick([after[h]] + [expect(after, without(h, s)) for s in subsets])
               for h in HANDS}
     first = {h: pick([after[h]] + [expect(second, without(h, s)) for s in subsets])
              for h in HANDS}
-    return expect(first, ())
+    return spent, second, first
 
 
 def field(goal) -> int:
@@ -294,6 +304,73 @@ def test_X9_2_the_players_are_asked_exactly_what_the_engine_shows_them():
             legal = game.legal_actions()
             game.apply_action(legal[rng.integers(len(legal))])
     assert checked > 60
+
+
+def test_X9_2_each_choices_value_equals_a_brute_force_expectimax():
+    """The later of two seats, after the starter's disc: every throw-again subset and the
+    stop after throw 1, then placing and every block's rethrow, against the expectimax."""
+    scores, cards, blocks, starter = [10, 8], [5, 3], [1, 1], 1
+    win = two_player_shares(scores, cards, True, starter)[0]
+    lose = two_player_shares(scores, cards, False, starter)[0]
+    rng = np.random.default_rng(3)
+    game = Game(2, blocks=blocks, hands=[[c] for c in cards], scores=scores, starter=starter)
+    while game.is_chance_node() or game.current_player != 0:  # the starter plays at random
+        if game.is_chance_node():
+            outcomes = game.chance_outcomes()
+            game.apply_chance(outcomes[rng.integers(len(outcomes))][0])
+        else:
+            legal = game.legal_actions()
+            game.apply_action(legal[rng.integers(len(legal))])
+    starters_class = game.discs[0][1] - 1  # here -1 is beside the board
+    spent, second, _ = turn_levels(lambda c: [win if c >= starters_class else lose], 1)
+    first = game.actions.dice  # C (X8.1)
+    hand = tuple(game.dice)
+    values = exact.action_values(encode(game, 0), game.legal_mask())
+    assert len(values) == 32 and values[first + 31] == pytest.approx(spent[1][hand][0])
+    for m in range(1, 32):  # throw again the sorted positions of the bits of m (X3.2)
+        positions = tuple(i for i in range(5) if m >> i & 1)
+        assert values[first + m - 1] == pytest.approx(expect(second, without(hand, positions))[0],
+                                                      abs=1e-12)
+    assert max(values.values()) == pytest.approx(
+        values[int(exact.EquilibriumPolicy().act(encode(game, 0), game.legal_mask()))])
+    game.apply_action(first + 31)  # stop: the blocks phase, one block left
+    hand = tuple(game.dice)
+    values = exact.action_values(encode(game, 0), game.legal_mask())
+    assert values[first + 47] == pytest.approx(
+        win if max(board_class(hand)) >= starters_class else lose)
+    for i in range(5):  # a block's rethrow of die i (X4.1)
+        assert values[first + 32 + i] == pytest.approx(expect(spent[0], without(hand, (i,)))[0],
+                                                       abs=1e-12)
+
+
+def test_X9_2_the_equilibriums_action_is_the_best_valued_at_three_players():
+    rng = np.random.default_rng(5)
+    game = Game(3, blocks=[1, 2, 0], hands=[[5], [3], [-1]], scores=[10, 8, 9], starter=2)
+    player, checked = exact.EquilibriumPolicy(), 0
+    while not game.is_terminal():
+        if game.is_chance_node():
+            outcomes = game.chance_outcomes()
+            game.apply_chance(outcomes[rng.integers(len(outcomes))][0])
+            continue
+        obs, mask = encode(game, game.current_player), game.legal_mask()
+        values = exact.action_values(obs, mask)
+        assert sorted(values) == game.legal_actions()
+        assert values[int(player.act(obs, mask))] == pytest.approx(max(values.values()),
+                                                                   abs=1e-12)
+        assert all(0 <= v <= 1 for v in values.values())
+        checked += 1
+        legal = game.legal_actions()
+        game.apply_action(legal[rng.integers(len(legal))])
+    assert checked >= 6
+
+
+def test_X9_2_action_values_refuse_a_decision_before_the_last_round():
+    game = Game(2)
+    game.apply_action(game.legal_actions()[0])  # a card, then the dice
+    game.apply_chance(game.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match=r"last round at 2 or 3 players \(X9\.2\)") as err:
+        exact.action_values(encode(game, game.current_player), game.legal_mask())
+    assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize(("call", "named"), [

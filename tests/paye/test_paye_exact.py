@@ -5,13 +5,16 @@ from ``paye.rules``); the 3-player equilibrium checked for consistency; the refu
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 
 import numpy as np
 import pytest
 
 from pagadores_env.core.policies import BasePolicy
 from pagadores_env.paye import exact
+from pagadores_env.paye.engine import Game
 from pagadores_env.paye.exact import (
+    action_values,
     best_response,
     exact_evaluate,
     exploitability,
@@ -52,6 +55,12 @@ def induction(n: int, dice, rounds: int, chooser=None, hero: int | None = None):
     (scores, round, turn). ``chooser(scores, round, turn) -> die`` plays every seat but
     ``hero``, which maximises (all maximise without a chooser); ties go to the lowest die
     within 1e-12 of the best (Y8.1)."""
+    return recursion(n, dice, rounds, chooser, hero)[0]((0,) * n, 1, 0)
+
+
+def recursion(n: int, dice, rounds: int, chooser=None, hero: int | None = None):
+    """``induction``'s memoised ``value(scores, round, turn)`` and ``options(scores, round,
+    turn)``, each die's values there, by seat counted from the first player."""
     target = 50
     throws = [sums(f) for f in dice]
 
@@ -63,6 +72,13 @@ def induction(n: int, dice, rounds: int, chooser=None, hero: int | None = None):
                 k = scores.count(best)
                 return tuple((s == best) / k for s in scores)
             return value(scores, rnd + 1, 0)
+        choices = options(scores, rnd, turn)
+        if chooser is not None and turn != hero:
+            return tuple(choices[chooser(scores, rnd, turn)])
+        best = max(o[turn] for o in choices)
+        return tuple(next(o for o in choices if o[turn] >= best - TIE))
+
+    def options(scores: tuple[int, ...], rnd: int, turn: int) -> list[list[float]]:
         options = []
         for throw in throws:
             total = [0.0] * n
@@ -74,12 +90,9 @@ def induction(n: int, dice, rounds: int, chooser=None, hero: int | None = None):
                 nxt = value(scores[:turn] + (after,) + scores[turn + 1:], rnd, turn + 1)
                 total = [t + p * v for t, v in zip(total, nxt, strict=True)]
             options.append(total)
-        if chooser is not None and turn != hero:
-            return tuple(options[chooser(scores, rnd, turn)])
-        best = max(o[turn] for o in options)
-        return tuple(next(o for o in options if o[turn] >= best - TIE))
+        return options
 
-    return value((0,) * n, 1, 0)
+    return value, options
 
 
 def rotate(values, first: int) -> tuple[float, ...]:
@@ -207,6 +220,12 @@ SMALL = ((0, 0, 0, 0, 0, 30), (10, 10, 10, 25, 25, 25), (0, 0, 0, 50, 50, 50),
 def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
     """The expansion at 2 players by recursion over (scores, round, turn, dice aside), the
     rules of Y6 written out here: reds 0-5 and the traditional red 6, blues 7-12."""
+    return expansion_recursion(dice, rounds)[0]((0, 0), 1, 0, frozenset())
+
+
+def expansion_recursion(dice, rounds: int):
+    """``expansion_induction``'s memoised ``value(scores, round, turn, aside)`` and
+    ``choices(...)`` there: per legal red die, per blue die (-1: none due) its values."""
     n, target = 2, 100
     faces = {**{r: dice[r] for r in range(6)}, 6: (1, 2, 3, 4, 5, 6),
              **{7 + d: dice[d] for d in range(6)}}
@@ -229,15 +248,26 @@ def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
                 best = max(scores)
                 return tuple((s == best) / scores.count(best) for s in scores)
             return value(scores, rnd + 1, 0, frozenset())
+        best_red = None
+        for by_blue in choices(scores, rnd, turn, aside).values():
+            best_blue = None
+            for total in by_blue.values():
+                if best_blue is None or total[turn] > best_blue[turn] + TIE:
+                    best_blue = total
+            if best_red is None or best_blue[turn] > best_red[turn] + TIE:
+                best_red = best_blue
+        return tuple(best_red)
+
+    def choices(scores, rnd, turn, aside) -> dict[int, dict[int, list[float]]]:
         due = scores[turn] >= 50  # Y6.3
         reds = [r for r in range(7) if r not in aside]
         blues = [b for b in range(7, 13) if b not in aside]
-        best_red = None
+        out: dict[int, dict[int, list[float]]] = {}
         for red in reds:
             options = [b for b in blues if design(b) != design(red)] if due else [-1]
             if not options:  # Y6.5: no dead ends
                 continue
-            best_blue = None
+            out[red] = {}
             for blue in options:
                 total = [0.0] * n
                 for pts, p in points(red, blue).items():
@@ -248,13 +278,10 @@ def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
                     nxt = value(scores[:turn] + (after,) + scores[turn + 1:], rnd, turn + 1,
                                 aside | {red, blue} - {-1})
                     total = [t + p * v for t, v in zip(total, nxt, strict=True)]
-                if best_blue is None or total[turn] > best_blue[turn] + TIE:
-                    best_blue = total
-            if best_red is None or best_blue[turn] > best_red[turn] + TIE:
-                best_red = best_blue
-        return tuple(best_red)
+                out[red][blue] = total
+        return out
 
-    return value((0, 0), 1, 0, frozenset())
+    return value, choices
 
 
 @pytest.mark.parametrize("rounds", [1, 2])
@@ -264,6 +291,72 @@ def test_y8_expansion_values_agree_with_an_independent_induction(rounds):
     assert solution.values == pytest.approx(expected, abs=1e-9)
     assert start_values(2, SMALL, rounds, variant="expansion") == \
         pytest.approx(expected, abs=1e-9)
+
+
+# ---------------------------------------------------------------- a game in progress
+@pytest.mark.parametrize(("n", "dice", "rounds", "first", "scores", "rnd", "turn"), [
+    (2, BIG, 4, 0, [30, 41], 3, 1),  # seat 1 to move, late in the game
+    (2, BIG, 4, 1, [30, 41], 3, 0),  # the same table, seat 1 first
+    (2, DEFAULT, 2, 0, [44, 47], 2, 1),  # the last turn: every die's hit counts
+    (3, DEFAULT, 1, 2, [10, 20, 5], 1, 1),  # 3 players: seat 0 moves second
+])
+def test_y8_1_each_choices_value_agrees_with_an_independent_induction(n, dice, rounds, first,
+                                                                       scores, rnd, turn):
+    game = Game(n, "base", dice, rounds, first_player=first, scores=scores, round=rnd,
+                turn=turn)
+    ordered = tuple(scores[(first + k) % n] for k in range(n))  # from the first player
+    expected = recursion(n, dice, rounds)[1](ordered, rnd, turn)
+    values = action_values(game)
+    assert sorted(values) == list(range(6))
+    for die, value in values.items():
+        assert value == pytest.approx(rotate(expected[die], first), abs=1e-9)
+        assert sum(value) == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_y8_1_the_best_choice_at_the_start_is_the_equilibriums(n):
+    values = action_values(Game(n, first_player=0))
+    solution = solve(n)
+    best = max(v[0] for v in values.values())
+    assert best == pytest.approx(solution.values[0], abs=1e-12)
+    chosen = min(d for d, v in values.items() if v[0] >= best - TIE)
+    assert chosen == solution.choice(1, 0, (0,) * n)
+
+
+def test_y8_expansion_each_red_and_blue_choices_value_agrees_with_an_independent_induction():
+    value, choices = expansion_recursion(SMALL, 2)
+    game = Game(2, "expansion", SMALL, 2, first_player=0, scores=[60, 40],
+                round=2)  # Y6.3: blue due; the last round keeps the induction short
+    expected = choices((60, 40), 2, 0, frozenset())
+    reds = action_values(game)
+    assert sorted(reds) == sorted(expected)
+    for red, by_blue in expected.items():
+        best = max(v[0] for v in by_blue.values())
+        assert reds[red] == pytest.approx(next(v for v in by_blue.values()
+                                               if v[0] >= best - TIE), abs=1e-9)
+    red = max(expected)  # the traditional red die: every blue die is legal with it
+    game.apply_action(red)
+    blues = action_values(game)
+    assert blues == {b: pytest.approx(v, abs=1e-9) for b, v in expected[red].items()}
+    later = Game(2, "expansion", SMALL, 2, first_player=0, scores=[60, 70], round=2, turn=1,
+                 aside=[2, 10])  # seat 1, blue due, S2 red and S3 blue aside
+    expected = choices((60, 70), 2, 1, frozenset({2, 10}))
+    for red, values in action_values(later).items():
+        assert values[1] == pytest.approx(max(v[1] for v in expected[red].values()), abs=1e-9)
+
+
+def test_action_values_need_a_die_choice_and_fit_in_memory(monkeypatch):
+    game = Game(2, first_player=0)
+    game.apply_action(0)
+    with pytest.raises(ValueError, match=r"needs a die choice \(Y7\)") as err:
+        action_values(game)
+    assert "\n" not in str(err.value)
+    monkeypatch.setattr(exact, "_SOLVED", OrderedDict())
+    without_values = exact.pass_bytes(3, kept_layers=30)
+    monkeypatch.setattr(exact, "memory_limit", lambda: without_values)
+    monkeypatch.setattr(exact, "sweep", lambda *a, **k: pytest.fail("it started"))
+    with pytest.raises(ValueError, match=r"cannot solve at 3 players: it needs about"):
+        action_values(Game(3, first_player=0))
 
 
 # ---------------------------------------------------------------- refusals

@@ -20,6 +20,10 @@ from pagadores_env.core.games import GAME_SPECS
 from pagadores_env.core.views import replay_to
 from pagadores_env.pagadores.engine import Game
 from pagadores_env.pagadores.solver import solve
+from pagadores_env.pasch.exact import action_values as pasch_action_values
+from pagadores_env.pasch.observation import encode as pasch_encode
+from pagadores_env.paye.engine import Game as PayeGame
+from pagadores_env.paye.exact import action_values as paye_action_values
 from pagadores_env.perudo.engine import Game as PerudoGame
 from pagadores_web.app import create_app
 from pagadores_web.guard import MAX_BODY
@@ -217,6 +221,62 @@ def test_the_exact_hints_are_the_solvers_win_probabilities(client: TestClient) -
     assert perudo["hints"]["values"] is None and "Pagadores" in perudo["hints"]["why"]
 
 
+def to_my_turn(client: TestClient, view: dict) -> dict:
+    """``view``'s game once it is the person's turn (or over): the agents moved."""
+    while view["agent_to_act"] and not view["over"]:
+        view = client.post(f"/api/games/{view['id']}/step", json={}, headers=ORIGIN).json()
+    return view
+
+
+@pytest.mark.parametrize(("variant", "players"), [("base", 2), ("base", 3), ("expansion", 2)])
+def test_paye_hints_are_the_yardsticks_shares_of_the_win_after_each_die(
+        client: TestClient, variant: str, players: int) -> None:
+    view = to_my_turn(client, start(client, game="paye", players=players, seat=1,
+                                    opponents=["sensible"], options={"variant": variant}))
+    assert view["to_act"] == 1 and view["hints"]["why"] is None
+    engine = PayeGame.from_dict(sessions(client).get(view["id"]).game.to_dict())
+    expected = paye_action_values(engine)
+    assert view["hints"]["values"] == {str(a): pytest.approx(shares[1], abs=1e-12)
+                                       for a, shares in expected.items()}
+    assert sorted(int(a) for a in view["hints"]["values"]) == \
+        [choice["action"] for choice in view["legal"]]
+    moved = client.post(f"/api/games/{view['id']}/actions",
+                        json={"action": view["legal"][0]["action"]}, headers=ORIGIN).json()
+    assert moved["step"] > view["step"]  # the hints changed nothing of the game
+
+
+def test_paye_at_four_players_gets_no_hints_and_says_why(client: TestClient) -> None:
+    view = to_my_turn(client, start(client, game="paye", players=4, opponents=["sensible"]))
+    assert view["hints"]["values"] is None and view["legal"]
+    assert view["hints"]["why"].startswith("this table's exact values take about 36 s")
+
+
+def test_pasch_hints_come_in_the_last_round_at_two_or_three_players(client: TestClient) -> None:
+    view = to_my_turn(client, start(client, game="pasch", players=2, opponents=["greedy"],
+                                    options={"hand": [2, 5], "blocks": 1}))
+    assert view["hints"] == {"values": None,
+                             "why": "Pasch's exact values cover its last round (X9.2): the "
+                                    "hints come there"}
+    session = sessions(client).get(view["id"])
+    hinted = 0
+    while not view["over"]:
+        if view["hints"]["values"] is not None:
+            game = session.game
+            assert game.round == game.rounds - 1
+            assert view["hints"]["values"] == {
+                str(a): pytest.approx(v, abs=1e-12) for a, v in pasch_action_values(
+                    pasch_encode(game, 0), game.legal_mask()).items()}
+            hinted += 1
+        else:
+            assert "last round" in view["hints"]["why"]
+        view = to_my_turn(client, client.post(
+            f"/api/games/{view['id']}/actions", json={"action": view["legal"][-1]["action"]},
+            headers=ORIGIN).json())
+    assert hinted >= 1
+    four = to_my_turn(client, start(client, game="pasch", players=4, opponents=["greedy"]))
+    assert "at 2 or 3 players" in four["hints"]["why"]
+
+
 @pytest.mark.parametrize("game", sorted(GAME_SPECS))
 def test_every_game_can_be_watched_to_its_end(client: TestClient, game: str) -> None:
     spec = GAME_SPECS[game]
@@ -339,6 +399,64 @@ def test_run_folders_are_listed_with_curves_results_and_their_trained_player(
     assert {"id": "run:search_2p", "label": "trained run search_2p", "kind": "run"} in offered
     view = start(client, opponents=["run:search_2p"])
     assert view["labels"] == ["you", "trained run search_2p"]
+
+
+def finished(game):
+    """``game`` played to its end: the first face of every throw, the last legal action."""
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_chance(game.chance_outcomes()[0][0])
+        else:
+            game.apply_action(game.legal_actions()[-1])
+    return game
+
+
+def test_game_records_under_the_runs_directory_are_listed_and_replayed_read_only(
+        tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    paye = finished(PayeGame(2, first_player=0, rounds=2)).to_dict()
+    pagadores = finished(Game(2, 2)).to_dict()
+    damaged = json.loads(json.dumps(pagadores)) | {"digest": "0" * 64}
+    files = {
+        "paye.json": paye,  # the runs directory itself
+        "search_2p/games/one.json": pagadores,  # two folders down
+        "search_2p/games/damaged.json": damaged,  # a record's format, edited: listed with why
+        "search_2p/checkpoints/latest.json": {"step": 5, "model": "x.zip"},  # no record
+        "a/b/c/d/deep.json": pagadores,  # four folders down: too deep
+        ".hidden/h.json": pagadores,  # not a plain name
+        "search_2p/big.json": pagadores | {"padding": "x" * MAX_BODY},  # over the body limit
+    }
+    for name, data in files.items():
+        (runs / name).parent.mkdir(parents=True, exist_ok=True)
+        (runs / name).write_text(json.dumps(data))
+    (tmp_path / "outside.json").write_text(json.dumps(pagadores))
+    (runs / "search_2p" / "link.json").symlink_to(tmp_path / "outside.json")
+    before = {p: p.stat().st_mtime_ns for p in runs.rglob("*")}
+    client = client_of(tmp_path, runs=runs)
+    listed = client.get("/api/records").json()["records"]
+    by_source = {(r["source"], r.get("game", "damaged")): r for r in listed}
+    assert sorted(by_source) == [(".", "paye"), ("search_2p/games", "damaged"),
+                                 ("search_2p/games", "pagadores")]
+    assert all(r["readonly"] and r["id"].startswith("run.") and "json" not in r["id"]
+               for r in listed)
+    assert "digest" in by_source[("search_2p/games", "damaged")]["error"]
+    one = by_source[("search_2p/games", "pagadores")]
+    assert one["over"] and one["places"] == Game.from_dict(pagadores).placements()
+    assert client.get(f"/api/records/{one['id']}").json() == pagadores
+    steps = len(pagadores["history"])
+    last = client.get(f"/api/records/{one['id']}/replay?step={steps}").json()
+    assert last["snapshot"] == pagadores["state"] and last["steps"] == steps
+    middle = client.get(f"/api/records/{by_source[('.', 'paye')]['id']}/replay?step=3").json()
+    assert middle["snapshot"] == replay_to(paye, 3).snapshot()
+    assert [r["id"] for r in client.get("/api/records").json()["records"]] == \
+        [r["id"] for r in listed]  # the ids hold while the server runs
+    other = client_of(tmp_path / "other", runs=runs).get("/api/records").json()["records"]
+    assert not {r["id"] for r in other} & {r["id"] for r in listed}  # and are its own
+    for forged in ("run.search_2p%2Fgames%2Fone.json", "run." + "A" * 20,
+                   "run.%2E%2E%2Foutside.json"):
+        assert client.get(f"/api/records/{forged}").status_code == 404
+    assert before == {p: p.stat().st_mtime_ns for p in runs.rglob("*")}  # nothing written
+    assert not (tmp_path / "records").exists()
 
 
 def test_a_server_on_every_address_needs_its_token_and_its_own_origin(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 on a free port of this process. Flows: a whole game of Dados de Pagadores against ``sensible``
 played by clicking, its result the server's record; a Perudo game whose page never shows an
 opponent's dice before the reveal; a replay stepped forward and back matching the record's
-states; an upload refused and one replayed; watch mode to the end; an illegal action through
+states; an upload refused and one replayed; Paye's exact hints on its buttons and a record
+from the runs directory replayed; watch mode to the end; an illegal action through
 the API refused with nothing changed; two tabs at once; a request from another origin
 refused; a screenshot that is not blank. One browser and one server serve the module."""
 
@@ -24,6 +25,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from pagadores_env.pagadores.engine import Game
+from pagadores_env.paye.engine import Game as PayeGame
+from pagadores_env.paye.exact import action_values as paye_action_values
 from pagadores_env.perudo.engine import Game as PerudoGame
 from pagadores_web.browser import (
     CHROMEDRIVER,
@@ -43,9 +46,24 @@ if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
                 f"chromium-driver (make test installs them as root)", allow_module_level=True)
 
 
+def paye_record() -> dict:
+    """A finished game of Paye's dobbelspel, kept in a run folder of the server's runs
+    directory."""
+    game = PayeGame(2, first_player=0, rounds=2)
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_chance(game.chance_outcomes()[-1][0])
+        else:
+            game.apply_action(game.legal_actions()[0])
+    return game.to_dict()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    with serving(tmp_path_factory.mktemp("records")) as (url, app):
+    runs = tmp_path_factory.mktemp("runs")
+    (runs / "demo_run" / "games").mkdir(parents=True)
+    (runs / "demo_run" / "games" / "paye.json").write_text(json.dumps(paye_record()))
+    with serving(tmp_path_factory.mktemp("records"), runs=runs) as (url, app):
         yield url, app
 
 
@@ -207,6 +225,35 @@ def test_an_uploaded_record_is_replayed_and_an_edited_one_refused(page, server,
                      == f"{steps} / {steps}")
     assert json.loads(page.find_element(By.ID, "snapshot").get_attribute("textContent")) \
         == game.snapshot()
+
+
+def test_paye_shows_its_exact_hints_and_a_runs_record_is_replayed(page, server) -> None:
+    url, app = server
+    game_id = start_game(page, url, game="paye", opponent="sensible")
+    wait(page, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button.action .hint"))
+    game = app.state.sessions.get(game_id).game
+    seat = game.current_player
+    shown = {int(b.get_attribute("data-action")): b.find_element(By.CSS_SELECTOR, ".hint").text
+             for b in page.find_elements(By.CSS_SELECTOR, "button.action")}
+    assert shown == {a: f"win {100 * v[seat]:.1f}%"
+                     for a, v in paye_action_values(game).items()}
+    assert "exact chance to win" in page.find_element(By.ID, "hint-note").text
+    record = paye_record()
+    page.find_element(By.ID, "tab-replay").click()
+    wait(page).until(lambda d: d.find_elements(By.CSS_SELECTOR, "li.run-record"))
+    item = page.find_element(By.CSS_SELECTOR, "li.run-record")
+    assert "from runs demo_run/games (read-only)" in item.text
+    item.find_element(By.CSS_SELECTOR, "button.open-record").click()
+    steps = len(record["history"])
+    wait(page).until(lambda d: d.find_element(By.ID, "replay-step").text == f"0 / {steps}")
+    page.find_element(By.ID, "replay-last").click()
+    wait(page).until(lambda d: d.find_element(By.ID, "replay-step").text
+                     == f"{steps} / {steps}")
+    assert json.loads(page.find_element(By.ID, "snapshot").get_attribute("textContent")) \
+        == record["state"]
+    page.find_element(By.ID, "replay-prev").click()
+    wait(page).until(lambda d: d.find_element(By.ID, "replay-step").text
+                     == f"{steps - 1} / {steps}")
 
 
 def test_watch_mode_plays_agents_to_the_end_pausing_and_stepping(page, server) -> None:

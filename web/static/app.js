@@ -159,7 +159,8 @@ function drawActions(view) {
   }
   const why = view.hints && view.hints.why;
   $("hint-note").textContent = view.mode === "play" && why ? `No hints here: ${why}.` :
-    values ? "Each button shows your exact win probability after that choice." : "";
+    values ? "Each button shows your exact chance to win (a share, where wins are shared) " +
+      "after that choice, with equilibrium play after it." : "";
 }
 
 function fillLog(list, lines) {
@@ -223,8 +224,12 @@ async function listRecords() {
   const { records } = await api("GET", "/api/records");
   $("records").replaceChildren(...records.map((r) => {
     const item = document.createElement("li");
+    item.className = r.readonly ? "run-record" : "saved-record";
+    // a record found under the runs directory says which folder; it is only read
+    const folder = r.source === "." ? "" : `${r.source} `;
+    const from = r.readonly ? `from runs ${folder}(read-only): ` : "";
     if (r.error) {
-      item.textContent = `${r.id}: ${r.error}`;
+      item.textContent = `${from}${r.id}: ${r.error}`;
       return item;
     }
     const open = document.createElement("button");
@@ -237,7 +242,7 @@ async function listRecords() {
     link.href = `/api/records/${encodeURIComponent(r.id)}`;
     link.textContent = "download";
     const text = document.createElement("span");
-    text.textContent = ` ${r.title}, ${r.players} players, ${r.steps} inputs` +
+    text.textContent = ` ${from}${r.title}, ${r.players} players, ${r.steps} inputs` +
       (r.over ? `, places ${r.places.join(" ")} ` : ", unfinished ");
     item.append(open, text, link);
     return item;
