@@ -8,6 +8,7 @@ that does not exist, as in a fresh clone."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -137,8 +138,12 @@ def test_a_missing_browser_is_installed_as_root_only(tmp_path: Path) -> None:
     missing = "CHROMIUM=/nonexistent/chromium"
     as_root = dry_run("browser", tmp_path, missing, "USER_ID=0")
     assert BROWSER_INSTALL in as_root  # the recipe holds both branches; the shell picks
-    done = subprocess.run([shutil.which("make"), "browser", missing, "USER_ID=1000"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    # run as a top-level make: under make test a recursive one would print its "Entering
+    # directory" lines on stdout and call itself make[1]
+    top_level = {key: value for key, value in os.environ.items()
+                 if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    done = subprocess.run([shutil.which("make"), "browser", missing, "USER_ID=1000"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env=top_level)
     assert done.returncode != 0 and done.stdout == ""
     ours = [line for line in done.stderr.splitlines() if not line.startswith("make: ***")]
     assert len(ours) == 1 and BROWSER_INSTALL in ours[0] and "root" in ours[0]
