@@ -204,9 +204,13 @@ SMALL = ((0, 0, 0, 0, 0, 30), (10, 10, 10, 25, 25, 25), (0, 0, 0, 50, 50, 50),
          (5, 5, 5, 5, 5, 5), (0, 0, 0, 0, 20, 20), (0, 0, 0, 40, 40, 40))
 
 
-def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
+def expansion_induction(dice, rounds: int, chooser=None, hero: int | None = None
+                        ) -> tuple[float, ...]:
     """The expansion at 2 players by recursion over (scores, round, turn, dice aside), the
-    rules of Y6 written out here: reds 0-5 and the traditional red 6, blues 7-12."""
+    rules of Y6 written out here: reds 0-5 and the traditional red 6, blues 7-12.
+    ``chooser(scores, round, turn, legal, red)`` plays every seat but ``hero`` (which
+    maximises; all maximise without a chooser): ``(die, probability)`` pairs among the
+    ``legal`` dice, for the red die (``red`` None) and then the blue one."""
     n, target = 2, 100
     faces = {**{r: dice[r] for r in range(6)}, 6: (1, 2, 3, 4, 5, 6),
              **{7 + d: dice[d] for d in range(6)}}
@@ -230,24 +234,41 @@ def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
                 return tuple((s == best) / scores.count(best) for s in scores)
             return value(scores, rnd + 1, 0, frozenset())
         due = scores[turn] >= 50  # Y6.3
-        reds = [r for r in range(7) if r not in aside]
         blues = [b for b in range(7, 13) if b not in aside]
+
+        def outcome(red: int, blue: int) -> list[float]:
+            total = [0.0] * n
+            for pts, p in points(red, blue).items():
+                after = settle(scores[turn], pts, target)
+                if after == target:
+                    total[turn] += p
+                    continue
+                nxt = value(scores[:turn] + (after,) + scores[turn + 1:], rnd, turn + 1,
+                            aside | {red, blue} - {-1})
+                total = [t + p * v for t, v in zip(total, nxt, strict=True)]
+            return total
+
+        blue_options = {red: [b for b in blues if design(b) != design(red)] if due else [-1]
+                        for red in range(7) if red not in aside}
+        reds = [r for r, options in blue_options.items() if options]  # Y6.5: no dead ends
+
+        def mixed(pairs, values):
+            return [sum(p * v[k] for (_, p), v in zip(pairs, values, strict=True))
+                    for k in range(n)]
+
+        if chooser is not None and turn != hero:
+            red_pairs = chooser(scores, rnd, turn, reds, None)
+            after_red = []
+            for red, _ in red_pairs:
+                options = blue_options[red]
+                blue_pairs = chooser(scores, rnd, turn, options, red) if due else [(-1, 1.0)]
+                after_red.append(mixed(blue_pairs, [outcome(red, b) for b, _ in blue_pairs]))
+            return tuple(mixed(red_pairs, after_red))
         best_red = None
         for red in reds:
-            options = [b for b in blues if design(b) != design(red)] if due else [-1]
-            if not options:  # Y6.5: no dead ends
-                continue
             best_blue = None
-            for blue in options:
-                total = [0.0] * n
-                for pts, p in points(red, blue).items():
-                    after = settle(scores[turn], pts, target)
-                    if after == target:
-                        total[turn] += p
-                        continue
-                    nxt = value(scores[:turn] + (after,) + scores[turn + 1:], rnd, turn + 1,
-                                aside | {red, blue} - {-1})
-                    total = [t + p * v for t, v in zip(total, nxt, strict=True)]
+            for blue in blue_options[red]:
+                total = outcome(red, blue)
                 if best_blue is None or total[turn] > best_blue[turn] + TIE:
                     best_blue = total
             if best_red is None or best_blue[turn] > best_red[turn] + TIE:
@@ -255,6 +276,28 @@ def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
         return tuple(best_red)
 
     return value((0, 0), 1, 0, frozenset())
+
+
+class Parity(BasePolicy):
+    """A fixed expansion player written for the tests: of the legal dice, the one at index
+    (own score + round) mod their number, from its observation alone."""
+
+    def act_batch(self, obs, mask):
+        view = decode(np.asarray(obs))
+        legal = np.asarray(mask) > 0
+        index = (view.scores[:, 0] + view.round) % legal.sum(axis=1)
+        return (np.cumsum(legal, axis=1) == index[:, None] + 1).argmax(axis=1)
+
+    def act(self, obs, mask):
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def parity_chooser(scores, rnd, turn, legal, red):
+    return [(legal[(scores[turn] + rnd) % len(legal)], 1.0)]
+
+
+def uniform_chooser(scores, rnd, turn, legal, red):
+    return [(die, 1 / len(legal)) for die in legal]
 
 
 @pytest.mark.parametrize("rounds", [1, 2])
@@ -266,11 +309,40 @@ def test_y8_expansion_values_agree_with_an_independent_induction(rounds):
         pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_y8_expansion_players_are_evaluated_exactly_from_their_observations(rounds):
+    expected = expansion_induction(SMALL, rounds, parity_chooser)
+    assert exact_evaluate(Parity(), 2, SMALL, rounds, first_player=0,
+                          variant="expansion") == pytest.approx(expected, abs=1e-9)
+    mixture = expansion_induction(SMALL, rounds, uniform_chooser)  # random as its mixture
+    assert exact_evaluate("random", 2, SMALL, rounds, first_player=0,
+                          variant="expansion") == pytest.approx(mixture, abs=1e-9)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_y8_expansion_best_responses_agree_with_an_independent_induction(seat):
+    expected = expansion_induction(SMALL, 2, parity_chooser, hero=seat)[seat]
+    found = best_response(Parity(), seat, 2, SMALL, 2, first_player=0, variant="expansion")
+    assert found.value == pytest.approx(expected, abs=1e-9)
+    played = expansion_induction(SMALL, 2, parity_chooser)[seat]
+    assert found.gain == pytest.approx(expected - played, abs=1e-9)
+
+
+def test_y8_the_expansion_optimum_is_unexploitable_and_others_are_not():
+    assert nash_conv("optimal", 2, SMALL, 2, variant="expansion").total == \
+        pytest.approx(0, abs=1e-9)
+    assert exploitability("random", SMALL, 2, variant="expansion") > 0.1
+
+
 # ---------------------------------------------------------------- refusals
 @pytest.mark.parametrize(("call", "named"), [
     (lambda: start_values(5), "covers 2–4 players"),
     (lambda: start_values(1), "num_players must be an integer 2–6"),
     (lambda: start_values(3, variant="expansion"), "expansion's exact yardstick covers 2"),
+    (lambda: nash_conv("random", 3, variant="expansion"),
+     "expansion's exact yardstick covers 2"),
+    (lambda: best_response("random", 0, 2, variant="expansion", keep_policy=True),
+     "keep_policy needs the base game"),
     (lambda: start_values(2, rounds=0), "rounds must be"),
     (lambda: start_values(2, dice=[[1] * 6] * 5), "dice must be six lists"),
     (lambda: start_values(2, variant="deluxe"), "variant must be one of"),
