@@ -20,6 +20,7 @@ from .observation import OBS_SIZE, encode
 from .render import SUMMARY, describe_events, render_table
 from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, ROUNDS, describe_action
 
+
 def parse_faces(text: str) -> object:
     """The faces option's text as JSON (``Game`` checks what it holds); ``ValueError`` in one
     line saying what is expected where it is no JSON."""

@@ -13,9 +13,9 @@ import pytest
 from pagadores_cli.best_response import main as best_response_main
 from pagadores_cli.nashconv import main as nashconv_main
 from pagadores_cli.solve import main as solve_main
+from pagadores_env.pasch import exact as pasch_exact
 from pagadores_env.paye import exact as paye_exact
 from pagadores_env.paye import expansion
-from pagadores_env.pasch import exact as pasch_exact
 from pagadores_train.evaluation.pasch import last_round_nash_conv
 
 #: Paye's special dice of few faces (a small independent table; S2 hits 50 in one turn).
