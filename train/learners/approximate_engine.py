@@ -32,6 +32,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv
@@ -102,9 +103,15 @@ def learn_response(game: str, players: Sequence[Policy], seat: int, options: dic
                         batch_size=min(256, steps * N_ENVS), seed=seed, device="cpu",
                         verbose=0, **HYPERPARAMS)
     callback = TrainingProgress(progress, f"seat {seat}: learning its best response")
+    # one torch thread: a 64x64 network's matrices are too small to split, and on a busy
+    # machine a thread a core waits on the others (the search learner's page measured 26 min
+    # instead of 140 s)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     try:
         model.learn(total_timesteps=budget, callback=callback)
     finally:
+        torch.set_num_threads(threads)
         callback.close()
         envs.close()
     return model_class(game).of_model(model), int(model.num_timesteps)
