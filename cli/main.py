@@ -32,7 +32,7 @@ import shlex
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -116,19 +116,27 @@ class _HelpFormatter(argparse.HelpFormatter):
                              break_long_words=False)
 
 
-def add_game_options(cmd: argparse.ArgumentParser) -> None:
-    """``--game`` and every game's table options as flags (``core.games``: ``--cards``,
-    ``--dice``, ``--variant``, ``--faces``, ``--rounds``, ``--hand``, ``--blocks``), each
-    read by ``game_options`` for the game chosen."""
+#: What ``--game``'s help says of how the games are played, for ``evaluate`` and ``tournament``.
+PLAYED = ("Pagadores runs on its compiled kernel with exact columns, the others through their "
+          "engines, Monte Carlo")
+
+
+def add_game_options(cmd: argparse.ArgumentParser, own: Collection[str] = (),
+                     about: str = PLAYED) -> None:
+    """``--game`` (its help ending in ``about``) and every game's table options as flags
+    (``core.games``: ``--cards``, ``--dice``, ``--variant``, ``--faces``, ``--rounds``,
+    ``--hand``, ``--blocks``), each read by ``game_options`` for the game chosen; the flags
+    in ``own`` are left to the command, which defines them itself (with default None)."""
     from pagadores_env.core.games import GAME_SPECS
 
     cmd.add_argument("--game", choices=list(GAME_SPECS), default="pagadores",
                      help="the game, and whose players the AGENTs name: "
                           + ", ".join(f"{name} ({spec.title})"
                                       for name, spec in GAME_SPECS.items())
-                          + "; Pagadores runs on its compiled kernel with exact columns, "
-                            "the others through their engines, Monte Carlo")
+                          + f"; {about}")
     for name, owners in _options_by_name().items():
+        if name in own:
+            continue
         cmd.add_argument(f"--{name}", metavar=name.upper(), help="; ".join(
             f"--game {spec.name}: {option.help} (default {_shown(option.default)})"
             for spec, option in owners))
@@ -150,10 +158,12 @@ def _shown(value: Any) -> str:
         ",".join(map(str, value)) if isinstance(value, list) else str(value))
 
 
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
+def game_options(args: argparse.Namespace, own: Collection[str] = ()) -> dict[str, Any]:
     """The table options given on the command line for ``--game``, parsed and checked by the
     game (a new game of them is made), as a dict by option name; ``ValueError`` in one line
-    naming the flag for a flag of another game or a value the game refuses."""
+    naming the flag for a flag of another game or a value the game refuses. The flags in
+    ``own`` (``add_game_options``) are the command's to read: only refused for another
+    game."""
     from pagadores_env.core.games import game_spec
 
     spec = game_spec(args.game)
@@ -168,12 +178,15 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
             takes = ", ".join(f"--{o}" for o in mine) or "no table options"
             raise ValueError(f"--{name} is for {games}, not --game {args.game} (it takes "
                              f"{takes})")
+        if name in own:
+            continue
         try:
             given[name] = mine[name].parse(text)
         except ValueError as err:
             raise ValueError(f"--{name}: {err}") from None
+    players = getattr(args, "players", None)
     try:
-        spec.start(getattr(args, "players", spec.min_players), **given)
+        spec.start(spec.min_players if players is None else players, **given)
     except ValueError as err:  # the game names its keywords: name the flags instead
         message = str(err)
         for option in spec.options:

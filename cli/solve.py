@@ -2,7 +2,14 @@
 seat's win probability, the time taken and where it is cached
 (``pagadores_env.pagadores.solver`` does the work). At two players it is the zero-sum solution
 and also prints the game value. A solve at 3+ players reports its positions as it goes
-(``main.add_progress_options``)."""
+(``main.add_progress_options``).
+
+With ``--game paye``: each seat's share of the win in Paye's dobbelspel's equilibrium
+(``pagadores_env.paye.exact.start_values``, Y8.1: the base game at 2–4 players, the expansion
+at 2), with the time and peak memory it took; the size is checked against the memory this
+process may use before any work. With ``--game pasch``: the single turn's best chance of
+ending at or above each field of the board, or of the one ``--goal`` (X9.1,
+``pagadores_env.pasch.exact``), and with ``--scores`` a last round's equilibrium (X9.2)."""
 
 from __future__ import annotations
 
@@ -12,7 +19,7 @@ import time
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pagadores_env.core.checks import check_int
 from pagadores_env.pagadores.rules import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
@@ -20,7 +27,23 @@ from pagadores_env.pagadores.solver import Solution, cache_path, cached, solve, 
 from pagadores_env.pagadores.solver.equilibrium import cache_path as equilibrium_path
 from pagadores_train.progress import Reporter
 
-from .main import add_progress_options, fail, progress_of
+from .exact_tables import (
+    ABOUT,
+    PAGADORES,
+    check_covered,
+    named_options,
+    paye_table,
+    refuse_flags,
+)
+from .main import add_game_options, add_progress_options, fail, game_options, progress_of
+from .usage import Usage
+
+#: The flags of one game's solve alone (``exact_tables.refuse_flags``).
+OWNERS = {"--force": PAGADORES, "--goal": ("pasch",), "--scores": ("pasch",),
+          "--last-cards": ("pasch",), "--blocks-left": ("pasch",), "--starter": ("pasch",)}
+#: Pasch's last-round flags as the position's keywords (``pasch.exact.last_round``).
+LAST_ROUND = {"scores": "--scores", "last_cards": "--last-cards",
+              "blocks_left": "--blocks-left", "starter": "--starter"}
 
 
 def per_seat(values: Sequence[float]) -> str:
@@ -84,21 +107,51 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "(stopping on a tie); at 2 players that is optimal play by both. The "
                     "solution is cached in $PAGADORES_CACHE (default ~/.cache/pagadores_env); "
                     "a damaged cache file is solved again. Tables beyond the solver's limits "
-                    "are refused before any work.")
-    parser.add_argument("--players", type=int, default=2,
+                    "are refused before any work. With --game paye: each seat's share of the "
+                    "win in the equilibrium of Paye's dobbelspel (the base game at 2–4 "
+                    "players, the expansion at 2; Y8), its time and peak memory, the size "
+                    "checked against the memory this process may use first. With --game "
+                    "pasch: the single turn's best chance of ending at or above each field "
+                    "(X9.1), or of --goal's, and with --scores a last round's equilibrium "
+                    "(X9.2).")
+    parser.add_argument("--players", type=int, default=None,
                         help=f"players at the table, {MIN_PLAYERS}–{MAX_PLAYERS} (default 2)")
-    parser.add_argument("--cards", type=int, default=MAX_CARDS,
+    parser.add_argument("--cards", type=int, default=None,
                         help=f"cards per player, 1–{MAX_CARDS} (default {MAX_CARDS})")
-    parser.add_argument("--force", action="store_true",
+    parser.add_argument("--force", action="store_true", default=None,
                         help="solve again even if a cached solution exists")
+    add_game_options(parser, own=("cards",), about=ABOUT)
+    pasch = parser.add_argument_group("--game pasch")
+    pasch.add_argument("--goal", metavar="ROW,COLUMN",
+                       help="one field of the board, such as 'full house,3' (rows: pair, two "
+                            "pairs, triple, full house, four, five; columns 1–6): its best "
+                            "chance alone, to 10 decimals")
+    pasch.add_argument("--scores", metavar="S0,S1[,S2]",
+                       help="a last round (X9.2, 2 or 3 players): the scores before it, one "
+                            "per seat; prints its equilibrium's share of the win per seat")
+    pasch.add_argument("--last-cards", metavar="C0,C1[,C2]",
+                       help="with --scores: each seat's last card, from the hand")
+    pasch.add_argument("--blocks-left", metavar="B",
+                       help="with --scores: blocks left, one count for every seat or one per "
+                            "seat (default --blocks)")
+    pasch.add_argument("--starter", metavar="SEAT",
+                       help="with --scores: the seat that starts the round (default 0)")
     add_progress_options(parser)
     args = parser.parse_args(argv)
     began = time.perf_counter()
     try:
-        n = check_int("--players", args.players, MIN_PLAYERS, MAX_PLAYERS)
-        cards = check_int("--cards", args.cards, 1, MAX_CARDS)
-        done = _two_players(cards, args.force) if n == 2 else \
-            _more_players(n, cards, args.force, progress_of(args))
+        refuse_flags(args, OWNERS)
+        check_covered("solve", args.game)
+        if args.game != "pagadores":
+            print(_solve_paye(args) if args.game == "paye" else _solve_pasch(args))
+            return 0
+        n = check_int("--players", 2 if args.players is None else args.players, MIN_PLAYERS,
+                      MAX_PLAYERS)
+        cards = check_int("--cards", MAX_CARDS if args.cards is None else args.cards, 1,
+                          MAX_CARDS)
+        game_options(args, own=("cards",))  # a flag of another game: one line
+        done = _two_players(cards, bool(args.force)) if n == 2 else \
+            _more_players(n, cards, bool(args.force), progress_of(args))
     except ValueError as err:
         fail(parser, err)
     elapsed = time.perf_counter() - began
@@ -120,6 +173,98 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"  cache file {done.path}")
     return 0
+
+
+def _solve_paye(args: argparse.Namespace) -> str:
+    """Paye's equilibrium shares at the table of the flags (module docstring)."""
+    from pagadores_env.paye.exact import start_values
+
+    table = paye_table(args, players=2)
+    usage = Usage()
+    with progress_of(args).solver_phase("solving", unit="turn") as progress:
+        values = start_values(table.players, progress=progress, **table.keywords())
+    play = "optimal play by both" if table.players == 2 else \
+        "equilibrium play (each seat maximises its own share of the win)"
+    return "\n".join([
+        f"{table.text()}, {play}:",
+        f"  share of the win per seat (seat 0 moves first; a first place shared by k counts "
+        f"1/k, Y4.4): {per_seat(values)}",
+        f"  {usage.line(decimals=3)}"])
+
+
+def _solve_pasch(args: argparse.Namespace) -> str:
+    """Pasch's single-turn chances and, with ``--scores``, a last round's equilibrium
+    (module docstring)."""
+    from pagadores_env.core.games import int_sequence
+    from pagadores_env.pasch.exact import best_chance, chance_table, last_round
+    from pagadores_env.pasch.rules import FACES, ROWS, check_field
+
+    if args.players is not None:
+        raise ValueError("--players is not for --game pasch: a turn is one player's, and a "
+                         "last round has as many players as --scores has scores")
+    options = named_options(args)
+    blocks = options["blocks"]
+    usage = Usage()
+    if args.goal is not None:
+        row, _, column = args.goal.rpartition(",")
+        goal = (row.strip(), int(column) if column.strip().isdigit() else column)
+        check_field(goal, "--goal")  # one line naming the rows and columns there are
+        lines = [f"Pasch, one dice turn (X9.1), {blocks} blocks: the best chance of ending "
+                 f"at or above {goal[0]} {goal[1]} (an equal field counts) is "
+                 f"{best_chance(goal, blocks):.10f}"]
+    else:
+        chances = chance_table(blocks)
+        width = max(map(len, ROWS))
+        lines = [f"Pasch, one dice turn (X9.1), {blocks} blocks: the best chance of ending at "
+                 "or above each field (an equal field counts)",
+                 "row \\ column".ljust(width + 2) + "".join(f"{c:>10}" for c in
+                                                          range(1, FACES + 1))]
+        for r, row in enumerate(ROWS):
+            fields = chances[1 + r * FACES:1 + (r + 1) * FACES]
+            lines.append(f"{row:<{width + 2}}" + "".join(f"{c:>10.4%}" for c in fields))
+    if args.scores is not None:
+        given = {"scores": args.scores, "last_cards": args.last_cards,
+                 "blocks_left": args.blocks_left if args.blocks_left is not None
+                 else str(blocks), "starter": args.starter or "0"}
+        position: dict[str, Any] = {}
+        for name, text in given.items():
+            flag = LAST_ROUND[name]
+            if text is None:
+                raise ValueError(f"{flag}: give it with --scores (each seat's last card)")
+            try:
+                values = int_sequence(text)
+            except ValueError as err:
+                raise ValueError(f"{flag}: {err}") from None
+            position[name] = values[0] if name == "starter" or (
+                name == "blocks_left" and len(values) == 1) else values
+        hand = options["hand"]
+        if not set(position["last_cards"]) <= set(hand):
+            raise ValueError(f"--last-cards must be cards of the hand {list(hand)} (X1.3, "
+                             f"--hand), got {position['last_cards']}")
+        try:
+            shares = last_round(**position)
+        except ValueError as err:  # the library names its keywords: name the flags
+            message = str(err)
+            for name, flag in {**LAST_ROUND, "blocks": "--blocks-left"}.items():
+                if message.startswith(f"{name} "):
+                    message = flag + message[len(name):]
+            raise ValueError(message) from None
+        seats = len(shares)
+        lines += [f"Pasch's last round at {seats} players (X9.2): scores "
+                  f"{', '.join(map(str, position['scores']))}; last cards "
+                  f"{', '.join(map(str, position['last_cards']))}; blocks left "
+                  f"{_listed(position['blocks_left'])}; seat {position['starter']} starts; the "
+                  "subgame-perfect equilibrium:",
+                  f"  share of the win per seat (a first place shared by k counts 1/k, X1.4): "
+                  f"{per_seat(shares)}"]
+    elif any(getattr(args, name) is not None for name in list(LAST_ROUND)[1:]):
+        raise ValueError("--last-cards, --blocks-left and --starter describe a last round: "
+                         "give its --scores too")
+    return "\n".join([*lines, f"  {usage.line(decimals=3)}"])
+
+
+def _listed(value: int | list[int]) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 if __name__ == "__main__":

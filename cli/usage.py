@@ -44,11 +44,13 @@ class Usage:
                 "peak_bytes": peak_bytes(), "worker_peak_bytes":
                 peak_bytes(resource.RUSAGE_CHILDREN)}
 
-    def line(self, used: dict[str, float] | None = None) -> str:
+    def line(self, used: dict[str, float] | None = None, decimals: int = 1) -> str:
         """``computed in 12.3 s (24.1 s of CPU); peak memory 0.4 GB, its largest worker
-        3.4 GB``: of ``used`` (a ``record``), or so far."""
+        3.4 GB``: of ``used`` (a ``record``), or so far; ``decimals`` more for work of
+        fractions of a second."""
         used = used or self.record()
-        worker = (f", its largest worker {used['worker_peak_bytes'] / 1e9:.1f} GB"
+        d = decimals
+        worker = (f", its largest worker {used['worker_peak_bytes'] / 1e9:.{d}f} GB"
                   if used["worker_peak_bytes"] else "")
-        return (f"computed in {used['seconds']:.1f} s ({used['cpu_seconds']:.1f} s of CPU); "
-                f"peak memory {used['peak_bytes'] / 1e9:.1f} GB{worker}")
+        return (f"computed in {used['seconds']:.{d}f} s ({used['cpu_seconds']:.{d}f} s of "
+                f"CPU); peak memory {used['peak_bytes'] / 1e9:.{d}f} GB{worker}")

@@ -21,6 +21,17 @@ from .render import SUMMARY, describe_events, render_table
 from .rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ACTIONS, ROUNDS, describe_action
 from .view import view
 
+
+def parse_faces(text: str) -> object:
+    """The faces option's text as JSON (``Game`` checks what it holds); ``ValueError`` in one
+    line saying what is expected where it is no JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise ValueError(f"expected JSON, six lists of six whole numbers >= 0 such as "
+                         f"[[0,0,1,1,1,2],[2,2,2,3,3,3],...], got {text!r}") from None
+
+
 #: Paye's dobbelspel in the table of games (``core.games``); its special dice are the option
 #: ``faces`` (JSON: six lists of six faces), as Perudo's ``dice`` counts its dice.
 SPEC = register(GameSpec(
@@ -28,7 +39,7 @@ SPEC = register(GameSpec(
     options=(Option("variant", "base", "base (race to 50) or expansion (100, blue dice; Y6)",
                     str),
              Option("faces", None, "the six special dice as JSON, six lists of six whole "
-                    "numbers >= 0", json.loads, keyword="dice"),
+                    "numbers >= 0", parse_faces, keyword="dice"),
              Option("rounds", ROUNDS, "rounds at most (Y2.2)")),
     new_game=Game, encode=encode, obs_size=OBS_SIZE, num_actions=lambda game: NUM_ACTIONS,
     gym_id="Paye-v1", aec_id="paye-v1", opponent="sensible",

@@ -12,6 +12,8 @@ players that is the zero-sum optimum.
 - ``start_values(num_players, dice, rounds, variant)``: each seat's share of the win in the
   equilibrium, seat 0 moving first from zero scores. The expansion (``variant="expansion"``)
   is exact at 2 players (``expansion``); 3+ players are refused in one line.
+- ``exact_evaluate``, ``best_response``, ``nash_conv`` and ``exploitability`` below take
+  ``variant`` too: the expansion at 2 players (``expansion_sweep``).
 - ``solve(...)`` → :class:`Solution`: the equilibrium's values and its choice at every
   position (``Solution.policy()`` plays it; cached per table in this process); with
   ``keep_values`` also every position's values (``Solution.position_values``).
@@ -85,6 +87,18 @@ def check_table(num_players: int, dice: Sequence[Sequence[int]] | None, rounds: 
         raise ValueError(f"the exact yardstick of the base game covers {MIN_EXACT}–{MAX_EXACT} "
                          f"players (Y8.1), got {n}")
     return n, check_dice(dice), check_rounds(rounds)
+
+
+def check_exact_table(num_players: int, dice: Sequence[Sequence[int]] | None, rounds: int,
+                      variant: str) -> tuple[int, Dice, int, str]:
+    """``check_table`` for ``variant``: the base game at 2–4 players, the expansion at 2
+    (``expansion.PLAYERS``); ``ValueError`` in one line otherwise."""
+    if check_variant(variant) == "base":
+        return (*check_table(num_players, dice, rounds), "base")
+    from .expansion import check_expansion_players
+
+    n = check_expansion_players(num_players)
+    return n, check_dice(dice), check_rounds(rounds), "expansion"
 
 
 def pass_bytes(num_players: int, variants: int = 1, mixed: int = 0, kept_layers: int = 0,
@@ -187,19 +201,22 @@ def solve(num_players: int, dice: Sequence[Sequence[int]] | None = None, rounds:
 
 
 def start_values(num_players: int, dice: Sequence[Sequence[int]] | None = None,
-                 rounds: int = ROUNDS, variant: str = "base") -> tuple[float, ...]:
+                 rounds: int = ROUNDS, variant: str = "base", progress: Progress | None = None
+                 ) -> tuple[float, ...]:
     """Each seat's share of the win in the equilibrium (Y8.1), seat 0 moving first from zero
-    scores; the expansion at 2 players only (``expansion.solve_expansion``)."""
+    scores; the expansion at 2 players only (``expansion.solve_expansion``). ``progress``
+    hears of each layer (turn) done."""
     if check_variant(variant) == "expansion":
         from .expansion import solve_expansion
 
-        return solve_expansion(num_players, dice, rounds, keep=False).values
+        return solve_expansion(num_players, dice, rounds, keep=False, progress=progress).values
     n, dice_, rounds_ = check_table(num_players, dice, rounds)
     known = _SOLVED.get((n, dice_, rounds_))
     if known is not None:
         return known.values
     check_size(n, what="solve")
-    return tuple(float(v) for v in sweep(n, dice_, rounds_, [(None,) * n])[0][0])
+    return tuple(float(v) for v in sweep(n, dice_, rounds_, [(None,) * n],
+                                         progress=progress)[0][0])
 
 
 # ---------------------------------------------------------------- a game in progress
@@ -323,12 +340,12 @@ class _Plan:
 
 def _measure(players: list[Policy], dice: Dice, rounds: int, firsts: list[int],
              responses: Sequence[int], keep_policy: bool = False,
-             progress: Progress | None = None, what: str = "evaluate"
+             progress: Progress | None = None, what: str = "evaluate", variant: str = "base"
              ) -> tuple[dict[tuple[str, int, int], tuple[float, ...]],
                         dict[tuple[int, int, int], np.ndarray], _Plan]:
     """One pass: each seat's share under the profile (label ``("profile", f, -1)``) and, for
     each seat of ``responses``, under its best response (``("response", f, seat)``), per first
-    player ``f``, by absolute seat."""
+    player ``f``, by absolute seat; in the expansion by ``expansion_sweep`` (nothing kept)."""
     n = len(players)
     plan = _Plan(n)
     for f in firsts:
@@ -341,9 +358,16 @@ def _measure(players: list[Policy], dice: Dice, rounds: int, firsts: list[int],
     if keep_policy:
         (seat,) = responses
         keep = [(plan.index[("response", (seat - t) % n, seat)], t) for t in range(n)]
-    mixed = len({id(p) for p in players if isinstance(p, SupportsActionProbabilities)})
-    check_size(n, len(plan.variants), mixed, rounds * len(keep), what=what)
-    starts, kept = sweep(n, dice, rounds, plan.variants, keep=keep, progress=progress)
+    if variant == "expansion":
+        from . import expansion_sweep
+
+        expansion_sweep.check_size(len(plan.variants), what=what)
+        starts = expansion_sweep.sweep_expansion(dice, rounds, plan.variants, progress)
+        kept: dict[tuple[int, int, int], np.ndarray] = {}
+    else:
+        mixed = len({id(p) for p in players if isinstance(p, SupportsActionProbabilities)})
+        check_size(n, len(plan.variants), mixed, rounds * len(keep), what=what)
+        starts, kept = sweep(n, dice, rounds, plan.variants, keep=keep, progress=progress)
     values = {label: tuple(float(starts[i][(s - label[1]) % n]) for s in range(n))
               for label, i in plan.index.items()}
     return values, kept, plan
@@ -357,14 +381,15 @@ def _mean(values: dict[tuple[str, int, int], tuple[float, ...]], kind: str, seat
 
 def exact_evaluate(profile: Profile, num_players: int = 2,
                    dice: Sequence[Sequence[int]] | None = None, rounds: int = ROUNDS,
-                   first_player: int | None = None, progress: Progress | None = None
-                   ) -> tuple[float, ...]:
+                   first_player: int | None = None, progress: Progress | None = None,
+                   variant: str = "base") -> tuple[float, ...]:
     """Every seat's exact share of the win when each plays its policy of ``profile``
     (module docstring), with ``first_player`` moving first (None: each seat alike)."""
-    n, dice_, rounds_ = check_table(num_players, dice, rounds)
+    n, dice_, rounds_, variant_ = check_exact_table(num_players, dice, rounds, variant)
     firsts = _firsts(first_player, n)
     players = profile_players(profile, n, rounds_)
-    values, _, _ = _measure(players, dice_, rounds_, firsts, (), progress=progress)
+    values, _, _ = _measure(players, dice_, rounds_, firsts, (), progress=progress,
+                            variant=variant_)
     return _mean(values, "profile", -1, firsts)
 
 
@@ -396,22 +421,24 @@ class BestResponse:
 def best_response(profile: Profile, seat: int, num_players: int = 2,
                   dice: Sequence[Sequence[int]] | None = None, rounds: int = ROUNDS,
                   first_player: int | None = None, keep_policy: bool = False,
-                  progress: Progress | None = None) -> BestResponse:
+                  progress: Progress | None = None, variant: str = "base") -> BestResponse:
     """``seat``'s exact best response against the other seats playing their policies of
-    ``profile`` (module docstring). With ``keep_policy`` (one policy object at every seat,
-    ``first_player=None``) its choices are kept as a player (``BestResponse.policy``), which
-    reads from the observation where the turn puts it and so plays any seat."""
-    n, dice_, rounds_ = check_table(num_players, dice, rounds)
+    ``profile`` (module docstring). With ``keep_policy`` (the base game, one policy object at
+    every seat, ``first_player=None``) its choices are kept as a player
+    (``BestResponse.policy``), which reads from the observation where the turn puts it and
+    so plays any seat."""
+    n, dice_, rounds_, variant_ = check_exact_table(num_players, dice, rounds, variant)
     hero = checks.check_int("seat", seat, 0, n - 1)
     firsts = _firsts(first_player, n)
     players = profile_players(profile, n, rounds_)
     keep = checks.check_flag("keep_policy", keep_policy)
-    if keep and (first_player is not None or len({id(p) for p in players}) > 1):
-        raise ValueError("keep_policy needs one policy object at every seat and "
-                         "first_player=None: only then does the observation say where the "
-                         "best response sits")
+    if keep and (first_player is not None or len({id(p) for p in players}) > 1
+                 or variant_ != "base"):
+        raise ValueError("keep_policy needs the base game, one policy object at every seat "
+                         "and first_player=None: only then does the observation say where "
+                         "the best response sits")
     values, kept, plan = _measure(players, dice_, rounds_, firsts, (hero,), keep,
-                                  progress, what="best-respond")
+                                  progress, what="best-respond", variant=variant_)
     table = None
     if keep:
         choices = {(r, t): choice for (_, r, t), choice in kept.items()}
@@ -435,14 +462,15 @@ class NashConv:
 
 def nash_conv(profile: Profile, num_players: int = 2,
               dice: Sequence[Sequence[int]] | None = None, rounds: int = ROUNDS,
-              first_player: int | None = None, progress: Progress | None = None) -> NashConv:
+              first_player: int | None = None, progress: Progress | None = None,
+              variant: str = "base") -> NashConv:
     """NashConv (OpenSpiel's measure) of ``profile``, exactly, in one pass holding the
     profile and every seat's best response (module docstring)."""
-    n, dice_, rounds_ = check_table(num_players, dice, rounds)
+    n, dice_, rounds_, variant_ = check_exact_table(num_players, dice, rounds, variant)
     firsts = _firsts(first_player, n)
     players = profile_players(profile, n, rounds_)
     values, _, _ = _measure(players, dice_, rounds_, firsts, tuple(range(n)),
-                            progress=progress, what="compute the NashConv")
+                            progress=progress, what="compute the NashConv", variant=variant_)
     current = _mean(values, "profile", -1, firsts)
     best = tuple(_mean(values, "response", s, firsts)[s] for s in range(n))
     gains = tuple(b - v for b, v in zip(best, current, strict=True))
@@ -450,7 +478,7 @@ def nash_conv(profile: Profile, num_players: int = 2,
 
 
 def exploitability(policy: str | Policy, dice: Sequence[Sequence[int]] | None = None,
-                   rounds: int = ROUNDS) -> float:
+                   rounds: int = ROUNDS, variant: str = "base") -> float:
     """At 2 players: the best response's share of the win against ``policy`` minus 1/2,
     averaged over who moves first; NashConv / 2 (Y8.1). 0 exactly for an optimal policy."""
-    return nash_conv(policy, 2, dice, rounds).total / 2
+    return nash_conv(policy, 2, dice, rounds, variant=variant).total / 2

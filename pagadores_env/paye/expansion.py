@@ -109,6 +109,16 @@ def solve_bytes(rounds: int = ROUNDS, keep_values: bool = False) -> int:
                         + (rounds * sum(map(len, asides)) if keep_values else 0))
 
 
+def check_expansion_players(num_players: int) -> int:
+    """``num_players`` if the expansion's exact yardstick covers it (``PLAYERS``); else
+    ``ValueError`` in one line."""
+    n = check_players(num_players)
+    if n != PLAYERS:
+        raise ValueError(f"the expansion's exact yardstick covers {PLAYERS} players (the dice "
+                         f"set aside multiply the positions beyond), got {n}")
+    return n
+
+
 def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | None = None,
                     rounds: int = ROUNDS, keep: bool = True, progress: Progress | None = None,
                     keep_values: bool = False) -> ExpansionSolution:
@@ -116,10 +126,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
     for a player (and the solution in this process for the next call, ``SOLUTIONS`` tables at
     most), ``keep_values`` (with ``keep``) also the values at the start of every turn.
     ``ValueError`` in one line for 3+ players or a bad argument."""
-    n = check_players(num_players)
-    if n != PLAYERS:
-        raise ValueError(f"the expansion's exact yardstick covers {PLAYERS} players (the dice "
-                         f"set aside multiply the positions beyond), got {n}")
+    n = check_expansion_players(num_players)
     faces, rounds_ = check_dice(dice), check_rounds(rounds)
     keep_values = keep and checks.check_flag("keep_values", keep_values)
     known = _SOLVED.get((faces, rounds_))
@@ -132,7 +139,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
         raise ValueError(f"the expansion needs about {need / 2**30:.1f} GiB, more than the "
                          f"{memory_limit() / 2**30:.1f} GiB this process may use")
     began = time.perf_counter()
-    matrices = _Matrices(faces)
+    matrices = Matrices(faces)
     red: dict[tuple[int, int, Aside], np.ndarray] = {}
     blue: dict[tuple[int, int, Aside, int], np.ndarray] = {}
     layers: dict[tuple[int, int, Aside], np.ndarray] = {}
@@ -141,10 +148,10 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
     for round_ in range(rounds_, 0, -1):
         for turn in range(n - 1, -1, -1):
             # the next turn starts a round when this is the last: every die back (Y6.4)
-            products = _Products(matrices, following, turn == n - 1, asides[turn], n)
+            products = Products(matrices, following, turn == n - 1, asides[turn], n)
             current = {}
             for aside in asides[turn]:
-                layer, reds, blues = _turn(products, aside, n)
+                layer, reds, blues = best_turn(products, aside, n)
                 current[aside] = layer
                 if keep_values:
                     layers[(round_, turn, aside)] = layer
@@ -165,7 +172,7 @@ def solve_expansion(num_players: int = PLAYERS, dice: Sequence[Sequence[int]] | 
     return solution
 
 
-class _Matrices:
+class Matrices:
     """The transition matrices (``layers.transition``) of a red die alone, for the rows
     below ``BLUE_FROM`` (no blue die), and of every red and blue pair (Y6.3), for the rows
     from it; made when first needed."""
@@ -183,13 +190,13 @@ class _Matrices:
         return self._made[(red, blue)]
 
 
-class _Products:
+class Products:
     """The values after every choice of one layer's turns (``(rows, rest, n)`` each; an exact
     hit wins, Y4.1), made as one matrix product per next layer: a choice's next layer is
     the one with its dice set aside too, or, at the last turn of a round, the next round's
     first (every die back, Y6.4), which every choice of that turn shares."""
 
-    def __init__(self, matrices: _Matrices, following: dict[Aside, np.ndarray],
+    def __init__(self, matrices: Matrices, following: dict[Aside, np.ndarray],
                  starts_round: bool, asides: Sequence[Aside], num_players: int) -> None:
         self.starts_round = starts_round
         wanted: dict[Aside, set[tuple[int, int]]] = {}
@@ -230,8 +237,8 @@ def _pick(options: list[np.ndarray], actions: Sequence[int]
     return values, np.asarray(actions, dtype=np.int8)[choice]
 
 
-def _turn(products: _Products, aside: Aside, num_players: int
-          ) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]]:
+def best_turn(products: Products, aside: Aside, num_players: int
+              ) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]]:
     """One layer's values at the dice ``aside``, the red choice at every position, and per
     red die the blue choice (-1 where no blue die is due)."""
     reds_low = legal_red(aside, False)

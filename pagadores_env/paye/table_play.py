@@ -118,14 +118,21 @@ class ExpansionTablePolicy(_Table):
         index, rounds, turns = self._positions(obs)
         view = decode(np.asarray(obs).reshape(-1, OBS_SIZE))
         actions = np.empty(len(index), dtype=np.int64)
-        for row, (round_, turn) in enumerate(zip(rounds.tolist(), turns.tolist(),
-                                                 strict=True)):
-            aside = tuple(int(a) for a in np.flatnonzero(view.aside[row]))
-            if view.blue_choice[row]:
-                table = self.blue[(round_, turn, aside, int(view.chosen[row]))]
-            else:
-                table = self.red[(round_, turn, aside)]
-            actions[row] = table[index[row]]
+        # one table per (round, turn, dice aside, red die at a blue choice): its rows at once
+        bits = view.aside.astype(np.int64) @ (1 << np.arange(NUM_ACTIONS))
+        red = np.where(view.blue_choice, view.chosen, -1) + 1  # 0: a red choice
+        code = ((rounds * self.num_players + turns) << NUM_ACTIONS | bits) * (NUM_ACTIONS + 1) \
+            + red
+        keys, inverse = np.unique(code, return_inverse=True)
+        for k, key in enumerate(keys.tolist()):
+            layer, chosen = divmod(key, NUM_ACTIONS + 1)
+            round_, turn = divmod(layer >> NUM_ACTIONS, self.num_players)
+            aside = tuple(a for a in range(NUM_ACTIONS) if layer >> a & 1)
+            chosen -= 1
+            table = (self.blue[(round_, turn, aside, chosen)] if chosen >= 0
+                     else self.red[(round_, turn, aside)])
+            rows = inverse == k
+            actions[rows] = table[index[rows]]
         legal = np.asarray(mask).reshape(len(index), NUM_ACTIONS)
         if not legal[np.arange(len(index)), actions].all():
             raise ValueError(f"{self.name!r} found its choice masked: the rows are not "

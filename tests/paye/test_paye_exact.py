@@ -217,13 +217,17 @@ SMALL = ((0, 0, 0, 0, 0, 30), (10, 10, 10, 25, 25, 25), (0, 0, 0, 50, 50, 50),
          (5, 5, 5, 5, 5, 5), (0, 0, 0, 0, 20, 20), (0, 0, 0, 40, 40, 40))
 
 
-def expansion_induction(dice, rounds: int) -> tuple[float, ...]:
+def expansion_induction(dice, rounds: int, chooser=None, hero: int | None = None
+                        ) -> tuple[float, ...]:
     """The expansion at 2 players by recursion over (scores, round, turn, dice aside), the
-    rules of Y6 written out here: reds 0-5 and the traditional red 6, blues 7-12."""
-    return expansion_recursion(dice, rounds)[0]((0, 0), 1, 0, frozenset())
+    rules of Y6 written out here: reds 0-5 and the traditional red 6, blues 7-12.
+    ``chooser(scores, round, turn, legal, red)`` plays every seat but ``hero`` (which
+    maximises; all maximise without a chooser): ``(die, probability)`` pairs among the
+    ``legal`` dice, for the red die (``red`` None) and then the blue one."""
+    return expansion_recursion(dice, rounds, chooser, hero)[0]((0, 0), 1, 0, frozenset())
 
 
-def expansion_recursion(dice, rounds: int):
+def expansion_recursion(dice, rounds: int, chooser=None, hero: int | None = None):
     """``expansion_induction``'s memoised ``value(scores, round, turn, aside)`` and
     ``choices(...)`` there: per legal red die, per blue die (-1: none due) its values."""
     n, target = 2, 100
@@ -241,6 +245,10 @@ def expansion_recursion(dice, rounds: int):
                 out[r - b] = out.get(r - b, 0.0) + pr * pb
         return out
 
+    def mixed(pairs, values):
+        return [sum(p * v[k] for (_, p), v in zip(pairs, values, strict=True))
+                for k in range(n)]
+
     @functools.cache
     def value(scores, rnd, turn, aside):
         if turn == n:
@@ -248,8 +256,19 @@ def expansion_recursion(dice, rounds: int):
                 best = max(scores)
                 return tuple((s == best) / scores.count(best) for s in scores)
             return value(scores, rnd + 1, 0, frozenset())
+        by_red = choices(scores, rnd, turn, aside)
+        if chooser is not None and turn != hero:
+            due = scores[turn] >= 50  # Y6.3
+            after_red = []
+            red_pairs = chooser(scores, rnd, turn, list(by_red), None)
+            for red, _ in red_pairs:
+                by_blue = by_red[red]
+                blue_pairs = chooser(scores, rnd, turn, list(by_blue), red) if due \
+                    else [(-1, 1.0)]
+                after_red.append(mixed(blue_pairs, [by_blue[b] for b, _ in blue_pairs]))
+            return tuple(mixed(red_pairs, after_red))
         best_red = None
-        for by_blue in choices(scores, rnd, turn, aside).values():
+        for by_blue in by_red.values():
             best_blue = None
             for total in by_blue.values():
                 if best_blue is None or total[turn] > best_blue[turn] + TIE:
@@ -260,10 +279,9 @@ def expansion_recursion(dice, rounds: int):
 
     def choices(scores, rnd, turn, aside) -> dict[int, dict[int, list[float]]]:
         due = scores[turn] >= 50  # Y6.3
-        reds = [r for r in range(7) if r not in aside]
         blues = [b for b in range(7, 13) if b not in aside]
         out: dict[int, dict[int, list[float]]] = {}
-        for red in reds:
+        for red in (r for r in range(7) if r not in aside):
             options = [b for b in blues if design(b) != design(red)] if due else [-1]
             if not options:  # Y6.5: no dead ends
                 continue
@@ -284,6 +302,28 @@ def expansion_recursion(dice, rounds: int):
     return value, choices
 
 
+class Parity(BasePolicy):
+    """A fixed expansion player written for the tests: of the legal dice, the one at index
+    (own score + round) mod their number, from its observation alone."""
+
+    def act_batch(self, obs, mask):
+        view = decode(np.asarray(obs))
+        legal = np.asarray(mask) > 0
+        index = (view.scores[:, 0] + view.round) % legal.sum(axis=1)
+        return (np.cumsum(legal, axis=1) == index[:, None] + 1).argmax(axis=1)
+
+    def act(self, obs, mask):
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def parity_chooser(scores, rnd, turn, legal, red):
+    return [(legal[(scores[turn] + rnd) % len(legal)], 1.0)]
+
+
+def uniform_chooser(scores, rnd, turn, legal, red):
+    return [(die, 1 / len(legal)) for die in legal]
+
+
 @pytest.mark.parametrize("rounds", [1, 2])
 def test_y8_expansion_values_agree_with_an_independent_induction(rounds):
     expected = expansion_induction(SMALL, rounds)
@@ -291,6 +331,31 @@ def test_y8_expansion_values_agree_with_an_independent_induction(rounds):
     assert solution.values == pytest.approx(expected, abs=1e-9)
     assert start_values(2, SMALL, rounds, variant="expansion") == \
         pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_y8_expansion_players_are_evaluated_exactly_from_their_observations(rounds):
+    expected = expansion_induction(SMALL, rounds, parity_chooser)
+    assert exact_evaluate(Parity(), 2, SMALL, rounds, first_player=0,
+                          variant="expansion") == pytest.approx(expected, abs=1e-9)
+    mixture = expansion_induction(SMALL, rounds, uniform_chooser)  # random as its mixture
+    assert exact_evaluate("random", 2, SMALL, rounds, first_player=0,
+                          variant="expansion") == pytest.approx(mixture, abs=1e-9)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_y8_expansion_best_responses_agree_with_an_independent_induction(seat):
+    expected = expansion_induction(SMALL, 2, parity_chooser, hero=seat)[seat]
+    found = best_response(Parity(), seat, 2, SMALL, 2, first_player=0, variant="expansion")
+    assert found.value == pytest.approx(expected, abs=1e-9)
+    played = expansion_induction(SMALL, 2, parity_chooser)[seat]
+    assert found.gain == pytest.approx(expected - played, abs=1e-9)
+
+
+def test_y8_the_expansion_optimum_is_unexploitable_and_others_are_not():
+    assert nash_conv("optimal", 2, SMALL, 2, variant="expansion").total == \
+        pytest.approx(0, abs=1e-9)
+    assert exploitability("random", SMALL, 2, variant="expansion") > 0.1
 
 
 # ---------------------------------------------------------------- a game in progress
@@ -364,6 +429,10 @@ def test_action_values_need_a_die_choice_and_fit_in_memory(monkeypatch):
     (lambda: start_values(5), "covers 2–4 players"),
     (lambda: start_values(1), "num_players must be an integer 2–6"),
     (lambda: start_values(3, variant="expansion"), "expansion's exact yardstick covers 2"),
+    (lambda: nash_conv("random", 3, variant="expansion"),
+     "expansion's exact yardstick covers 2"),
+    (lambda: best_response("random", 0, 2, variant="expansion", keep_policy=True),
+     "keep_policy needs the base game"),
     (lambda: start_values(2, rounds=0), "rounds must be"),
     (lambda: start_values(2, dice=[[1] * 6] * 5), "dice must be six lists"),
     (lambda: start_values(2, variant="deluxe"), "variant must be one of"),

@@ -190,12 +190,15 @@ def tournament_game(game: str, agents: Sequence[AgentLike], num_games: int = 100
 
 
 def play_games(spec: GameSpec, policies: Sequence[Policy], rows_at: Sequence[Sequence[int]],
-               num_players: int, options: dict[str, Any], rng: np.random.Generator,
+               num_players: int, options: dict[str, Any],
+               rng: np.random.Generator | Sequence[np.random.Generator],
                phase: Phase | None = None,
                until: Callable[[Any], bool] | None = None) -> list[Any]:
     """Play one game per entry of ``rows_at`` (seat → policy row) to the end, in lock-step:
-    the dice from ``rng`` in game order (so the draws depend only on the games), and each
-    policy's pending decisions in one ``batch_actions`` call. ``phase``
+    the dice from ``rng`` in game order (so the draws depend only on the games), or from a
+    generator per game (``rng`` a sequence: a game's dice then depend on it alone, as paired
+    games need, ``learners.approximate_engine``), and each policy's pending decisions in one
+    ``batch_actions`` call. ``phase``
     (``pagadores_train.progress``) hears of each game as it ends. ``until`` stops a game
     earlier, where it first holds of the table before a throw (Pasch's last round:
     ``evaluation.pasch``)."""
@@ -208,7 +211,7 @@ def play_games(spec: GameSpec, policies: Sequence[Policy], rows_at: Sequence[Seq
             table = tables[g]
             stop = until is not None and until(table)
             if not stop:
-                spec.advance(table, rng)
+                spec.advance(table, rng if isinstance(rng, np.random.Generator) else rng[g])
             if stop or table.is_terminal():
                 if phase is not None:
                     phase.step()

@@ -37,7 +37,7 @@ from pagadores_env.core.games import game_spec
 from pagadores_env.core.policies import Policy, make_policy
 from pagadores_env.core.seeding import child_rng
 from pagadores_env.pasch import exact
-from pagadores_env.pasch.last_round import PLAYERS
+from pagadores_env.pasch.last_round import PLAYERS, check_position, check_size
 
 from .engine import play_games
 from .evaluate import Acting
@@ -96,15 +96,27 @@ def _positions(num_players: int, games: int, seed: int,
     return tuple(position(table) for table in tables)
 
 
-def last_round_nash_conv(player: str | Policy, num_players: int = 2, games: int = GAMES,
-                         seed: int = SEED, options: dict[str, Any] | None = None
+def last_round_nash_conv(player: str | Policy | Sequence[str | Policy], num_players: int = 2,
+                         games: int = GAMES, seed: int = SEED,
+                         options: dict[str, Any] | None = None, acting: bool = True
                          ) -> LastRoundNashConv:
-    """The mean of ``player``'s exact last-round NashConv (in every seat) over
-    ``last_round_positions`` (module docstring)."""
+    """The mean of ``player``'s exact last-round NashConv (in every seat; or a list of one
+    player per seat) over ``last_round_positions`` (module docstring); ``acting=False``
+    measures the players as given (one stating its probabilities as that mixture). Every
+    position's size is checked before any is solved (``pasch.last_round.check_size``)."""
     positions = last_round_positions(num_players, games, seed, options)
     hand = dict(_frozen(options))["hand"]
-    acting = Acting(make_policy(player, game=GAME, seed=0))
-    solved = {p: exact.nash_conv(acting, *p, hand=hand) for p in dict.fromkeys(positions)}
+    entries = [player] if isinstance(player, str | Policy) else list(player)
+    if len(entries) not in (1, num_players):
+        raise ValueError(f"players must be one for every seat or {num_players} (one per seat), "
+                         f"got {len(entries)}")
+    built = [make_policy(entry, game=GAME, seed=0) for entry in entries]
+    seated = [Acting(p) if acting else p for p in built]
+    profile = seated[0] if len(seated) == 1 else seated
+    distinct = list(dict.fromkeys(positions))
+    for p in distinct:  # a position too big is refused before any work
+        check_size(check_position(*p), 1 + num_players)
+    solved = {p: exact.nash_conv(profile, *p, hand=hand) for p in distinct}
     mean = sum(solved[p] for p in positions) / len(positions)
     return LastRoundNashConv(mean, len(positions), len(solved), num_players, seed)
 

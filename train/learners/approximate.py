@@ -315,8 +315,17 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
     exact = nash_conv(profile, n, start) if score_exactly else None
     jobs = [(profile, n, start, seat, budget, games, seed, settings, exact)
             for seat in range(n) if start[seat]]
+    return in_seats(seat_gain, jobs, profile, workers, progress)
+
+
+def in_seats(gain_of: Callable[..., SeatGain], jobs: Sequence[tuple[object, ...]],
+             profile: object, workers: int, progress: Reporter) -> ApproximateNashConv:
+    """Every seat's ``gain_of(*job, progress)``, one job a seat, in this process or in
+    ``workers`` processes side by side (``core.pool.in_pool``; each reporting in status lines),
+    with the same result; ``ValueError`` in one line if ``profile`` (a job's players) cannot be
+    sent to another process."""
     if workers == 1:
-        return ApproximateNashConv(tuple(seat_gain(*job, progress) for job in jobs))
+        return ApproximateNashConv(tuple(gain_of(*job, progress) for job in jobs))
     try:
         pickle.dumps(profile)
     except Exception as err:  # what pickling a policy object raises varies
@@ -324,6 +333,5 @@ def approximate_nash_conv(profile: Profile, num_players: int = 3,
                          f"'lookahead' or 'search:path=runs/search_6p') to be sent to other "
                          f"processes; {err}") from None
     lines = LINES if progress.enabled else SILENT
-    found = in_pool(seat_gain, [(*job, lines) for job in jobs], workers,
-                    finish_running=False)
+    found = in_pool(gain_of, [(*job, lines) for job in jobs], workers, finish_running=False)
     return ApproximateNashConv(tuple(sorted(found, key=lambda gain: gain.seat)))

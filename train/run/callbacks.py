@@ -225,16 +225,17 @@ class TrainingProgress(BaseCallback):
     (``planned_timesteps``), not the one asked for, which it overshoots to the end of a
     rollout (SB3's own bar ended at 20,480/20,000)."""
 
-    def __init__(self, progress: Reporter) -> None:
+    def __init__(self, progress: Reporter, label: str = "training") -> None:
         super().__init__()
         self.progress = progress
+        self.label = label
         self.phase: Phase | None = None  # until training starts
         self.start = 0
 
     def _on_training_start(self) -> None:
         total = planned_timesteps(self.model, self.locals["total_timesteps"])
         self.start = self.model.num_timesteps
-        self.phase = self.progress.phase("training", total - self.start, "step")
+        self.phase = self.progress.phase(self.label, total - self.start, "step")
 
     def _on_step(self) -> bool:
         if self.phase is not None:
