@@ -7,6 +7,7 @@ best response per seat at any table (``learners.approximate_engine``, tested on 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 
 import pytest
 
@@ -212,6 +213,9 @@ def test_bad_input_is_refused_in_one_line(main, argv, message, capsys) -> None:
 
 def test_y8_a_table_beyond_the_memory_limit_is_refused_before_any_work(monkeypatch,
                                                                          capsys) -> None:
+    # a table solved earlier in this process is kept and needs no memory: start without one
+    monkeypatch.setattr(paye_exact, "_SOLVED", OrderedDict())
+    monkeypatch.setattr(expansion, "_SOLVED", OrderedDict())
     monkeypatch.setattr(paye_exact, "memory_limit", lambda: paye_exact.pass_bytes(2))
     monkeypatch.setattr(paye_exact, "sweep", lambda *a, **k: pytest.fail("it started"))
     line = refused(solve_main, ["--game", "paye", "--players", "3"], capsys)
