@@ -17,9 +17,8 @@ import gymnasium
 import pettingzoo
 import pytest
 
+from pagadores_env.core.games import GAME_SPECS
 from pagadores_env.core.protocol import GameState
-from pagadores_env.pagadores.engine import Game
-from pagadores_env.perudo.engine import Game as PerudoGame
 from tests.imports import imported_modules, run_without_extras
 
 PACKAGES = ("pagadores_env", "pagadores_agents", "pagadores_train", "pagadores_web",
@@ -116,19 +115,27 @@ def test_no_module_is_over_600_lines() -> None:
     assert not long
 
 
-def test_both_games_follow_the_game_protocol() -> None:
-    assert isinstance(Game(3), GameState) and isinstance(PerudoGame(3), GameState)
+#: The games the sources hold, each registered once in the table of games.
+GAMES = ("pagadores", "perudo", "paye", "pasch")
 
 
-def test_the_package_and_both_games_envs_run_without_the_extras() -> None:
-    run_without_extras("import gymnasium, pagadores_env\n"
-                       "from pagadores_env import pagadores_v1, perudo_v1\n"
-                       "for module in (pagadores_v1, perudo_v1):\n"
+def test_every_game_is_registered_and_follows_the_game_protocol() -> None:
+    assert tuple(GAME_SPECS) == GAMES
+    for spec in GAME_SPECS.values():
+        assert isinstance(spec.start(spec.min_players), GameState), spec.name
+
+
+def test_the_package_and_every_games_envs_run_without_the_extras() -> None:
+    run_without_extras("import gymnasium, importlib, pagadores_env\n"
+                       "from pagadores_env.core.games import GAME_SPECS\n"
+                       f"assert tuple(GAME_SPECS) == {GAMES!r}, tuple(GAME_SPECS)\n"
+                       "for spec in GAME_SPECS.values():\n"
+                       "    name = spec.aec_id.replace('-', '_')\n"
+                       "    module = importlib.import_module('pagadores_env.' + name)\n"
                        "    env = module.env(num_players=3)\n"
                        "    env.reset(seed=0)\n"
                        "    env.step(int(env.last()[0]['action_mask'].argmax()))\n"
-                       "for env_id in ('Pagadores-v1', 'Perudo-v1'):\n"
-                       "    gymnasium.make(env_id, num_players=3).reset(seed=0)")
+                       "    gymnasium.make(spec.gym_id, num_players=3).reset(seed=0)")
 
 
 @pytest.mark.parametrize(("statement", "new"), [

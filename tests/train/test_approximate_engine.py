@@ -6,11 +6,17 @@ training."""
 
 from __future__ import annotations
 
+import gymnasium
+import numpy as np
 import pytest
+import torch
+from sb3_contrib import MaskablePPO
 
 from pagadores_env.paye import exact
+from pagadores_train.learners import approximate_engine
 from pagadores_train.learners.approximate_engine import (
     approximate_game,
+    learn_response,
     paired_gain,
     profile_players,
 )
@@ -50,6 +56,25 @@ def test_score_exactly_scores_the_learned_responses_against_the_exact_ones() -> 
     assert [s.best_gain for s in found.seats] == pytest.approx(list(best.gains), abs=1e-12)
     assert all(s.exact_gain is not None and s.exact_gain <= s.best_gain + 1e-9
                for s in found.seats)  # a learned response never beats the best one
+
+
+def test_a_trained_agents_response_starts_from_its_network(tmp_path, monkeypatch) -> None:
+    agent = MaskablePPO("MlpPolicy", gymnasium.make("Paye-v1", num_players=2, rounds=1),
+                        policy_kwargs={"net_arch": [16]}, seed=0)  # not the 64x64 default
+    agent.save(tmp_path / "agent.zip")
+    players = profile_players("paye", f"model:path={tmp_path / 'agent.zip'}", 2,
+                              {"rounds": 1}, seed=0)
+    assert approximate_engine.warm_start(players[0]) is players[0].model
+    assert approximate_engine.warm_start(profile_players("paye", "lookahead", 2, PAYE,
+                                                         seed=0)[0]) is None
+    monkeypatch.setattr(MaskablePPO, "learn", lambda self, **kw: self)  # no update at all
+    response, _ = learn_response("paye", players, 1, {"rounds": 1}, budget=16, seed=0)
+    ours, theirs = response.model.policy.state_dict(), players[1].model.policy.state_dict()
+    assert ours.keys() == theirs.keys()
+    assert all(torch.equal(ours[name], theirs[name]) for name in ours)
+    obs = np.random.default_rng(0).random((50, players[1].obs_size)).astype(np.float32)
+    mask = np.ones((50, players[1].actions), dtype=np.int8)
+    assert np.array_equal(response.act_batch(obs, mask), players[1].act_batch(obs, mask))
 
 
 @pytest.mark.parametrize(("call", "named"), [

@@ -4,11 +4,13 @@ Pasch) at any table, also where their exact yardsticks cannot go (Paye at 5–6 
 
 For each seat, a **MaskablePPO best response** is trained for ``budget`` timesteps (that
 seat's decisions) in the game's Gymnasium env (``GameSpec.gym_id``), the learner in that
-seat and the profile's players fixed in the others. Its gain is then measured in **paired
-games**: game ``g`` is played twice, each time with the dice of a generator seeded by
-``(seed, seat, g)``, once with the response in the seat (as it acts: its most likely legal
-action) and once with the profile's own player there; until the response first chooses
-otherwise the two are one game, so the paired differences carry little of the dice's noise.
+seat and the profile's players fixed in the others; where the seat's player is a trained
+MaskablePPO model, the response starts from that model's network (``warm_start``). Its gain
+is then measured in **paired games**: game ``g`` is played twice, each time with the dice of
+a generator seeded by ``(seed, seat, g)``, once with the response in the seat (as it acts:
+its most likely legal action) and once with the profile's own player there; until the
+response first chooses otherwise the two are one game, so the paired differences carry little
+of the dice's noise.
 The gain is the mean paired difference in that seat's share of the win (a first place shared
 by k counts 1/k, ``core.rewards.win_share``), with its 95% normal interval
 (``approximate.mean_interval``). A player that draws from its own generator (``random``)
@@ -80,11 +82,23 @@ def profile_players(game: str, profile: Profile, num_players: int, options: dict
     return players
 
 
+def warm_start(player: Policy) -> Any:
+    """The MaskablePPO model ``player`` plays, if it is one (a trained agent, ``model:``):
+    the seat's response starts from its network, shape and weights, so it begins where the
+    agent is and learns from there what beats the others. From scratch, the budget a seat
+    gets is a small part of what a trained agent trained on (a 6-player Paye agent of 2
+    million steps was not matched by fresh responses of 200,000: every gain came out below
+    zero). None for any other player: the response starts from a fresh network."""
+    model = getattr(player, "model", None)
+    return model if isinstance(model, MaskablePPO) else None
+
+
 def learn_response(game: str, players: Sequence[Policy], seat: int, options: dict[str, Any],
                    budget: int, seed: int, progress: Reporter = SILENT) -> tuple[Policy, int]:
     """``seat``'s MaskablePPO best response to the others' ``players`` (one per seat),
-    trained for at least ``budget`` timesteps (whole rollouts), as the game's ``model``
-    player of the model in memory; and the timesteps it trained on."""
+    trained for at least ``budget`` timesteps (whole rollouts) from the seat's own network
+    where it is a MaskablePPO model (``warm_start``), as the game's ``model`` player of the
+    model in memory; and the timesteps it trained on."""
     from ..run.callbacks import TrainingProgress  # torch and SB3: only here
 
     spec = game_spec(game)
@@ -99,9 +113,14 @@ def learn_response(game: str, players: Sequence[Policy], seat: int, options: dic
     envs = make_vec_env(make, n_envs=N_ENVS, seed=seed, vec_env_cls=DummyVecEnv)
     # rollouts no longer than the budget needs, a power of two so the batches divide them
     steps = min(ROLLOUT_STEPS, max(16, 1 << math.ceil(math.log2(-(-budget // N_ENVS)))))
+    own = warm_start(players[seat])
+    settings = HYPERPARAMS if own is None else \
+        {**HYPERPARAMS, "policy_kwargs": own.policy_kwargs}
     model = MaskablePPO("MlpPolicy", envs, n_steps=steps,
                         batch_size=min(256, steps * N_ENVS), seed=seed, device="cpu",
-                        verbose=0, **HYPERPARAMS)
+                        verbose=0, **settings)
+    if own is not None:
+        model.policy.load_state_dict(own.policy.state_dict())
     callback = TrainingProgress(progress, f"seat {seat}: learning its best response")
     # one torch thread: a 64x64 network's matrices are too small to split, and on a busy
     # machine a thread a core waits on the others (the search learner's page measured 26 min
