@@ -70,7 +70,7 @@ results: train
 # it) under runs/measured/,
 # then published to docs/results/measured/. They read the trained runs: first
 #   make results CONFIG=configs/search_3p.yaml   (and search_4p, search_6p, selfplay_4p,
-#   selfplay_6p)
+#   selfplay_6p, paye_6p)
 # Hours on 2 cores in all (the 6-player ones most); make -k measurements goes on past one
 # that fails. A measurement already written is not repeated (delete its folder to redo it).
 MEASURED := runs/measured
@@ -94,7 +94,9 @@ MEASUREMENTS := \
   approx3p_lookahead_exact:nashconv^lookahead^--players^3^$(subst $() ,^,$(APPROX3)) \
   approx6p_lookahead:nashconv^lookahead^--players^6^$(subst $() ,^,$(APPROX)) \
   approx6p_search:nashconv^search:path=runs/search_6p^--players^6^$(subst $() ,^,$(APPROX)) \
-  eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact
+  eval6p_lookahead:evaluate^search:path=runs/search_6p^lookahead^--players^6^--games^20000^--no-exact \
+  paye_approx6p_lookahead:nashconv^--game^paye^lookahead^--players^6^--approximate^--workers^2 \
+  paye_approx6p_paye_6p:nashconv^--game^paye^model:path=runs/paye_6p/model.zip^--players^6^--approximate^--workers^2
 measurements: $(TRAIN_STAMP)
 	@mkdir -p docs/results/measured
 	@for entry in $(MEASUREMENTS); do \
