@@ -100,6 +100,7 @@ game or Pagadores' ``batch`` engine (``pagadores_train.learners.selfplay``).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import fields
@@ -120,7 +121,7 @@ from pagadores_env.core.policies import Policy
 from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 
 from ..progress import BARS, LINES, SILENT, Reporter
-from ..run.algorithms import ACTIVATIONS, LINEAR, algorithm_class
+from ..run.algorithms import ACTIVATIONS, FEATURE_EXTRACTORS, LINEAR, algorithm_class
 from ..run.callbacks import (
     EvaluateEvery,
     RunCallbacks,
@@ -429,8 +430,8 @@ def new_model(config: Config, env: VecEnv) -> BaseAlgorithm:
 
 def hyperparams(config: Config) -> dict[str, Any]:
     """The config's hyper-parameters for SB3: ``"lin_<start>"`` becomes a linear schedule
-    (SB3 passes it the fraction of the run still to go, 1 → 0) and activation names torch
-    classes."""
+    (SB3 passes it the fraction of the run still to go, 1 → 0), activation names torch
+    classes and a features extractor's name its class."""
     params = {name: LinearSchedule(float(value[len(LINEAR):]), 0.0, 1.0)
               if isinstance(value, str) and value.startswith(LINEAR) else value
               for name, value in config.algo.hyperparams.items()}
@@ -438,6 +439,10 @@ def hyperparams(config: Config) -> dict[str, Any]:
     if "activation_fn" in policy_kwargs:
         policy_kwargs["activation_fn"] = getattr(
             torch.nn, ACTIVATIONS[policy_kwargs["activation_fn"]])
+    if "features_extractor" in policy_kwargs:
+        module, name = FEATURE_EXTRACTORS[policy_kwargs.pop("features_extractor")]
+        policy_kwargs["features_extractor_class"] = getattr(importlib.import_module(module),
+                                                            name)
     if policy_kwargs:
         params["policy_kwargs"] = policy_kwargs
     return params

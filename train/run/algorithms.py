@@ -38,6 +38,9 @@ ALGORITHMS: dict[str, Algorithm] = {
 POLICIES = tuple(dict.fromkeys(a.policy for a in ALGORITHMS.values()))
 #: ``policy_kwargs.activation_fn`` names → ``torch.nn`` classes (resolved by the trainer).
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
+#: ``policy_kwargs.features_extractor`` names → (module, class) of an SB3 features extractor
+#: (imported by the trainer; ``pagadores_agents.features``).
+FEATURE_EXTRACTORS = {"paye_grid": ("pagadores_agents.features", "PayeGrid")}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
 #: (the rl-baselines3-zoo convention; the trainer builds the schedule).
 SCHEDULES = frozenset({"learning_rate", "clip_range"})
@@ -98,6 +101,9 @@ def check_hyperparams(algo: Any) -> None:
         if "activation_fn" in kwargs:
             choice(*ACTIVATIONS)(kwargs["activation_fn"],
                                  "algo.hyperparams.policy_kwargs.activation_fn")
+        if "features_extractor" in kwargs:
+            choice(*FEATURE_EXTRACTORS)(kwargs["features_extractor"],
+                                        "algo.hyperparams.policy_kwargs.features_extractor")
         _check_lstm_kwargs(algo, kwargs)
 
 
