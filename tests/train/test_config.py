@@ -274,6 +274,8 @@ def test_trainer_owned_arguments_are_refused() -> None:
     ({"policy_kwargs": [64, 64]}, "algo.hyperparams.policy_kwargs must be a mapping"),
     ({"policy_kwargs": {"activation_fn": "sigmoid"}},
      "algo.hyperparams.policy_kwargs.activation_fn must be one of 'tanh', 'relu'"),
+    ({"policy_kwargs": {"features_extractor": "grid"}},
+     "algo.hyperparams.policy_kwargs.features_extractor must be one of 'paye_grid'"),
 ])
 def test_hyperparameter_types_follow_the_defaults(params: dict, message: str) -> None:
     with pytest.raises(ConfigError) as err:

@@ -15,6 +15,7 @@ pytest.importorskip("sb3_contrib")
 import torch
 from sb3_contrib import MaskablePPO
 
+from pagadores_agents.features import PayeGrid
 from pagadores_train.evaluation.yardstick import learner_exact
 from pagadores_train.learners.sb3 import hyperparams, train
 from pagadores_train.run.config import Config, config_from_dict, load_config
@@ -162,14 +163,18 @@ def test_resuming_one_checkpoint_twice_gives_the_same_model(tmp_path: Path) -> N
 
 def test_hyperparameter_strings_become_sb3_objects() -> None:
     config = config_from_dict({"algo": {"hyperparams": {
-        "learning_rate": "lin_1e-3", "policy_kwargs": {"activation_fn": "relu"}}}})
+        "learning_rate": "lin_1e-3",
+        "policy_kwargs": {"activation_fn": "relu", "features_extractor": "paye_grid"}}}})
     params = hyperparams(config)
     schedule = params["learning_rate"]  # SB3 calls it with the fraction of the run left
     assert schedule(1.0) == pytest.approx(1e-3)
     assert schedule(0.5) == pytest.approx(5e-4)
     assert schedule(0.0) == 0.0
     assert params["policy_kwargs"]["activation_fn"] is torch.nn.ReLU
+    assert params["policy_kwargs"]["features_extractor_class"] is PayeGrid
+    assert "features_extractor" not in params["policy_kwargs"]  # SB3 takes the class alone
     assert config.algo.hyperparams["learning_rate"] == "lin_1e-3"  # the config is untouched
+    assert config.algo.hyperparams["policy_kwargs"]["features_extractor"] == "paye_grid"
 
 
 @pytest.mark.slow

@@ -12,6 +12,9 @@ allowed ranges (``HYPERPARAMS``, e.g. ``n_steps`` ≥ 1, ``gamma`` in [0, 1]) an
 types against their defaults, so a bad value is refused before a run starts, not deep inside
 SB3. The arguments the trainer itself sets (env, seed, logging, device) are not allowed.
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
+``policy_kwargs.activation_fn`` names an activation (``ACTIVATIONS``) and
+``policy_kwargs.features_extractor`` a features extractor (``FEATURE_EXTRACTORS``:
+``paye_grid``, each Paye score one-hot beside the observation, ``pagadores_agents.features``).
 
 ``algo.name`` is one of ``ALGORITHMS``: every SB3 and sb3-contrib algorithm with a discrete
 action space. Only MaskablePPO takes action masks; the others meet a masked action through
