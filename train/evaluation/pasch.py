@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import gymnasium
-
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.games import game_spec
 from pagadores_env.core.policies import Policy, make_policy
@@ -41,6 +39,7 @@ from pagadores_env.pasch.last_round import PLAYERS, check_position, check_size
 
 from .engine import play_games
 from .evaluate import Acting
+from .shaping import TallyShaping
 
 GAME = "pasch"
 #: Issue 47's positions: the last rounds of 1,000 greedy-against-greedy games, seed 0.
@@ -154,27 +153,8 @@ def _thawed(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     return {name: list(v) if isinstance(v, tuple) else v for name, v in options}
 
 
-class PointsShaping(gymnasium.Wrapper):
+class PointsShaping(TallyShaping):
     """``Pasch-v1`` with the points each step gave the learner and the others added to its
     reward (see the module docstring)."""
 
-    def __init__(self, env: gymnasium.Env, shaping: float) -> None:
-        super().__init__(env)
-        self.shaping = shaping
-        self._scores: list[int] = []
-
-    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        """Reset the game and remember its scores."""
-        observation, info = self.env.reset(**kwargs)
-        self._scores = list(self.env.unwrapped.game.scores)
-        return observation, info
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The env's step with the points gained since the last one priced in."""
-        observation, reward, terminated, truncated, info = self.env.step(action)
-        game, seat = self.env.unwrapped.game, self.env.unwrapped.seat
-        gained = [now - before for before, now in zip(self._scores, game.scores, strict=True)]
-        self._scores = list(game.scores)
-        others = (sum(gained) - gained[seat]) / (game.num_players - 1)
-        return (observation, float(reward) + self.shaping * (gained[seat] - others),
-                terminated, truncated, info)
+    TALLY = "scores"

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-
 from pagadores_env.core.policies import Policy
 from pagadores_env.perudo import exact
 from pagadores_env.perudo.policies import SupportsActionProbabilities
 
 from .evaluate import Acting
+from .shaping import TallyShaping
 
 #: Why a Perudo run's evaluations carry no exact columns.
 EXACT_NOTE = ("exact: skipped: Perudo's exact yardstick (eval.exact) solves 2 players with 1 "
@@ -45,33 +44,8 @@ def exact_measures(player: Policy, num_players: int, dice: Any) -> tuple[float |
     return sampled, f"{label}: {sampled:.4f} as sampled, {acted:.4f} at its act"
 
 
-class DiceShaping(gymnasium.Wrapper):
+class DiceShaping(TallyShaping):
     """``Perudo-v1`` with the dice each step cost the learner and the others added to its
-    reward (see the module docstring)."""
+    reward (see the module docstring): a die lost is a tally's loss."""
 
-    def __init__(self, env: gymnasium.Env, shaping: float) -> None:
-        super().__init__(env)
-        self.shaping = shaping
-        self._counts: list[int] = []
-
-    @property
-    def _perudo(self) -> Any:
-        """The ``PerudoGymEnv`` inside (its ``game`` and the learner's ``seat``)."""
-        return self.env.unwrapped
-
-    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        """Reset the game and remember its dice."""
-        observation, info = self.env.reset(**kwargs)
-        self._counts = list(self._perudo.game.dice_counts)
-        return observation, info
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The env's step with the dice lost since the last one priced in."""
-        observation, reward, terminated, truncated, info = self.env.step(action)
-        game, seat = self._perudo.game, self._perudo.seat
-        lost = [before - now for before, now in zip(self._counts, game.dice_counts,
-                                                    strict=True)]
-        self._counts = list(game.dice_counts)
-        others = (sum(lost) - lost[seat]) / (game.num_players - 1)
-        return (observation, float(reward) + self.shaping * (others - lost[seat]), terminated,
-                truncated, info)
+    TALLY = "dice_counts"
