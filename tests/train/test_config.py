@@ -264,6 +264,17 @@ def test_trainer_owned_arguments_are_refused() -> None:
         config_from_dict({"algo": {"hyperparams": {"seed": 3}}})
 
 
+def test_a_features_extractor_of_another_games_observation_is_refused() -> None:
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"algo": {"name": "MaskablePPO", "hyperparams": {
+            "policy_kwargs": {"features_extractor": "paye_grid"}}}})  # env.game: pagadores
+    assert str(err.value) == ("algo.hyperparams.policy_kwargs.features_extractor 'paye_grid' "
+                              "reads Paye's dobbelspel's observation (env.game 'paye'), got "
+                              "env.game 'pagadores'")
+    config_from_dict({"algo": {"name": "MaskablePPO", "hyperparams": {
+        "policy_kwargs": {"features_extractor": "paye_grid"}}}, "env": {"game": "paye"}})
+
+
 @pytest.mark.parametrize(("params", "message"), [
     ({"n_steps": 12.5}, "algo.hyperparams.n_steps must be an integer ≥ 1, got 12.5"),
     ({"learning_rate": "fast"},

@@ -164,7 +164,8 @@ def test_resuming_one_checkpoint_twice_gives_the_same_model(tmp_path: Path) -> N
 def test_hyperparameter_strings_become_sb3_objects() -> None:
     config = config_from_dict({"algo": {"hyperparams": {
         "learning_rate": "lin_1e-3",
-        "policy_kwargs": {"activation_fn": "relu", "features_extractor": "paye_grid"}}}})
+        "policy_kwargs": {"activation_fn": "relu", "features_extractor": "paye_grid"}}},
+        "env": {"game": "paye"}})
     params = hyperparams(config)
     schedule = params["learning_rate"]  # SB3 calls it with the fraction of the run left
     assert schedule(1.0) == pytest.approx(1e-3)

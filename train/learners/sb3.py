@@ -440,7 +440,7 @@ def hyperparams(config: Config) -> dict[str, Any]:
         policy_kwargs["activation_fn"] = getattr(
             torch.nn, ACTIVATIONS[policy_kwargs["activation_fn"]])
     if "features_extractor" in policy_kwargs:
-        module, name = FEATURE_EXTRACTORS[policy_kwargs.pop("features_extractor")]
+        _, module, name = FEATURE_EXTRACTORS[policy_kwargs.pop("features_extractor")]
         policy_kwargs["features_extractor_class"] = getattr(importlib.import_module(module),
                                                             name)
     if policy_kwargs:

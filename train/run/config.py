@@ -87,6 +87,7 @@ from ..settings import (
 from ..signals import ignore_in_worker
 from .algorithms import (
     ALGORITHMS,
+    FEATURE_EXTRACTORS,
     POLICIES,
     algorithm_class,
     check_hyperparams,
@@ -418,6 +419,12 @@ def _check_game(config: Config, options: dict[str, Any], sizes: list[int]) -> No
         raise ConfigError(f"env.shaping is {_games_with('shaping')} (env.game "
                           f"{' or '.join(repr(s.name) for s in with_feature('shaping'))}), got "
                           f"{env.shaping!r}")
+    extractor = (config.algo.hyperparams.get("policy_kwargs") or {}).get("features_extractor")
+    if extractor is not None and FEATURE_EXTRACTORS[extractor][0] != env.game:
+        reads = FEATURE_EXTRACTORS[extractor][0]
+        raise ConfigError(f"algo.hyperparams.policy_kwargs.features_extractor {extractor!r} "
+                          f"reads {game_spec(reads).title}'s observation (env.game "
+                          f"{reads!r}), got env.game {game}")
     env.options = check_options(env.game, options, sizes)
     if env.best_response:
         response = exact_response(env.game)
