@@ -52,6 +52,7 @@ EARLIER_CODE = {
     "measured/paye_approx6p_paye_6p.md": "4d5af41cb49f-dirty",
     "pasch_2p.md": "1f3c77f5c6e0",
     "pasch_4p.md": "6060a9b49e53-dirty",
+    "paye_2p.md": "4f23263e782e",
     "paye_4p.md": "6060a9b49e53-dirty",
     "paye_6p.md": "6060a9b49e53-dirty",
     "search_2p.md": "d2bd4716f9dc",
