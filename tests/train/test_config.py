@@ -273,6 +273,13 @@ def test_a_features_extractor_of_another_games_observation_is_refused() -> None:
                               "env.game 'pagadores'")
     config_from_dict({"algo": {"name": "MaskablePPO", "hyperparams": {
         "policy_kwargs": {"features_extractor": "paye_grid"}}}, "env": {"game": "paye"}})
+    with pytest.raises(ConfigError) as err:
+        config_from_dict({"algo": {"name": "MaskablePPO", "hyperparams": {
+            "policy_kwargs": {"features_extractor": "pasch_grid"}}}, "env": {"game": "paye"}})
+    assert str(err.value).startswith("algo.hyperparams.policy_kwargs.features_extractor "
+                                     "'pasch_grid' reads Pasch's observation (env.game 'pasch')")
+    config_from_dict({"algo": {"name": "MaskablePPO", "hyperparams": {
+        "policy_kwargs": {"features_extractor": "pasch_grid"}}}, "env": {"game": "pasch"}})
 
 
 @pytest.mark.parametrize(("params", "message"), [

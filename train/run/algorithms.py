@@ -40,7 +40,10 @@ POLICIES = tuple(dict.fromkeys(a.policy for a in ALGORITHMS.values()))
 ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 #: ``policy_kwargs.features_extractor`` names → (the game whose observation it reads, module,
 #: class) of an SB3 features extractor (imported by the trainer; ``pagadores_agents.features``).
-FEATURE_EXTRACTORS = {"paye_grid": ("paye", "pagadores_agents.features", "PayeGrid")}
+FEATURE_EXTRACTORS = {
+    "paye_grid": ("paye", "pagadores_agents.features", "PayeGrid"),
+    "pasch_grid": ("pasch", "pagadores_agents.features", "PaschGrid"),
+}
 #: Hyper-parameters that may be ``"lin_<start>"``: decay linearly from start to 0 over the run
 #: (the rl-baselines3-zoo convention; the trainer builds the schedule).
 SCHEDULES = frozenset({"learning_rate", "clip_range"})

@@ -14,7 +14,8 @@ SB3. The arguments the trainer itself sets (env, seed, logging, device) are not 
 ``learning_rate`` and ``clip_range`` may be ``"lin_<start>"``: a linear decay to 0.
 ``policy_kwargs.activation_fn`` names an activation (``ACTIVATIONS``) and
 ``policy_kwargs.features_extractor`` a features extractor (``FEATURE_EXTRACTORS``:
-``paye_grid``, each Paye score one-hot beside the observation, ``pagadores_agents.features``).
+``paye_grid``, each Paye score one-hot beside the observation; ``pasch_grid``, Pasch's dice,
+discs, lead, blocks and cards left written for a linear layer; ``pagadores_agents.features``).
 
 ``algo.name`` is one of ``ALGORITHMS``: every SB3 and sb3-contrib algorithm with a discrete
 action space. Only MaskablePPO takes action masks; the others meet a masked action through
