@@ -94,6 +94,10 @@ def test_a_perudo_config_naming_no_players_gets_perudo_ones() -> None:
      "env.dice 3"),
     ({"env": {"shaping": 0.5}},
      "env.shaping is Perudo's or Pasch's (env.game 'perudo' or 'pasch'), got 0.5"),
+    ({"env": {"game": "perudo", "last_round_starts": 0.5}},
+     "env.last_round_starts is Pasch's (env.game 'pasch'), got 0.5"),
+    ({"env": {"game": "pasch", "last_round_starts": 1.5}},
+     "env.last_round_starts must be a number in [0, 1], got 1.5"),
     ({"env": {"opponents": ["probabilistic"]}}, "env.opponents[0]: unknown policy "
      "'probabilistic'"),
 ])

@@ -21,6 +21,12 @@ the game's reward, every step pays ``shaping`` per point the learner gained (X7.
 minus the others' mean gain, so each round's cards are felt when they are shared out, not
 only at the game's end. The most points win (X1.4), so the two pull the same way; it changes
 what is optimised (points, not only the win), and evaluations still count wins.
+
+``LastRoundStarts`` is its other option (``env.last_round_starts``): in that share of the
+training games ``greedy`` plays the learner's seat through the earlier rounds and the learner
+takes over at the start of the last round, so the rounds the yardstick above measures are met
+far more often than once a game. The other seats play as always; the steps ``greedy`` takes
+are not the learner's and are not counted or trained on.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import gymnasium
 
 from pagadores_env.core.checks import check_int
 from pagadores_env.core.games import game_spec
@@ -158,3 +166,26 @@ class PointsShaping(TallyShaping):
     reward (see the module docstring)."""
 
     TALLY = "scores"
+
+
+class LastRoundStarts(gymnasium.Wrapper):
+    """``Pasch-v1`` whose learner joins a ``share`` of its games at the last round, ``greedy``
+    playing its seat before (module docstring). Whether a game is one of them is drawn from
+    the env's own generator, so a seeded run repeats exactly."""
+
+    def __init__(self, env: gymnasium.Env, share: float) -> None:
+        super().__init__(env)
+        self.share = share
+        self._before = make_policy(PLAYER, game=GAME, seed=0)
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """A new game at the learner's first decision, in its last round for ``share`` of
+        them (every Pasch turn has a decision, X3.2, so the learner has one there)."""
+        observation, info = self.env.reset(**kwargs)
+        game = self.env.unwrapped.game
+        if self.env.unwrapped.np_random.random() < self.share:
+            while not _in_last_round(game):
+                action = self._before.act(observation, info["action_mask"])
+                observation, _, over, _, info = self.env.step(action)
+                assert not over  # the last round is still to play
+        return observation, info

@@ -223,6 +223,10 @@ class EnvConfig:
                             "(pagadores_train.evaluation.perudo.DiceShaping); pasch: per "
                             "point the learner gains minus the others' mean gain "
                             "(pagadores_train.evaluation.pasch.PointsShaping)")
+    last_round_starts: float = setting(0.0, number(0.0, 1.0), "pasch: the share of training "
+                                       "games the learner joins at the last round, greedy "
+                                       "playing its seat before (pagadores_train.evaluation."
+                                       "pasch.LastRoundStarts)")
     best_response: bool = setting(False, boolean, "the opponent is the exact best response to "
                                   "the learner, recomputed every rollout "
                                   "(pagadores_train.learners.best_response), where the game has "
@@ -247,17 +251,21 @@ class EnvConfig:
                              f" has no attribute or table option {name!r}")
 
     def make(self, opponents: Sequence[str | Policy] | None = None) -> gymnasium.Env:
-        """The game's Gymnasium environment with these settings, ``env.shaping``'s wrapper
-        around it where the game has one; policy objects given as ``opponents`` sit in place
-        of ``env.opponents``."""
+        """The game's Gymnasium environment with these settings, ``env.shaping``'s and
+        ``env.last_round_starts``' wrappers around it where the game has them; policy objects
+        given as ``opponents`` sit in place of ``env.opponents``."""
         spec = game_spec(self.game)
         env = gymnasium.make(spec.gym_id, num_players=self.num_players,
                              opponents=list(self.opponents if opponents is None else opponents),
                              learner_seat=self.learner_seat, reward=self.reward,
                              illegal_action=self.illegal_action,
                              **spec.table_options(**self.options))
-        shaping = run_game(self.game).shaping
-        return shaping(env, self.shaping) if shaping is not None and self.shaping else env
+        run = run_game(self.game)
+        if run.shaping is not None and self.shaping:
+            env = run.shaping(env, self.shaping)
+        if run.last_round_starts is not None and self.last_round_starts:
+            env = run.last_round_starts(env, self.last_round_starts)
+        return env
 
 
 def make_env_in_worker(env: EnvConfig) -> gymnasium.Env:
@@ -416,10 +424,12 @@ def _check_game(config: Config, options: dict[str, Any], sizes: list[int]) -> No
     if config.vec_env.kind == "batch" and not run.batch:
         raise ConfigError(f"vec_env.kind 'batch' is {_games_with('batch')} batch engine; for "
                           f"env.game {game} choose 'dummy' or 'subproc'")
-    if env.shaping and run.shaping is None:
-        raise ConfigError(f"env.shaping is {_games_with('shaping')} (env.game "
-                          f"{' or '.join(repr(s.name) for s in with_feature('shaping'))}), got "
-                          f"{env.shaping!r}")
+    for feature in ("shaping", "last_round_starts"):  # a wrapper of the game's run entry
+        value = getattr(env, feature)
+        if value and getattr(run, feature) is None:
+            names = " or ".join(repr(s.name) for s in with_feature(feature))
+            raise ConfigError(f"env.{feature} is {_games_with(feature)} (env.game {names}), "
+                              f"got {value!r}")
     extractor = (config.algo.hyperparams.get("policy_kwargs") or {}).get("features_extractor")
     if extractor is not None and FEATURE_EXTRACTORS[extractor][0] != env.game:
         reads = FEATURE_EXTRACTORS[extractor][0]

@@ -15,7 +15,8 @@ A ``RunGame`` holds what one game's runs have of their own: config checks of its
 beyond the game's (Pagadores': a card count per seat 1–10, one per seat of the table, one
 count with several sizes), whether ``env.num_players`` may list several sizes
 (``Pagadores-v1``'s tables) and whether ``vec_env.kind: batch`` runs it (Pagadores' compiled
-batch engine), and ``env.shaping``'s reward wrapper (Perudo's ``DiceShaping``). A game
+batch engine), ``env.shaping``'s reward wrapper (Perudo's ``DiceShaping``) and
+``env.last_round_starts``' wrapper (Pasch's ``LastRoundStarts``). A game
 without an entry is run through its Gymnasium env (``GameSpec.gym_id``) on ``dummy`` or
 ``subproc`` envs and evaluated by the engine-driven evaluator.
 """
@@ -49,6 +50,8 @@ class RunGame:
     batch: bool = False  #: ``vec_env.kind: batch`` (a compiled batch engine) runs it
     #: ``(env, weight)`` → the env with ``env.shaping``'s dense reward
     shaping: Callable[[gymnasium.Env, float], gymnasium.Env] | None = None
+    #: ``(env, share)`` → the env whose learner joins ``share`` of its games at the last round
+    last_round_starts: Callable[[gymnasium.Env, float], gymnasium.Env] | None = None
 
 
 # --------------------------------------------------------------------------- Pagadores
@@ -95,12 +98,20 @@ def _points_shaping(env: gymnasium.Env, weight: float) -> gymnasium.Env:
     return PointsShaping(env, weight)
 
 
+def _last_round_starts(env: gymnasium.Env, share: float) -> gymnasium.Env:
+    """``Pasch-v1`` joined at the last round in ``share`` of its games
+    (``evaluation.pasch.LastRoundStarts``)."""
+    from ..evaluation.pasch import LastRoundStarts
+
+    return LastRoundStarts(env, share)
+
+
 #: The games whose runs have something of their own (module docstring).
 RUN_GAMES: dict[str, RunGame] = {
     "pagadores": RunGame(option_checks={"cards": cards_spec}, table_check=_cards_at,
                          sizes=True, batch=True),
     "perudo": RunGame(shaping=_dice_shaping),
-    "pasch": RunGame(shaping=_points_shaping),
+    "pasch": RunGame(shaping=_points_shaping, last_round_starts=_last_round_starts),
 }
 
 
@@ -110,7 +121,8 @@ def run_game(game: str) -> RunGame:
 
 
 def with_feature(feature: str) -> list[GameSpec]:
-    """The games whose entry has ``feature`` (``sizes``, ``batch``, ``shaping``)."""
+    """The games whose entry has ``feature`` (``sizes``, ``batch``, ``shaping``,
+    ``last_round_starts``)."""
     return [GAME_SPECS[g] for g, run in RUN_GAMES.items() if getattr(run, feature)]
 
 
