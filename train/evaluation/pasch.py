@@ -22,11 +22,17 @@ minus the others' mean gain, so each round's cards are felt when they are shared
 only at the game's end. The most points win (X1.4), so the two pull the same way; it changes
 what is optimised (points, not only the win), and evaluations still count wins.
 
-``LastRoundStarts`` is its other option (``env.last_round_starts``): in that share of the
-training games ``greedy`` plays the learner's seat through the earlier rounds and the learner
-takes over at the start of the last round, so the rounds the yardstick above measures are met
-far more often than once a game. The other seats play as always; the steps ``greedy`` takes
-are not the learner's and are not counted or trained on.
+``LastRoundStarts`` is its other option (``env.last_round_starts``): that share of the
+training games starts at the last round, at a position drawn from the last rounds of
+``POOL_GAMES`` greedy-against-greedy games (seed ``POOL_SEED``, other games than the
+yardstick's seed 0, from the same players, so the same spread of positions), with the env's
+table options. Half the late starts are drawn as the games reached them (the common ones most
+often), half uniformly among the different positions of the pool: at 2 players about 70% of
+the games reach one position (equal scores, no blocks left), and the rarer ones, where blocks are
+left to spend, need practice too. The learner practises the rounds the yardstick measures far
+more often than once a game, and such a game costs only its last round: a late start is about
+2.4 learner steps where a whole 2-player game is about 24, so ``share`` counts games, not
+steps. The opponents play the last round as always; the earlier rounds are not played at all.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from pagadores_env.core.games import game_spec
 from pagadores_env.core.policies import Policy, make_policy
 from pagadores_env.core.seeding import child_rng
 from pagadores_env.pasch import exact
+from pagadores_env.pasch.engine import Game
 from pagadores_env.pasch.last_round import PLAYERS, check_position, check_size
 
 from .engine import play_games
@@ -52,6 +59,12 @@ from .shaping import TallyShaping
 GAME = "pasch"
 #: Issue 47's positions: the last rounds of 1,000 greedy-against-greedy games, seed 0.
 GAMES, SEED, PLAYER = 1000, 0, "greedy"
+#: Where ``LastRoundStarts`` draws its positions: other games of the same players (about 5 s
+#: to play, once a process).
+POOL_GAMES, POOL_SEED = 1000, 1
+#: The share of late starts drawn uniformly among the pool's different positions, not as often
+#: as the games reached them.
+UNIFORM_SHARE = 0.5
 
 #: A last round's start: the scores before it, each seat's last card and blocks left, the
 #: seat that starts it (``pasch.exact.last_round``'s arguments).
@@ -169,23 +182,29 @@ class PointsShaping(TallyShaping):
 
 
 class LastRoundStarts(gymnasium.Wrapper):
-    """``Pasch-v1`` whose learner joins a ``share`` of its games at the last round, ``greedy``
-    playing its seat before (module docstring). Whether a game is one of them is drawn from
-    the env's own generator, so a seeded run repeats exactly."""
+    """``Pasch-v1`` whose ``share`` of games start at a last round drawn from the pool
+    (module docstring). Whether a game starts late and where are drawn from the env's own
+    generator, so a seeded run repeats exactly."""
 
     def __init__(self, env: gymnasium.Env, share: float) -> None:
         super().__init__(env)
         self.share = share
-        self._before = make_policy(PLAYER, game=GAME, seed=0)
+        game = env.unwrapped
+        self.pool = _positions(game.num_players, POOL_GAMES, POOL_SEED,
+                               _frozen({"hand": list(game.hand), "blocks": game.blocks}))
+        self.distinct = tuple(dict.fromkeys(self.pool))
+        self._plain = game._make_game
+        # the env makes each game with this hook, before its opponents and its learner's
+        # first decision: replacing it for this env alone starts the game where drawn
+        game._make_game = self._make_game
 
-    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        """A new game at the learner's first decision, in its last round for ``share`` of
-        them (every Pasch turn has a decision, X3.2, so the learner has one there)."""
-        observation, info = self.env.reset(**kwargs)
-        game = self.env.unwrapped.game
-        if self.env.unwrapped.np_random.random() < self.share:
-            while not _in_last_round(game):
-                action = self._before.act(observation, info["action_mask"])
-                observation, _, over, _, info = self.env.step(action)
-                assert not over  # the last round is still to play
-        return observation, info
+    def _make_game(self) -> None:
+        game = self.env.unwrapped
+        rng = game.np_random
+        if rng.random() >= self.share:
+            self._plain()
+            return
+        pool = self.distinct if rng.random() < UNIFORM_SHARE else self.pool
+        scores, cards, blocks, starter = pool[int(rng.integers(len(pool)))]
+        game.game = Game(game.num_players, game.hand, list(blocks),
+                         hands=[(card,) for card in cards], scores=list(scores), starter=starter)

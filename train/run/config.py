@@ -224,9 +224,9 @@ class EnvConfig:
                             "point the learner gains minus the others' mean gain "
                             "(pagadores_train.evaluation.pasch.PointsShaping)")
     last_round_starts: float = setting(0.0, number(0.0, 1.0), "pasch: the share of training "
-                                       "games the learner joins at the last round, greedy "
-                                       "playing its seat before (pagadores_train.evaluation."
-                                       "pasch.LastRoundStarts)")
+                                       "games that start at the last round, at a position "
+                                       "greedy-against-greedy games reach (pagadores_train."
+                                       "evaluation.pasch.LastRoundStarts)")
     best_response: bool = setting(False, boolean, "the opponent is the exact best response to "
                                   "the learner, recomputed every rollout "
                                   "(pagadores_train.learners.best_response), where the game has "

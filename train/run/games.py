@@ -99,7 +99,7 @@ def _points_shaping(env: gymnasium.Env, weight: float) -> gymnasium.Env:
 
 
 def _last_round_starts(env: gymnasium.Env, share: float) -> gymnasium.Env:
-    """``Pasch-v1`` joined at the last round in ``share`` of its games
+    """``Pasch-v1`` started at a last round in ``share`` of its games
     (``evaluation.pasch.LastRoundStarts``)."""
     from ..evaluation.pasch import LastRoundStarts
 
