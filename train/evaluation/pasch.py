@@ -189,22 +189,22 @@ class LastRoundStarts(gymnasium.Wrapper):
     def __init__(self, env: gymnasium.Env, share: float) -> None:
         super().__init__(env)
         self.share = share
-        game = env.unwrapped
-        self.pool = _positions(game.num_players, POOL_GAMES, POOL_SEED,
-                               _frozen({"hand": list(game.hand), "blocks": game.blocks}))
+        base = env.unwrapped
+        self.pool = _positions(base.num_players, POOL_GAMES, POOL_SEED,
+                               _frozen({"hand": list(base.hand), "blocks": base.blocks}))
         self.distinct = tuple(dict.fromkeys(self.pool))
-        self._plain = game._make_game
+        self._plain = base._make_game
         # the env makes each game with this hook, before its opponents and its learner's
         # first decision: replacing it for this env alone starts the game where drawn
-        game._make_game = self._make_game
+        base._make_game = self._make_game
 
     def _make_game(self) -> None:
-        game = self.env.unwrapped
-        rng = game.np_random
+        base = self.env.unwrapped
+        rng = base.np_random
         if rng.random() >= self.share:
             self._plain()
             return
         pool = self.distinct if rng.random() < UNIFORM_SHARE else self.pool
         scores, cards, blocks, starter = pool[int(rng.integers(len(pool)))]
-        game.game = Game(game.num_players, game.hand, list(blocks),
+        base.game = Game(base.num_players, base.hand, list(blocks),
                          hands=[(card,) for card in cards], scores=list(scores), starter=starter)
