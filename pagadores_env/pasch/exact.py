@@ -14,9 +14,11 @@ last_cards, blocks_left, starter)`` is each seat's share of the win in the round
 subgame-perfect equilibrium, ``solve_last_round`` the equilibrium itself (its actions, for
 a player), ``exact_evaluate(players, ...)`` each seat's share when given players play the
 round, and ``nash_conv(players, ...)`` how much the seats together could gain by deviating
-alone. ``action_values(obs, mask)`` reads a decision of a last round from what its player
-sees and gives each legal action's exact share of the win for that player (the page's
-exact hints).
+alone. ``ResponsePolicy(policy)`` is the best response to a policy in a last round at 2
+players (``starter_response`` as the starter, the equilibrium as the second seat), the
+opponent a learner trains against to lower its last-round NashConv.
+``action_values(obs, mask)`` reads a decision of a last round from what its player sees and
+gives each legal action's exact share of the win for that player (the page's exact hints).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.policies import BasePolicy
+from ..core.policies import BasePolicy, Policy, batch_actions
 from .last_round import (
     PLAYERS,
     LastRound,
@@ -38,10 +40,12 @@ from .last_round import (
     seen_last_round,
     solve_last_round,
     solve_seen,
+    starter_response,
 )
 from .observation import decode
 from .rules import (
     CLASSES,
+    DEFAULT_HAND,
     DICE_ACTIONS,
     HAND_INDEX,
     MAX_BLOCKS,
@@ -53,9 +57,9 @@ from .rules import (
 )
 from .turn import solve_turn
 
-__all__ = ["EquilibriumPolicy", "LastRound", "TurnPolicy", "action_values", "best_chance",
-           "best_policy", "chance_table", "exact_evaluate", "last_round", "nash_conv",
-           "solve_last_round"]
+__all__ = ["EquilibriumPolicy", "LastRound", "ResponsePolicy", "TurnPolicy", "action_values",
+           "best_chance", "best_policy", "chance_table", "exact_evaluate", "last_round",
+           "nash_conv", "solve_last_round", "starter_response"]
 
 
 def _check_blocks(blocks: Any) -> int:
@@ -203,3 +207,86 @@ class EquilibriumPolicy(BasePolicy):
                 int(seen.turn[first_row]), contexts, int(seen.blocks[first_row]))
             out[at] = tables[where.reshape(-1), rows[at], hands[at]]
         return out + first
+
+
+#: Where ``ResponsePolicy`` reads a position in a ``Seen.position`` row at 2 players: the
+#: scores, the last cards and the blocks, each in the observer's slots (observer first).
+_SCORES, _CARDS, _BLOCKS = slice(2, 4), slice(5, 7), slice(8, 10)
+
+
+class ResponsePolicy(BasePolicy):
+    """The best response to ``policy`` in a last round at 2 players (X9.2): as the starter
+    the exact response to ``policy`` in the second seat (``starter_response``, one table per
+    position, solved when first met and kept), as the second seat the equilibrium's turn
+    (``EquilibriumPolicy``), which is the best response to any starter. Together the two
+    seats' gains are ``policy``'s ``nash_conv`` in that round. Every other decision (the
+    cards, earlier rounds, other tables) is ``fallback``'s. ``positions``, if given, are the
+    last rounds (``(scores, last_cards, blocks_left, starter)``) it responds in, matched by
+    their scores and cards (any blocks); the fallback plays the others, whose solving would
+    cost time where a learner trains. ``hand`` is the game's hand (X1.3), as
+    ``starter_response`` takes it."""
+
+    name = "last-round-response"
+
+    def __init__(self, policy: Policy, fallback: Policy,
+                 positions: Sequence[tuple[Any, Any, Any, int]] | None = None,
+                 hand: Sequence[int] = DEFAULT_HAND) -> None:
+        super().__init__()
+        self.policy, self.fallback, self.hand = policy, fallback, tuple(hand)
+        self._equilibrium = EquilibriumPolicy()
+        self._matched = None if positions is None else {
+            _starter_first(scores, cards, starter) for scores, cards, _, starter in positions}
+        self._tables: dict[tuple[int, ...], dict[int, np.ndarray]] = {}
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The action at one observation."""
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+    def act_batch(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actions at rows of observations (class docstring)."""
+        obs, mask = np.atleast_2d(obs), np.atleast_2d(mask)
+        view = decode(obs)
+        ours = view.last_round & (view.players == 2) & (view.phase >= 1)
+        if not ours.any():  # most decisions of whole games: no position to read
+            return np.asarray(batch_actions(self.fallback, obs, mask), dtype=np.int64)
+        out = np.empty(len(obs), dtype=np.int64)
+        seen = seen_last_round(view)
+        if self._matched is not None:
+            for i in np.flatnonzero(ours):
+                p = seen.position[i]
+                ours[i] = _starter_first(p[_SCORES], p[_CARDS], int(p[1])) in self._matched
+        second = ours & (seen.turn == 1)
+        starter = ours & (seen.turn == 0)
+        if second.any():
+            out[second] = self._equilibrium.act_batch(obs[second], mask[second])
+        first = np.asarray(mask).shape[-1] - DICE_ACTIONS  # C, the hand's card values (X8.1)
+        hands = hand_indices(view.dice)
+        for i in np.flatnonzero(starter):
+            p, b = seen.position[i], int(seen.blocks[i])
+            row = view.throws[i] - 1 if view.phase[i] == 1 else MAX_THROWS - 1 + b
+            out[i] = first + self._table(p, b)[row, hands[i]]
+        rest = ~ours
+        if rest.any():
+            out[rest] = batch_actions(self.fallback, obs[rest], mask[rest])
+        return out
+
+    def _table(self, seen: np.ndarray, blocks: int) -> np.ndarray:
+        """The starter's table at a ``Seen.position`` row with ``blocks`` blocks left. A table
+        solved for more blocks has the same rows for fewer (what is left of a turn depends only
+        on the blocks left), and a turn's first decision comes before any block is spent, so
+        each position is solved once, with the blocks the starter began with."""
+        tables = self._tables.setdefault(
+            (*seen[_SCORES], *seen[_CARDS], int(seen[_BLOCKS][1])), {})
+        solved = [b for b in tables if b >= blocks]
+        if not solved:
+            tables[blocks] = starter_response(self.policy, list(seen[_SCORES]),
+                                              list(seen[_CARDS]), [blocks, int(seen[_BLOCKS][1])],
+                                              0, self.hand)
+            solved = [blocks]
+        return tables[min(solved)]
+
+
+def _starter_first(scores: Any, cards: Any, starter: int) -> tuple[int, ...]:
+    """A 2-player last round's scores and cards, the starter's first."""
+    order = (starter, 1 - starter)
+    return (*(int(scores[s]) for s in order), *(int(cards[s]) for s in order))

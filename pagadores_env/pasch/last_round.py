@@ -495,6 +495,43 @@ def _sweep(players: Policy | Sequence[Policy], position: Position, hand: Sequenc
     return start[:, 0]
 
 
+def starter_response(players: Policy | Sequence[Policy], scores: Sequence[int],
+                     last_cards: Sequence[int], blocks_left: int | Sequence[int], starter: int,
+                     hand: Sequence[int] = DEFAULT_HAND) -> np.ndarray:
+    """At 2 players, the starter's best response in the last round to ``players``' second
+    seat (one policy per seat, or one for both): ``(3 + blocks, H)`` relative dice actions in
+    ``LastRound.table``'s rows (after throws 1 and 2, then the blocks phase with b blocks
+    left), one column per sorted hand, for ``blocks`` the starter's ``blocks_left``. The
+    second seat's best response to any starter is the equilibrium's own turn (its share
+    depends only on the starter's disc), so with this table a best response exists in both
+    seats; ``ValueError`` in one line at 3 players, where it is not built."""
+    position = check_position(scores, last_cards, blocks_left, starter)
+    if position.n != 2:
+        raise ValueError(f"the starter's best response is built at 2 players, got "
+                         f"{position.n}")
+    check_size(position, 1)
+    first, second = position.order
+    game = Game(2, hand, position.blocks, hands=[[c] for c in position.cards],
+                scores=position.scores, starter=position.starter)
+    stage = _Stage(position, facts(game), game.actions, 1, _players(players, 2)[second])
+    B, X = position.blocks[first], stage.contexts  # X: the starter's (class, blocks kept)
+    # the second seat's payoffs by context and its own class: (37, 1, X, 2)
+    shares = final_shares(position).reshape(CLASSES, 1, CLASSES, 2)
+    U = np.broadcast_to(shares, (CLASSES, B + 1, CLASSES, 2)).reshape(X, CLASSES, 1, 2)
+    U = U.transpose(1, 2, 0, 3)
+    values = np.empty((X, 2))
+    step = max(1, min(CHUNK_ROWS // H, CHUNK_VALUES // (H * 2)))
+    for x in range(0, X, step):
+        chunk = np.arange(x, min(X, x + step))
+        values[chunk] = solve_turn(U[:, :, chunk], position.blocks[second], second,
+                                   given=_asking(stage, chunk, 1)).start
+    # the starter's payoffs by its class and blocks kept: (37, B + 1, 1, 2)
+    choices = solve_turn(values.reshape(CLASSES, B + 1, 1, 2), B, first, keep=True).choices
+    rows = [choices[("choose", t)] for t in (1, 2)] + [
+        choices[("blocks", MAX_THROWS, b)] for b in range(B + 1)]
+    return np.stack(rows)[:, :, 0].astype(np.int8)
+
+
 def exact_evaluate(players: Policy | Sequence[Policy], scores: Sequence[int],
                    last_cards: Sequence[int], blocks_left: int | Sequence[int], starter: int,
                    hand: Sequence[int] = DEFAULT_HAND) -> list[float]:

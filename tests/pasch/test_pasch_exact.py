@@ -15,9 +15,9 @@ import pytest
 
 from pagadores_env.pasch import exact
 from pagadores_env.pasch.engine import Game
-from pagadores_env.pasch.observation import encode
+from pagadores_env.pasch.observation import decode, encode
 from pagadores_env.pasch.policies import RandomPolicy
-from pagadores_env.pasch.rules import ROWS
+from pagadores_env.pasch.rules import DICE_ACTIONS, ROWS
 
 FACES = range(1, 7)
 HANDS = sorted(set(tuple(sorted(h)) for h in itertools.product(FACES, repeat=5)))
@@ -390,3 +390,67 @@ def test_X9_2_bad_positions_are_refused_in_one_line(call, named):
     with pytest.raises(ValueError, match=named) as err:
         call()
     assert "\n" not in str(err.value)
+
+
+class Lowest:
+    """A fixed pure player: its lowest legal action everywhere (an easy one to exploit)."""
+
+    def act(self, obs, mask):
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+    def act_batch(self, obs, mask):
+        return np.argmax(mask, axis=1)
+
+
+@pytest.mark.parametrize(("player", "position"), [
+    (Lowest(), ([10, 8], [5, 3], [2, 1], 1)),
+    (exact.EquilibriumPolicy(), ([15, 15], [-1, -1], [1, 0], 0)),
+    (Lowest(), ([15, 15], [-1, -1], [0, 2], 0))])
+def test_X9_2_the_response_earns_each_seats_best_gain_and_together_the_nash_conv(player,
+                                                                                 position):
+    response = exact.ResponsePolicy(player, fallback=Lowest())
+    base = exact.exact_evaluate(player, *position)
+    gains = [exact.exact_evaluate([response if s == seat else player for s in (0, 1)],
+                                  *position)[seat] - base[seat] for seat in (0, 1)]
+    assert min(gains) >= -1e-12  # no seat loses by its best response
+    assert sum(gains) == pytest.approx(exact.nash_conv(player, *position), abs=1e-12)
+    # the starter's gain alone: no other starter's turn does better against the player
+    starter = position[3]
+    other = [Lowest() if s == starter else player for s in (0, 1)]
+    assert exact.exact_evaluate(other, *position)[starter] <= base[starter] + gains[starter] \
+        + 1e-12
+
+
+class Highest(Lowest):
+    """Its highest legal action everywhere."""
+
+    def act_batch(self, obs, mask):
+        return mask.shape[1] - 1 - np.argmax(mask[:, ::-1], axis=1)
+
+
+def _first_decision(scores, cards):
+    """The starter's first dice decision of a last round at 2 players, 1 block each."""
+    game = Game(2, blocks=[1, 1], hands=[[c] for c in cards], scores=scores, starter=0)
+    game.apply_chance(game.chance_outcomes()[5][0])
+    return encode(game, game.current_player), game.legal_mask()
+
+
+def test_X9_2_the_response_plays_its_positions_and_leaves_the_rest_to_its_fallback():
+    response = exact.ResponsePolicy(Lowest(), Highest(), positions=[((4, 4), (2, -1), 0, 0)])
+    obs, mask = _first_decision([4, 4], [2, -1])
+    table = exact.starter_response(Lowest(), [4, 4], [2, -1], [1, 1], 0)
+    hand = exact.hand_indices(decode(obs[None]).dice)[0]
+    first = len(mask) - DICE_ACTIONS
+    assert response.act(obs, mask) == first + table[0, hand]  # after throw 1
+    assert response.act(obs, mask) != Highest().act(obs, mask)
+    other, other_mask = _first_decision([4, 5], [2, -1])  # scores not among its positions
+    assert response.act(other, other_mask) == Highest().act(other, other_mask)
+    early = Game(2)  # a card decision of the first round
+    early_obs, early_mask = encode(early, early.current_player), early.legal_mask()
+    assert response.act(early_obs, early_mask) == Highest().act(early_obs, early_mask)
+
+
+def test_X9_2_the_starters_response_is_refused_at_3_players_in_one_line():
+    with pytest.raises(ValueError, match=r"^the starter's best response is built at 2 "
+                                         r"players, got 3$"):
+        exact.starter_response(Lowest(), [1, 2, 3], [1, 1, 1], 0, 0)

@@ -17,7 +17,11 @@ response a learner may train against (``env.best_response``;
   players, a table player that plays either seat, in well under a second.
 - **Pasch** (``pagadores_env.pasch.exact``, X9.2): at 2 and 3 players the player's
   last-round NashConv averaged over the last rounds of 1,000 ``greedy`` games
-  (``evaluation.pasch``), beside ``greedy``'s own.
+  (``evaluation.pasch``), beside ``greedy``'s own. The exact best response at 2 players
+  covers the last round only (``evaluation.pasch.last_round_response``: in the last rounds
+  a learner's late starts begin at, ``greedy`` elsewhere); it takes seconds, so a learner's
+  is recomputed every ``RESPONSE_EVERY`` steps, and its exploitability is not measured then
+  (NaN).
 
 A player is measured as it acts (``evaluate.Acting``) where the number describes what the
 evaluation's games play, and as it samples where the yardstick's meaning needs the mixture
@@ -39,7 +43,15 @@ from pagadores_env.paye.policies import SupportsActionProbabilities as PayeProba
 from pagadores_env.perudo import exact as perudo_exact
 
 from .evaluate import Acting
-from .pasch import GAMES, PLAYER, SEED, last_round_nash_conv, scripted_nash_conv
+from .pasch import (
+    GAMES,
+    PLAYER,
+    RESPONSE_EVERY,
+    SEED,
+    last_round_nash_conv,
+    last_round_response,
+    scripted_nash_conv,
+)
 from .perudo import exact_measures
 from .yardstick import decimals
 
@@ -70,6 +82,9 @@ class ExactResponse:
 
     needs: Mapping[str, Any]
     respond: Callable[[Policy, dict[str, Any]], tuple[float, Policy]]
+    #: training steps between recomputations, 0 for before every rollout: a response that
+    #: takes seconds is recomputed at the first rollout from each multiple of ``every`` on
+    every: int = 0
 
     def missing(self, num_players: int, options: Mapping[str, Any]) -> str:
         """"" at the table it covers, else what it needs against what is given (``num_players
@@ -177,6 +192,10 @@ def _pasch(player: Policy, num_players: int, options: dict[str, Any],
         "different; 0 = an equilibrium)",))
 
 
+def _pasch_response(policy: Policy, options: dict[str, Any]) -> tuple[float, Policy]:
+    return float("nan"), last_round_response(Acting(policy), options)
+
+
 #: The games whose exact yardstick covers some table, by name (module docstring).
 YARDSTICKS: dict[str, GameYardstick] = {
     "perudo": GameYardstick(_perudo, ExactResponse({"num_players": perudo_exact.PLAYERS,
@@ -184,7 +203,8 @@ YARDSTICKS: dict[str, GameYardstick] = {
                                                    _perudo_response)),
     "paye": GameYardstick(_paye, ExactResponse({"num_players": 2, "variant": "base"},
                                                _paye_response)),
-    "pasch": GameYardstick(_pasch),
+    "pasch": GameYardstick(_pasch, ExactResponse({"num_players": 2}, _pasch_response,
+                                                 RESPONSE_EVERY)),
 }
 
 

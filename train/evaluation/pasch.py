@@ -33,6 +33,18 @@ left to spend, need practice too. The learner practises the rounds the yardstick
 more often than once a game, and such a game costs only its last round: a late start is about
 2.4 learner steps where a whole 2-player game is about 24, so ``share`` counts games, not
 steps. The opponents play the last round as always; the earlier rounds are not played at all.
+
+``last_round_response`` is the opponent of ``env.best_response`` at 2 players: in the last
+rounds of that pool (matched by scores and cards; any blocks left) it plays the exact best
+response to the learner (``pasch.exact.ResponsePolicy``: as the starter the turn that
+exploits the learner's second seat most, as the second seat the equilibrium, which no
+starter can exploit), elsewhere ``greedy``. Trained against it, the learner's gradient in
+those rounds is that of its last-round NashConv (exploitability descent,
+``pagadores_train.learners.best_response``). Solving the starter's response asks the learner
+about every decision of its turn as the second seat, a second or so per position, so it is
+recomputed every ``RESPONSE_EVERY`` steps, not before every rollout: the second seat's best
+play does not depend on the starter's, so a response a little behind the learner still
+points at the decisions it loses most on.
 """
 
 from __future__ import annotations
@@ -65,6 +77,9 @@ POOL_GAMES, POOL_SEED = 1000, 1
 #: The share of late starts drawn uniformly among the pool's different positions, not as often
 #: as the games reached them.
 UNIFORM_SHARE = 0.5
+#: Training steps between recomputations of ``last_round_response`` (``env.best_response``):
+#: solving it for the pool's positions takes seconds (the module docstring).
+RESPONSE_EVERY = 50_000
 
 #: A last round's start: the scores before it, each seat's last card and blocks left, the
 #: seat that starts it (``pasch.exact.last_round``'s arguments).
@@ -174,6 +189,24 @@ def _thawed(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     return {name: list(v) if isinstance(v, tuple) else v for name, v in options}
 
 
+def training_positions(num_players: int, options: dict[str, Any] | None = None
+                       ) -> tuple[Position, ...]:
+    """The pool's positions (``POOL_GAMES`` games, seed ``POOL_SEED``), as the games reached
+    them: where ``LastRoundStarts`` starts its games and ``last_round_response`` responds."""
+    return _positions(num_players, POOL_GAMES, POOL_SEED, _frozen(options))
+
+
+def last_round_response(player: Policy, options: dict[str, Any] | None = None
+                        ) -> exact.ResponsePolicy:
+    """The exact best response to ``player`` in the last rounds of the pool at 2 players
+    (``pasch.exact.ResponsePolicy``; any blocks left), ``greedy`` at every other decision:
+    the opponent ``env.best_response`` trains a Pasch learner against (module docstring)."""
+    table = dict(_frozen(options))
+    distinct = tuple(dict.fromkeys(training_positions(2, options)))
+    return exact.ResponsePolicy(player, make_policy(PLAYER, game=GAME, seed=0), distinct,
+                                hand=table["hand"])
+
+
 class PointsShaping(TallyShaping):
     """``Pasch-v1`` with the points each step gave the learner and the others added to its
     reward (see the module docstring)."""
@@ -190,8 +223,8 @@ class LastRoundStarts(gymnasium.Wrapper):
         super().__init__(env)
         self.share = share
         base = env.unwrapped
-        self.pool = _positions(base.num_players, POOL_GAMES, POOL_SEED,
-                               _frozen({"hand": list(base.hand), "blocks": base.blocks}))
+        self.pool = training_positions(base.num_players,
+                                       {"hand": list(base.hand), "blocks": base.blocks})
         self.distinct = tuple(dict.fromkeys(self.pool))
         self._plain = base._make_game
         # the env makes each game with this hook, before its opponents and its learner's

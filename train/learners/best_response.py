@@ -5,9 +5,11 @@ The games that do are the entries of ``evaluation.exact_games.YARDSTICKS`` with 
 (``ExactResponse``): Perudo at 2 players with 1 die each (``pagadores_env.perudo.exact``: a
 pure strategy exploiting a policy most, in both seats) and Paye's base game at 2 players
 (``pagadores_env.paye.exact.best_response``: a table player that plays either seat), each in
-well under a second. With ``env.best_response: true`` that response is the learner's
-opponent: ``BestResponseOpponent`` plays it, and ``RespondEachRollout`` recomputes it from the
-learner's current sampling policy (the game's ``model`` player over the model in memory,
+well under a second; and Pasch's last round at 2 players
+(``pagadores_train.evaluation.pasch.last_round_response``), in seconds, so recomputed every
+``ExactResponse.every`` steps. With ``env.best_response: true`` that response is the
+learner's opponent: ``BestResponseOpponent`` plays it, and ``RespondEachRollout`` recomputes
+it from the learner's current policy (the game's ``model`` player over the model in memory,
 ``pagadores_agents.sb3_adapter.model_class``) before every rollout. The policy gradient the
 learner then follows is the gradient of its value against its own best response, so each
 update lowers its exploitability where it is exploited most: exploitability descent (Lockhart
@@ -80,13 +82,20 @@ class BestResponseOpponent(BasePolicy):
 
 
 class RespondEachRollout(BaseCallback):
-    """Before every rollout, points ``opponent`` at the learner's current policy."""
+    """Before every rollout, points ``opponent`` at the learner's current policy; where the
+    game's response is recomputed every ``ExactResponse.every`` steps, at the first rollout
+    from each multiple of it on. ``since`` is the step the opponent last responded at (the
+    run's start or resume step), so a resumed run recomputes at the same steps."""
 
-    def __init__(self, opponent: BestResponseOpponent) -> None:
+    def __init__(self, opponent: BestResponseOpponent, since: int = 0) -> None:
         super().__init__()
-        self.opponent = opponent
+        self.opponent, self.since = opponent, since
 
     def _on_rollout_start(self) -> None:
+        every = self.opponent.response.every
+        if every and self.num_timesteps // every == self.since // every:
+            return
+        self.since = self.num_timesteps
         self.opponent.respond_to(model_class(self.opponent.game).of_model(self.model))
 
     def _on_step(self) -> bool:

@@ -252,7 +252,7 @@ def train_locked(config: Config, fresh: bool, progress: Reporter) -> RunResult:
             opponents.append(SnapshotEvery(pool, config.env.selfplay.every))
         if responder is not None:
             responder.respond_to(model_class(config.env.game).of_model(model))
-            opponents.append(RespondEachRollout(responder))
+            opponents.append(RespondEachRollout(responder, model.num_timesteps))
         say(start)
         planned = planned_timesteps(model, config.total_timesteps)
         if model.num_timesteps < config.total_timesteps < planned:

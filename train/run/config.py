@@ -41,7 +41,7 @@ What one game's runs have of their own (several table sizes and the ``batch`` en
 Pagadores', ``env.shaping`` Perudo's) is its entry of ``run.games.RUN_GAMES``;
 ``env.best_response`` needs a game with an exact best response at the table
 (``evaluation.exact_games``: Perudo at 2 players with 1 die, Paye's base game at 2
-players).
+players, Pasch's last round at 2 players).
 
 ``name`` is a plain folder name (no path separators, not ``.`` or ``..``), so a run folder is
 always a child of ``output_dir``. An empty YAML file is refused rather than read as "all defaults".
@@ -231,7 +231,9 @@ class EnvConfig:
                                   "the learner, recomputed every rollout "
                                   "(pagadores_train.learners.best_response), where the game has "
                                   "one (" + responding_games() + "); env.opponents is then "
-                                  "unused")
+                                  "unused. Pasch's covers the last rounds of the late starts "
+                                  "(greedy plays the rest) and is recomputed every "
+                                  "pagadores_train.evaluation.pasch.RESPONSE_EVERY steps")
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     #: the game's table options by name, its defaults filled in (``run.games.check_options``);
     #: keys of ``env`` in YAML, not a key of their own
