@@ -85,7 +85,10 @@ class RespondEachRollout(BaseCallback):
     """Before every rollout, points ``opponent`` at the learner's current policy; where the
     game's response is recomputed every ``ExactResponse.every`` steps, at the first rollout
     from each multiple of it on. ``since`` is the step the opponent last responded at (the
-    run's start or resume step), so a resumed run recomputes at the same steps."""
+    run's start or resume step), so a resumed run recomputes at the same steps as an
+    uninterrupted one; its first response, to the checkpoint's model, is the same as theirs
+    where the checkpoint's step is one of those steps (``checkpoint_every`` a multiple of
+    ``every``), not after a Ctrl-C between them."""
 
     def __init__(self, opponent: BestResponseOpponent, since: int = 0) -> None:
         super().__init__()
