@@ -479,20 +479,28 @@ def _sweep(players: Policy | Sequence[Policy], position: Position, hand: Sequenc
         U = start.reshape(systems, X, CLASSES, L, n).transpose(0, 2, 3, 1, 4)
         values = np.empty((systems, X, n))
         follow = [s for s in range(systems) if s == 0 or responders[s - 1] != mover]
-        best = [s for s in range(systems) if s not in follow]
-        step = max(1, min(CHUNK_ROWS // H, CHUNK_VALUES // (H * n * len(follow))))
-        for x in range(0, X, step):
-            chunk = np.arange(x, min(X, x + step))
-            Uf = np.concatenate([U[s][:, :, chunk] for s in follow], axis=2)
-
-            given = _asking(stage, chunk, len(follow))
-            solved = solve_turn(Uf, position.blocks[mover], mover, given=given).start
-            values[follow, x:x + len(chunk)] = solved.reshape(len(follow), len(chunk), n)
-            for s in best:
-                values[s, x:x + len(chunk)] = solve_turn(
-                    U[s][:, :, chunk], position.blocks[mover], mover).start
+        values[follow] = _played(stage, U, follow, position.blocks[mover])
+        for s in range(systems):
+            if s not in follow:  # the responder's own turn: its best
+                values[s] = _solve_chunked(U[s], position.blocks[mover], mover)
         start = values
     return start[:, 0]
+
+
+def _played(stage: _Stage, U: np.ndarray, systems: Sequence[int], blocks: int) -> np.ndarray:
+    """The start values ``(len(systems), X, n)`` of ``stage``'s turn as its player plays it
+    (with ``blocks`` blocks), from every context, in the value systems ``systems`` of the
+    payoffs ``U`` ``(systems, 37, L, X, n)``; the player is asked once for them all."""
+    X, n = U.shape[3], U.shape[4]
+    values = np.empty((len(systems), X, n))
+    step = max(1, min(CHUNK_ROWS // H, CHUNK_VALUES // (H * n * len(systems))))
+    for x in range(0, X, step):
+        chunk = np.arange(x, min(X, x + step))
+        Uf = np.concatenate([U[s][:, :, chunk] for s in systems], axis=2)
+        solved = solve_turn(Uf, blocks, stage.mover,
+                            given=_asking(stage, chunk, len(systems))).start
+        values[:, x:x + len(chunk)] = solved.reshape(len(systems), len(chunk), n)
+    return values
 
 
 def starter_response(players: Policy | Sequence[Policy], scores: Sequence[int],
@@ -515,16 +523,10 @@ def starter_response(players: Policy | Sequence[Policy], scores: Sequence[int],
                 scores=position.scores, starter=position.starter)
     stage = _Stage(position, facts(game), game.actions, 1, _players(players, 2)[second])
     B, X = position.blocks[first], stage.contexts  # X: the starter's (class, blocks kept)
-    # the second seat's payoffs by context and its own class: (37, 1, X, 2)
+    # the second seat's payoffs by context and its own class: (1, 37, 1, X, 2)
     shares = final_shares(position).reshape(CLASSES, 1, CLASSES, 2)
     U = np.broadcast_to(shares, (CLASSES, B + 1, CLASSES, 2)).reshape(X, CLASSES, 1, 2)
-    U = U.transpose(1, 2, 0, 3)
-    values = np.empty((X, 2))
-    step = max(1, min(CHUNK_ROWS // H, CHUNK_VALUES // (H * 2)))
-    for x in range(0, X, step):
-        chunk = np.arange(x, min(X, x + step))
-        values[chunk] = solve_turn(U[:, :, chunk], position.blocks[second], second,
-                                   given=_asking(stage, chunk, 1)).start
+    values = _played(stage, U.transpose(1, 2, 0, 3)[None], [0], position.blocks[second])[0]
     # the starter's payoffs by its class and blocks kept: (37, B + 1, 1, 2)
     choices = solve_turn(values.reshape(CLASSES, B + 1, 1, 2), B, first, keep=True).choices
     rows = [choices[("choose", t)] for t in (1, 2)] + [
