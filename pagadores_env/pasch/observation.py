@@ -13,7 +13,8 @@ positions the dice actions name.
 ``pasch_v1``'s docstring prints it (``field_table``). ``Facts`` are the integers an
 observation is written from, in seat order and with a leading axis of rows: ``facts(game)``
 reads them from a game and ``write(facts, seat)`` writes rows of them, so the exact
-yardstick, which writes many positions at once, writes them exactly as ``encode`` does.
+yardstick, which writes many positions at once, writes them exactly as ``encode`` writes the
+envs' one row a step (straight from the game, for speed; the tests hold the two equal).
 ``decode`` reads the integers back (``ObsFields``).
 """
 
@@ -70,6 +71,17 @@ SLICES, OBS_SIZE = layout.field_slices(FIELDS)
 _AT = {name: part.start for name, part in SLICES.items()}
 #: The class + 1 of each sorted hand's (higher) placement, then 0 for no dice (index -1).
 _DISC_OF_HAND = np.array([placement_classes(hand)[0] + 1 for hand in HANDS] + [0])
+_DISC_OF_DICE = dict(zip(HANDS, _DISC_OF_HAND.tolist(), strict=False))  # ``encode``'s
+
+
+#: Where ``write`` puts the per-seat fields (as value / scale), the scalars and the cards.
+_PER_SLOT_AT = np.array([_AT[name] for name in ("scores", "blocks", "has_played", "played",
+                                                "disc", "disc_order")])[:, None]
+_PER_SLOT_SCALE = np.array([SCORE_SCALE, MAX_BLOCKS, 1, MAX_HAND, CLASSES, MAX_PLAYERS],
+                           dtype=np.float64)[:, None, None]
+_SCALAR_AT = np.array([_AT[name] for name in ("round", "last_round", "best_disc", "dice_disc",
+                                              "throws")])
+_CARD_CELLS, _DIE_CELLS = np.arange(CARDS), np.arange(DICE) * FACES
 
 
 class Facts(NamedTuple):
@@ -115,49 +127,81 @@ def facts(game: Game) -> Facts:
         phase=np.array([PHASES.index(game.phase) if game.phase in PHASES else -1]))
 
 
+#: The per-seat fields written as value / scale, in one gather (``write``).
+_PER_SLOT = ("scores", "blocks", "has_played", "played", "disc", "disc_order")
+_PER_SLOT_AT = np.array([_AT[name] for name in _PER_SLOT])[:, None]
+_PER_SLOT_SCALE = np.array([SCORE_SCALE, MAX_BLOCKS, 1, MAX_HAND, CLASSES, MAX_PLAYERS],
+                           dtype=np.float64)[:, None]
+_CARD_CELLS = np.arange(CARDS)
+
+
 def write(f: Facts, seat: int) -> np.ndarray:
-    """The float32 rows ``(R, OBS_SIZE)`` of the facts ``f`` seen from ``seat``."""
+    """The float32 rows ``(R, OBS_SIZE)`` of the facts ``f`` seen from ``seat``. A handful of
+    whole-row numpy operations: the envs write one row a step, where each operation's
+    overhead is most of the cost."""
     n, rows = f.num_players, len(f.turn)
-    out = np.zeros((rows, OBS_SIZE), dtype=np.float32)
+    out = np.zeros((rows, OBS_SIZE + 1), dtype=np.float32)  # the last cell: "no one-hot"
     slot_of = (np.arange(n) - seat) % n  # seat -> slot
-    at = np.arange(rows)
 
-    def per_slot(name: str, values: np.ndarray, scale: float) -> None:
-        out[:, _AT[name] + slot_of] = values / scale
-
-    def one_hot(name: str, seats: np.ndarray) -> None:
-        live = seats >= 0
-        out[at[live], _AT[name] + slot_of[seats[live]]] = 1.0
-
-    hands = np.zeros((rows, MAX_PLAYERS, CARDS))
-    hands[:, slot_of] = f.hands / MAX_HAND
-    out[:, SLICES["hands"]] = hands.reshape(rows, -1)
+    out[:, _AT["hands"] + (slot_of[:, None] * CARDS + _CARD_CELLS).ravel()] = (
+        f.hands.reshape(rows, -1) / MAX_HAND)
     out[:, _AT["present"]:_AT["present"] + n] = 1.0
-    one_hot("starter", f.starter)
-    one_hot("turn", f.turn)
-    out[:, _AT["round"]] = f.round / MAX_HAND
-    out[:, _AT["last_round"]] = f.last_round
-    per_slot("scores", f.scores, SCORE_SCALE)
-    per_slot("blocks", f.blocks, MAX_BLOCKS)
-    per_slot("has_played", f.has_played, 1)
-    per_slot("played", f.played * f.has_played, MAX_HAND)
-    per_slot("disc", f.disc + 1, CLASSES)
-    per_slot("disc_order", np.where(f.disc_order >= 0, f.disc_order + 1, 0), MAX_PLAYERS)
+    per_slot = np.stack([f.scores, f.blocks, f.has_played, f.played * f.has_played,
+                         f.disc + 1, np.where(f.disc_order >= 0, f.disc_order + 1, 0)], axis=1)
+    out[:, (_PER_SLOT_AT + slot_of).ravel()] = (per_slot / _PER_SLOT_SCALE).reshape(rows, -1)
     best = np.where(f.disc >= 0, f.disc * MAX_PLAYERS + f.disc_order, -1).max(axis=1)
-    out[:, _AT["best_disc"]] = np.where(best >= 0, best // MAX_PLAYERS + 1, 0) / CLASSES
-    thrown = f.dice[:, 0] > 0
-    cells = _AT["dice"] + np.arange(DICE) * FACES + f.dice - 1
-    out[at[thrown, None], cells[thrown]] = 1.0
-    out[:, _AT["dice_disc"]] = _DISC_OF_HAND[hand_indices(f.dice)] / CLASSES
-    out[:, _AT["throws"]] = f.throws / MAX_THROWS
-    live = f.phase >= 0
-    out[at[live], _AT["phase"] + f.phase[live]] = 1.0
-    return out
+    out[:, _SCALAR_AT] = np.stack([
+        f.round / MAX_HAND, f.last_round, np.where(best >= 0, best // MAX_PLAYERS + 1, 0) / CLASSES,
+        _DISC_OF_HAND[hand_indices(f.dice)] / CLASSES, f.throws / MAX_THROWS], axis=1)
+    ones = np.concatenate([  # each row's one-hot cells; OBS_SIZE where a field says none
+        np.where(f.starter >= 0, _AT["starter"] + slot_of[f.starter], OBS_SIZE)[:, None],
+        np.where(f.turn >= 0, _AT["turn"] + slot_of[f.turn], OBS_SIZE)[:, None],
+        np.where(f.dice[:, :1] > 0, _AT["dice"] + _DIE_CELLS + f.dice - 1, OBS_SIZE),
+        np.where(f.phase >= 0, _AT["phase"] + f.phase, OBS_SIZE)[:, None]], axis=1)
+    out[np.arange(rows)[:, None], ones] = 1.0
+    return out[:, :OBS_SIZE].copy()
 
 
 def encode(game: Game, seat: int) -> np.ndarray:
-    """The float32 observation of ``seat`` (any seat, at any time)."""
-    return write(facts(game), seat)[0]
+    """The float32 observation of ``seat`` (any seat, at any time): the row ``write`` writes
+    of ``facts(game)``, value for value, built from the game in plain Python because the envs
+    write one a step and numpy's overhead per call would be most of its cost (the tests hold
+    the two to the same rows over random games)."""
+    n = game.num_players
+    slot = [(s - seat) % n for s in range(n)]
+    held: dict[int, int] = {}
+    for s, hand in enumerate(game.hands):
+        for card in hand:
+            at = _AT["hands"] + slot[s] * CARDS + card - CARD_VALUES[0]
+            held[at] = held.get(at, 0) + 1
+    cells = {at: count / MAX_HAND for at, count in held.items()}
+    for s in range(n):
+        cells[_AT["present"] + s] = 1.0
+        played = game.played[s]
+        cells[_AT["scores"] + slot[s]] = game.scores[s] / SCORE_SCALE
+        cells[_AT["blocks"] + slot[s]] = game.blocks[s] / MAX_BLOCKS
+        cells[_AT["has_played"] + slot[s]] = float(played is not None)
+        cells[_AT["played"] + slot[s]] = (played or 0) / MAX_HAND
+    for order, (s, cls) in enumerate(game.discs):
+        cells[_AT["disc"] + slot[s]] = (cls + 1) / CLASSES
+        cells[_AT["disc_order"] + slot[s]] = (order + 1) / MAX_PLAYERS
+    if game.discs:  # the best disc's class (a later disc on the same field ranks higher)
+        cells[_AT["best_disc"]] = (max(cls for _, cls in game.discs) + 1) / CLASSES
+    cells[_AT["starter"] + slot[game.starter]] = 1.0
+    if game.turn >= 0:
+        cells[_AT["turn"] + slot[game.turn]] = 1.0
+    cells[_AT["round"]] = game.round / MAX_HAND
+    cells[_AT["last_round"]] = float(game.round == game.rounds - 1)
+    if game.dice:
+        for position, face in enumerate(game.dice):
+            cells[_AT["dice"] + position * FACES + face - 1] = 1.0
+        cells[_AT["dice_disc"]] = _DISC_OF_DICE[game.dice] / CLASSES
+    cells[_AT["throws"]] = game.throws / MAX_THROWS
+    if game.phase in PHASES:
+        cells[_AT["phase"] + PHASES.index(game.phase)] = 1.0
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    out[list(cells)] = list(cells.values())
+    return out
 
 
 class ObsFields(NamedTuple):

@@ -10,7 +10,15 @@ import numpy as np
 import pytest
 
 from pagadores_env.pasch.engine import Game, Phase
-from pagadores_env.pasch.observation import OBS_SIZE, PHASES, decode, encode, field_table
+from pagadores_env.pasch.observation import (
+    OBS_SIZE,
+    PHASES,
+    decode,
+    encode,
+    facts,
+    field_table,
+    write,
+)
 from pagadores_env.pasch.rules import CARD_VALUES, ranking
 
 
@@ -21,6 +29,9 @@ def test_decode_reads_back_the_public_state_from_every_seat(n):
     checked = 0
     while not game.is_terminal():
         rows = decode(np.stack([encode(game, seat) for seat in range(n)]))
+        # the envs' one-row encoder and the yardstick's batch writer: the same rows, exactly
+        assert np.array_equal(np.stack([encode(game, seat) for seat in range(n)]),
+                              np.concatenate([write(facts(game), seat) for seat in range(n)]))
         for seat in range(n):
             seen = type(rows)(*(field[seat] for field in rows))
             slot_of = [(seat + k) % n for k in range(n)]  # slot -> seat
