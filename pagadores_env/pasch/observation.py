@@ -78,7 +78,7 @@ _DISC_OF_DICE = dict(zip(HANDS, _DISC_OF_HAND.tolist(), strict=False))  # ``enco
 _PER_SLOT_AT = np.array([_AT[name] for name in ("scores", "blocks", "has_played", "played",
                                                 "disc", "disc_order")])[:, None]
 _PER_SLOT_SCALE = np.array([SCORE_SCALE, MAX_BLOCKS, 1, MAX_HAND, CLASSES, MAX_PLAYERS],
-                           dtype=np.float64)[:, None, None]
+                           dtype=np.float64)[:, None]
 _SCALAR_AT = np.array([_AT[name] for name in ("round", "last_round", "best_disc", "dice_disc",
                                               "throws")])
 _CARD_CELLS, _DIE_CELLS = np.arange(CARDS), np.arange(DICE) * FACES
@@ -127,18 +127,9 @@ def facts(game: Game) -> Facts:
         phase=np.array([PHASES.index(game.phase) if game.phase in PHASES else -1]))
 
 
-#: The per-seat fields written as value / scale, in one gather (``write``).
-_PER_SLOT = ("scores", "blocks", "has_played", "played", "disc", "disc_order")
-_PER_SLOT_AT = np.array([_AT[name] for name in _PER_SLOT])[:, None]
-_PER_SLOT_SCALE = np.array([SCORE_SCALE, MAX_BLOCKS, 1, MAX_HAND, CLASSES, MAX_PLAYERS],
-                           dtype=np.float64)[:, None]
-_CARD_CELLS = np.arange(CARDS)
-
-
 def write(f: Facts, seat: int) -> np.ndarray:
     """The float32 rows ``(R, OBS_SIZE)`` of the facts ``f`` seen from ``seat``. A handful of
-    whole-row numpy operations: the envs write one row a step, where each operation's
-    overhead is most of the cost."""
+    whole-row numpy operations, each over all the rows (the yardstick writes many at once)."""
     n, rows = f.num_players, len(f.turn)
     out = np.zeros((rows, OBS_SIZE + 1), dtype=np.float32)  # the last cell: "no one-hot"
     slot_of = (np.arange(n) - seat) % n  # seat -> slot

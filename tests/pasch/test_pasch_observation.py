@@ -13,6 +13,7 @@ from pagadores_env.pasch.engine import Game, Phase
 from pagadores_env.pasch.observation import (
     OBS_SIZE,
     PHASES,
+    Facts,
     decode,
     encode,
     facts,
@@ -26,12 +27,11 @@ from pagadores_env.pasch.rules import CARD_VALUES, ranking
 def test_decode_reads_back_the_public_state_from_every_seat(n):
     rng = random.Random(n)
     game = Game(n, hand=[-1, 0, 4, 10], blocks=[rng.randint(0, 3) for _ in range(n)])
-    checked = 0
+    checked, seen_facts, encoded = 0, [], []
     while not game.is_terminal():
         rows = decode(np.stack([encode(game, seat) for seat in range(n)]))
-        # the envs' one-row encoder and the yardstick's batch writer: the same rows, exactly
-        assert np.array_equal(np.stack([encode(game, seat) for seat in range(n)]),
-                              np.concatenate([write(facts(game), seat) for seat in range(n)]))
+        seen_facts.append(facts(game))
+        encoded.append([encode(game, seat) for seat in range(n)])
         for seat in range(n):
             seen = type(rows)(*(field[seat] for field in rows))
             slot_of = [(seat + k) % n for k in range(n)]  # slot -> seat
@@ -61,6 +61,12 @@ def test_decode_reads_back_the_public_state_from_every_seat(n):
         else:
             game.apply_action(rng.choice(game.legal_actions()))
     assert checked > 20 * n and game.phase == Phase.OVER
+    # the envs' one-row encoder and the yardstick's batch writer (every position at once):
+    # the same rows, exactly
+    batch = Facts(n, *(np.concatenate([getattr(f, name) for f in seen_facts])
+                       for name in Facts._fields[1:]))
+    for seat in range(n):
+        assert np.array_equal(write(batch, seat), np.stack([row[seat] for row in encoded]))
     assert decode(encode(game, 0)).turn == -1
 
 
