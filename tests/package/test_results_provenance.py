@@ -50,6 +50,7 @@ EARLIER_CODE = {
     "measured/nashconv_5p5c_sensible.md": "3a189db495cc",
     "measured/paye_approx6p_lookahead.md": "76ed90832d4d-dirty",
     "measured/paye_approx6p_paye_6p.md": "4d5af41cb49f-dirty",
+    "pasch_2p.md": "0a0e9c82500f",
     "pasch_4p.md": "db97061ab91e",
     "paye_2p.md": "4f23263e782e",
     "paye_4p.md": "6060a9b49e53-dirty",
