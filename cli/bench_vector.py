@@ -180,6 +180,7 @@ def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
 
     import pagadores_env  # noqa: F401  (registers Pagadores-v1)
     from pagadores_env.pagadores.vec_env import PagadoresVecEnv
+    from pagadores_train.run.algorithms import without_log_files
 
     envs, players, steps, n_steps = options.envs, 4, options.sb3_steps, 64
     settings = {"num_players": players, "cards": 10, "opponents": "sensible"}
@@ -193,8 +194,9 @@ def sb3_section(options: argparse.Namespace) -> dict[str, Any]:
     for name, (key, make) in makers.items():
         env = make()
         alone = env_steps_per_s(env, options.seconds, options.seed)
-        model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=envs * n_steps,
-                            n_epochs=1, seed=options.seed, device="cpu")
+        model = without_log_files(MaskablePPO("MlpPolicy", env, n_steps=n_steps,
+                                              batch_size=envs * n_steps, n_epochs=1,
+                                              seed=options.seed, device="cpu"))
         model.learn(envs * n_steps)  # warm-up: first rollout and update
         start = time.perf_counter()
         model.learn(steps, reset_num_timesteps=False)

@@ -19,6 +19,7 @@ from pagadores_env.pagadores.vec_env import PagadoresVecEnv
 from pagadores_train.learners.sb3 import train
 from pagadores_train.learners.search.config import SearchConfig, search_config_from_dict
 from pagadores_train.run import callbacks
+from pagadores_train.run.algorithms import without_log_files
 from pagadores_train.run.config import Config, config_from_dict, load_config, save_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -149,7 +150,8 @@ def interrupt_when(monkeypatch: pytest.MonkeyPatch, target: Any, method: str,
 
 
 def tiny_model(seed: int, num_players: int = 3) -> MaskablePPO:
-    """An untrained MaskablePPO with a small network, on a VecEnv of ``num_players``."""
+    """An untrained MaskablePPO with a small network, on a VecEnv of ``num_players``, that
+    writes no log files when it learns."""
     env = PagadoresVecEnv(2, num_players=num_players, opponents="random", seed=seed)
-    return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=32, batch_size=32,
-                       policy_kwargs={"net_arch": [8]})
+    return without_log_files(MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", n_steps=32,
+                                         batch_size=32, policy_kwargs={"net_arch": [8]}))

@@ -6,6 +6,8 @@ training."""
 
 from __future__ import annotations
 
+import tempfile
+
 import gymnasium
 import numpy as np
 import pytest
@@ -38,7 +40,9 @@ def test_y8_1_paired_games_measure_the_exact_gain_of_a_response() -> None:
     assert gain > 0 and won > base
 
 
-def test_the_learned_responses_are_seeded_and_any_games() -> None:
+def test_the_learned_responses_are_seeded_and_any_games(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where SB3 puts a bare logger
+
     def run(game: str, options: dict[str, object]) -> tuple[float, ...]:
         found = approximate_game(game, "greedy" if game == "pasch" else "sensible", 2,
                                  options, budget=32, games=4, seed=3)
@@ -47,6 +51,7 @@ def test_the_learned_responses_are_seeded_and_any_games() -> None:
     first = run("paye", {"rounds": 1})
     assert run("paye", {"rounds": 1}) == first  # the same arguments, the same result
     assert len(run("pasch", {"hand": [1, 2], "blocks": 0})) == 6
+    assert not list(tmp_path.glob("SB3-*"))  # learning left no empty SB3-<date> folders
 
 
 def test_score_exactly_scores_the_learned_responses_against_the_exact_ones() -> None:

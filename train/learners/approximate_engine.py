@@ -49,6 +49,7 @@ from pagadores_env.core.seeding import child_seed
 from ..evaluation.engine import play_games
 from ..evaluation.evaluate import Acting
 from ..progress import SILENT, Reporter
+from ..run.algorithms import without_log_files
 from .approximate import ApproximateNashConv, SeatGain, in_seats, mean_interval
 
 #: MaskablePPO timesteps each seat's response trains on by default.
@@ -116,9 +117,9 @@ def learn_response(game: str, players: Sequence[Policy], seat: int, options: dic
     own = warm_start(players[seat])
     settings = HYPERPARAMS if own is None else \
         {**HYPERPARAMS, "policy_kwargs": own.policy_kwargs}
-    model = MaskablePPO("MlpPolicy", envs, n_steps=steps,
-                        batch_size=min(256, steps * N_ENVS), seed=seed, device="cpu",
-                        verbose=0, **settings)
+    model = without_log_files(MaskablePPO("MlpPolicy", envs, n_steps=steps,
+                                          batch_size=min(256, steps * N_ENVS), seed=seed,
+                                          device="cpu", verbose=0, **settings))
     if own is not None:
         model.policy.load_state_dict(own.policy.state_dict())
     callback = TrainingProgress(progress, f"seat {seat}: learning its best response")

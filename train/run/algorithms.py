@@ -61,6 +61,17 @@ def algorithm_class(name: str) -> type:
     return getattr(importlib.import_module(algorithm.module), algorithm.cls)
 
 
+def without_log_files(model: Any) -> Any:
+    """``model`` with a logger that writes nothing anywhere. Without a tensorboard folder,
+    SB3's ``learn`` gives a model a logger with no outputs that still makes an empty folder
+    ``SB3-<date>`` in the system's temporary directory each time
+    (``stable_baselines3.common.utils.configure_logger``); a logger set here is kept."""
+    from stable_baselines3.common.logger import Logger
+
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
+
+
 #: Allowed values of the common hyper-parameters, wherever an algorithm takes them (SB3's
 #: constructors check few of them, and fail late and obscurely on the rest).
 _POSITIVE_INT, _PROBABILITY = integer(1), number(0, 1)
